@@ -1,0 +1,35 @@
+"""`python -m harness COMMAND ...`: the workbook's command line.
+
+Each command lives in its own module with a `main(argv) -> int`; this file only dispatches.
+"""
+import importlib
+import sys
+
+COMMANDS = {
+    "build": ("harness.workbook.build", "generate lessons/ from solutions/ (--check: only verify)"),
+    "check": ("harness.workbook.check", "run your lesson notebooks and list each exercise's status"),
+    "grade": ("harness.workbook.grade", "grade a cohort: one folder of notebooks per student"),
+    "reset": ("harness.workbook.reset", "restore a pristine lesson, keeping yours as a backup"),
+    "demo": ("harness.agent.demo", "run the agent on the invoicing task offline and print its turns"),
+}
+
+
+def usage() -> str:
+    lines = ["usage: python -m harness COMMAND [ARGS]", "", "commands:"]
+    lines += [f"  {name:<14} {about}" for name, (_, about) in COMMANDS.items()]
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] in ("-h", "--help", "help"):
+        print(usage())
+        return 0
+    if argv[0] not in COMMANDS:
+        print(f"Unknown command {argv[0]!r}.\n\n{usage()}", file=sys.stderr)
+        return 2
+    module = importlib.import_module(COMMANDS[argv[0]][0])
+    return module.main(argv[1:])
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

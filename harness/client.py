@@ -1,0 +1,68 @@
+"""One way to get a model: `connect()` returns a real `google.genai.Client`.
+
+Offline (no key, or WORKBOOK_OFFLINE=1) the client talks to the glass-box engine on loopback;
+with GEMINI_API_KEY or GOOGLE_API_KEY set it talks to Gemini. Lessons never branch on the mode:
+the same cells run on both. The key is read from the environment or a `.env` file and never
+printed, logged or stored.
+"""
+import os
+from pathlib import Path
+
+from google import genai
+from google.genai import types
+
+KEY_VARIABLES = ("GOOGLE_API_KEY", "GEMINI_API_KEY")  # the SDK prefers GOOGLE_API_KEY: so do we
+OFFLINE_KEY = "glass-box-offline"  # what the SDK sends to the engine; the engine ignores it
+
+
+def _read_dotenv(path: Path = Path(".env")) -> dict:
+    """KEY=VALUE lines of a .env file in the current folder, if there is one."""
+    if not path.is_file():
+        return {}
+    pairs = {}
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        name, sep, value = line.strip().partition("=")
+        if sep and not name.startswith("#"):
+            pairs[name.strip().removeprefix("export ").strip()] = value.strip().strip("'\"")
+    return pairs
+
+
+def api_key() -> str | None:
+    """The Gemini key from the environment, else from .env; None when there is none."""
+    dotenv = _read_dotenv()
+    for name in KEY_VARIABLES:
+        value = os.environ.get(name) or dotenv.get(name)
+        if value:
+            return value
+    return None
+
+
+def is_offline() -> bool:
+    """True when lessons run on the glass box: no key, or WORKBOOK_OFFLINE set to 1."""
+    return os.environ.get("WORKBOOK_OFFLINE", "") not in ("", "0") or api_key() is None
+
+
+def connect(retry_attempts: int | None = None) -> genai.Client:
+    """A google-genai client: on the glass box offline, on Gemini when a key is set.
+
+    `retry_attempts=1` turns the SDK's retries off, which tests of error paths want.
+    """
+    retry = types.HttpRetryOptions(attempts=retry_attempts) if retry_attempts else None
+    if is_offline():
+        from harness.engine.server import ensure_running
+
+        # Vertex mode would send the client elsewhere; the glass box speaks the Gemini API.
+        os.environ.pop("GOOGLE_GENAI_USE_VERTEXAI", None)
+        options = types.HttpOptions(base_url=ensure_running(), api_version="v1beta", retry_options=retry)
+        return genai.Client(api_key=OFFLINE_KEY, vertexai=False, http_options=options)
+    options = types.HttpOptions(retry_options=retry) if retry else None
+    return genai.Client(api_key=api_key(), vertexai=False, http_options=options)
+
+
+def mode_line() -> str:
+    """The one line a lesson prints to say where its calls go (never the key)."""
+    from harness import MODEL
+
+    if is_offline():
+        return f"Offline: calls go to the glass-box model on loopback, posing as {MODEL}. No key, no network."
+    return f"Online: calls go to Gemini ({MODEL}) with the key from your environment. They cost money."

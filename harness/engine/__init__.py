@@ -1,0 +1,36 @@
+"""The glass-box model: a deterministic, offline stand-in for Gemini behind the unmodified SDK.
+
+`harness.connect()` starts a loopback HTTP server (once per process) that speaks the Gemini REST
+wire format, so lessons call `client.models.generate_content(...)` exactly as they would online:
+
+    >>> client = harness.connect()                      # offline: no key, no network
+    >>> reply = client.models.generate_content(model="gemini-2.5-flash",
+    ...     contents="My dog is called Rex. What is my dog called?")
+    >>> reply.text
+    'From what I can see: "My dog is called Rex."'
+
+It is a teaching instrument, not a language model: its memory is exactly the request it is
+given, its token counts use `harness.tokens.approx_tokens`, and the same request always gets the
+same answer. One idea per module:
+
+    server      the HTTP server and the routes of the REST API
+    wire        request validation and Google-style errors
+    prompt      a request as blocks of text, and their token counts
+    cache       the implicit prefix cache and the explicit `cachedContents` store
+    behaviours  which behaviour answers a request: agent, summariser or reader
+    reader      answers a question from the request, or says it does not know
+    summariser  writes an extractive summary under the headings it is asked for
+"""
+from harness import MODEL
+
+# The models the glass box answers for, and the smallest prompt (in tokens) that each will cache,
+# implicitly or explicitly. The real minimum has moved between 1,024 and 4,096 tokens depending
+# on model and date (FACTS.md); these values are the ones the lessons measure against.
+MIN_CACHE_TOKENS = {
+    "gemini-2.5-flash": 1024,
+    "gemini-2.5-flash-lite": 1024,
+    "gemini-2.5-pro": 2048,
+    "gemini-3-flash-preview": 1024,
+}
+# Whatever WORKBOOK_MODEL names is answered too, so a course pinned to another id still runs.
+MIN_CACHE_TOKENS.setdefault(MODEL, 1024)

@@ -1,0 +1,102 @@
+"""Check a request the way Gemini does, and say what is wrong in Google's error shape.
+
+A student who splits a function call from its response must meet the error the real API gives,
+word for word, so the messages below are the real ones (FACTS.md):
+
+    >>> check_contents([{"role": "user", "parts": [{"text": "hi"}]},
+    ...                 {"role": "user", "parts": [{"functionResponse": {"name": "f", "response": {}}}]}])
+    Traceback (most recent call last):
+    WireError: 400 INVALID_ARGUMENT: Please ensure that function response turn comes immediately after a function call turn.
+
+A `WireError` turns into the body the SDK parses into `google.genai.errors.ClientError`:
+`{"error": {"code": 400, "message": "...", "status": "INVALID_ARGUMENT"}}`.
+"""
+import json
+
+from harness.engine import MIN_CACHE_TOKENS
+
+ROLES = ("user", "model")
+CALL_AFTER_USER = ("Please ensure that function call turn comes immediately after a user turn "
+                   "or after a function response turn.")
+RESPONSE_AFTER_CALL = "Please ensure that function response turn comes immediately after a function call turn."
+PARTS_MISMATCH = ("Please ensure that the number of function response parts is equal to the number of "
+                  "function call parts of the function call turn.")
+BAD_ROLE = "Please use a valid role: user, model."
+NO_CONTENTS = "* GenerateContentRequest.contents: contents is not specified"
+
+
+class WireError(Exception):
+    """An API error: HTTP status code, Google status name and the message the student reads."""
+
+    def __init__(self, code: int, status: str, message: str):
+        super().__init__(f"{code} {status}: {message}")
+        self.code, self.status, self.message = code, status, message
+
+    def body(self) -> dict:
+        return {"error": {"code": self.code, "message": self.message, "status": self.status}}
+
+
+def invalid(message: str) -> WireError:
+    """The commonest error: 400 INVALID_ARGUMENT."""
+    return WireError(400, "INVALID_ARGUMENT", message)
+
+
+def parse_body(raw: bytes) -> dict:
+    """The JSON object in a request body ({} when empty); a 400 that says where the JSON breaks."""
+    if not raw.strip():
+        return {}
+    try:
+        body = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        where = (f" at line {err.lineno}, column {err.colno} (character {err.pos})"
+                 if isinstance(err, json.JSONDecodeError) else "")
+        detail = err.msg if isinstance(err, json.JSONDecodeError) else "it is not UTF-8"
+        raise invalid(f"Invalid JSON payload received. The request body is not valid JSON: "
+                      f"{detail}{where}.") from None
+    if not isinstance(body, dict):
+        raise invalid("Invalid JSON payload received. The request body must be a JSON object.")
+    return body
+
+
+def resolve_model(name: str, api_version: str = "v1beta", method: str = "generateContent") -> str:
+    """`models/gemini-2.5-flash` or `gemini-2.5-flash` -> `gemini-2.5-flash`; 404 if unknown."""
+    model = name.removeprefix("models/")
+    if model not in MIN_CACHE_TOKENS:
+        known = ", ".join(sorted(MIN_CACHE_TOKENS))
+        raise WireError(404, "NOT_FOUND", (
+            f"models/{model} is not found for API version {api_version}, or is not supported for "
+            f"{method}. Call ListModels to see the list of available models and their supported "
+            f"methods. (The glass box answers for: {known}.)"))
+    return model
+
+
+def _count(content: dict, key: str) -> int:
+    return sum(1 for part in content.get("parts") or [] if key in part)
+
+
+def check_contents(contents: list) -> None:
+    """Raise the real API's 400 for a bad role or a function call/response turn out of place.
+
+    A function call turn is a model content with functionCall parts; a function response turn is
+    a user content with functionResponse parts. NOTE: a call turn must follow a user turn (a plain
+    one or a response turn), so a history cannot start with a call.
+    """
+    if not contents:
+        raise invalid(NO_CONTENTS)
+    previous = None
+    for index, content in enumerate(contents):
+        # The SDK omits the role only for a lone user message; the API reads it as "user".
+        role = content.get("role") or "user"
+        if role not in ROLES:
+            raise invalid(BAD_ROLE)
+        if not content.get("parts"):
+            raise invalid(f"* GenerateContentRequest.contents[{index}].parts: contents.parts must not be empty.")
+        calls, responses = _count(content, "functionCall"), _count(content, "functionResponse")
+        if calls and (role != "model" or previous is None or (previous.get("role") or "user") != "user"):
+            raise invalid(CALL_AFTER_USER)
+        if responses:
+            if role != "user" or previous is None or not _count(previous, "functionCall"):
+                raise invalid(RESPONSE_AFTER_CALL)
+            if responses != _count(previous, "functionCall"):
+                raise invalid(PARTS_MISMATCH)
+        previous = content

@@ -1,0 +1,43 @@
+"""Short quizzes for the end of a lesson: pick an answer, read why it is right or wrong.
+
+>>> q = Question("Which block goes first?", ["the question", "the system instruction"], answer=1,
+...              why=["It goes last: the model reads it best there.", "Stable text first keeps a cacheable prefix."])
+>>> q.explain(0).startswith("Not quite")
+True
+"""
+from dataclasses import dataclass
+
+import ipywidgets as widgets
+
+
+@dataclass
+class Question:
+    prompt: str
+    options: list[str]
+    answer: int          # index of the right option
+    why: list[str]       # one explanation per option, shown once that option is picked
+
+    def __post_init__(self):
+        if len(self.why) != len(self.options) or not 0 <= self.answer < len(self.options):
+            raise ValueError(f"Question {self.prompt[:40]!r}: give one explanation per option and a valid answer index.")
+
+    def explain(self, choice: int) -> str:
+        verdict = "Right." if choice == self.answer else "Not quite."
+        return f"{verdict} {self.why[choice]}"
+
+
+def quiz(*questions: Question) -> widgets.VBox:
+    """A panel with one radio group per question; each answer shows its explanation."""
+    rows = []
+    for number, question in enumerate(questions, 1):
+        choices = widgets.RadioButtons(options=[(text, i) for i, text in enumerate(question.options)],
+                                       value=None, layout=widgets.Layout(width="auto"))
+        feedback = widgets.HTML()
+
+        def show(change, question=question, feedback=feedback):
+            if change["new"] is not None:
+                feedback.value = f"<p>{question.explain(change['new'])}</p>"
+
+        choices.observe(show, names="value")
+        rows.append(widgets.VBox([widgets.HTML(f"<b>{number}. {question.prompt}</b>"), choices, feedback]))
+    return widgets.VBox(rows)

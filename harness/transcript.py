@@ -1,0 +1,43 @@
+"""Render a `types.Content` history as plain text: what a summariser reads and what we measure.
+
+One line (or block) per part, so the glass-box summariser can parse it back:
+
+    user: Fix the invoicing package.
+    model: Let me look around.
+    model called read_file({"path": "README.md"})
+    tool read_file returned: # Invoicing ...
+
+Tool outputs are cut to `max_output_chars` (600 by default, as in seed 000): a summary needs the
+gist of an output, not all of it, and a long log would crowd out the rest of the transcript.
+"""
+import json
+
+from google.genai import types
+
+
+def render_part(role: str, part: types.Part, max_output_chars: int = 600) -> str:
+    """One part as one transcript entry; '' for parts with nothing to show (thought signatures)."""
+    if part.text is not None:
+        return f"{role}: {part.text}"
+    if part.function_call is not None:
+        args = json.dumps(dict(part.function_call.args or {}), ensure_ascii=False, sort_keys=True)
+        return f"{role} called {part.function_call.name}({args})"
+    if part.function_response is not None:
+        response = part.function_response.response or {}
+        output = response.get("output", response.get("result", json.dumps(response, ensure_ascii=False)))
+        output = str(output)
+        if len(output) > max_output_chars:
+            output = output[:max_output_chars] + f" [... {len(output) - max_output_chars} chars cut]"
+        return f"tool {part.function_response.name} returned: {output}"
+    return ""
+
+
+def transcript_text_of(history, max_output_chars: int = 600) -> str:
+    """The whole history as text, one entry per part, in order."""
+    lines = []
+    for content in history:
+        for part in content.parts or []:
+            line = render_part(content.role, part, max_output_chars)
+            if line:
+                lines.append(line)
+    return "\n".join(lines)
