@@ -1,0 +1,80 @@
+"""`make bench`: the workbook's performance figures, measured in one run on this machine.
+
+Prints figures only; nothing here passes or fails. Targets (from the issues) are shown beside them.
+"""
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("WORKBOOK_OFFLINE", "1")  # benchmarks never reach Gemini
+
+from harness import MODEL, connect  # noqa: E402
+from harness.context import build_context, build_context_naive  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def median_ms(fn, repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def bench_round_trip() -> None:
+    client = connect()
+    call = lambda: client.models.generate_content(model=MODEL, contents="What is a context window?")  # noqa: E731
+    call()  # the first call starts the engine and opens the connection
+    print(f"glass-box generateContent round trip through the SDK: median {median_ms(call, 200):.2f} ms "
+          "over 200 calls (target < 5 ms)")
+
+
+def sample_turns(n: int, rng: random.Random) -> list[tuple[str, str]]:
+    words = "context budget token cache summary turn model user tool output verdict".split()
+    return [("user" if i % 2 == 0 else "model", " ".join(rng.choices(words, k=rng.randint(20, 60))))
+            for i in range(n)]
+
+
+def bench_build_context() -> None:
+    rng = random.Random(7)
+    print("build_context vs a naive version that re-renders and re-counts after each drop (seed 001 style):")
+    for n in (100, 1_000, 5_000):
+        turns = sample_turns(n, rng)
+        facts = [f"fact {i}: the user likes item {i}" for i in range(20)]
+        args = ("You are a helpful tutor.", facts, "The user is learning about budgets.", turns, "What next?")
+        budget = 2_000  # tight, so most turns are dropped: the naive version's worst case
+        repeats = 5 if n < 5_000 else 1
+        fast = median_ms(lambda: build_context(*args, budget=budget), repeats)
+        naive = median_ms(lambda: build_context_naive(*args, budget=budget), repeats)
+        print(f"  {n:>5} turns: build_context {fast:8.2f} ms   naive {naive:10.1f} ms   ratio {naive / fast:7.1f}x")
+    print("  (targets: linear growth for build_context; at least 20x faster than naive at 5,000 turns)")
+
+
+def bench_notebooks() -> None:
+    start = time.perf_counter()
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "2", "--dist", "loadfile", "--nbval-lax",
+                          "--nbval-current-env", "solutions"], cwd=ROOT, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    last = run.stdout.strip().splitlines()[-1] if run.stdout.strip() else "no output"
+    print(f"solution notebook suite (pytest --nbval-lax -n 2 --dist loadfile): {seconds:.1f} s wall ({last})")
+
+
+def bench_grading() -> None:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from bench_grading import main as grading_main
+
+    grading_main()
+
+
+if __name__ == "__main__":
+    print(f"Measured on this machine ({os.cpu_count()} cores), {time.strftime('%Y-%m-%d %H:%M')}")
+    bench_round_trip()
+    bench_build_context()
+    bench_notebooks()
+    bench_grading()

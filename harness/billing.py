@@ -1,0 +1,155 @@
+"""What a session costs: a dated price table, `bill`, the cache break-even price, storage rent.
+
+Gemini bills three kinds of token at three rates (dollars per million tokens):
+
+    uncached input = prompt - cached      (promptTokenCount INCLUDES the cached tokens)
+    cached input   = cachedContentTokenCount
+    output         = candidates + thoughts (thinking bills as output)
+
+Worked example at gemini-2.5-flash rates (0.30 / 0.03 / 2.50): a call with 10,000 prompt tokens of
+which 8,000 cached, and 200 output tokens costs
+    (2,000 x 0.30 + 8,000 x 0.03 + 200 x 2.50) / 1e6 = $0.00134
+
+    >>> from google.genai import types
+    >>> usage = types.GenerateContentResponseUsageMetadata(prompt_token_count=10_000,
+    ...     cached_content_token_count=8_000, candidates_token_count=200)
+    >>> round(bill(usage, PRICES["gemini-2.5-flash"]), 6)
+    0.00134
+
+Edit PRICES (or make your own `Price`) to re-bill a recorded session at another provider's rates.
+"""
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+PRICES_AS_OF = "2026"  # paid tier, as published in 2026 (FACTS.md); check the provider's page before you rely on them
+
+
+@dataclass(frozen=True)
+class Price:
+    """Rates in dollars per million tokens; storage in dollars per million tokens per hour."""
+    input: float
+    cached_input: float
+    output: float
+    storage_per_hour: float = 0.0  # explicit caches only: rent for keeping the tokens stored
+    note: str = ""
+
+    def __repr__(self):
+        return (f"Price(input={self.input}, cached_input={self.cached_input}, output={self.output}, "
+                f"storage_per_hour={self.storage_per_hour})")
+
+
+PRICES = {
+    "gemini-2.5-flash": Price(0.30, 0.03, 2.50, 1.00),
+    "gemini-2.5-flash-lite": Price(0.10, 0.01, 0.40, 1.00),
+    "gemini-2.5-pro": Price(1.25, 0.125, 10.00, 4.50, note="prompts up to 200k tokens"),
+    "gemini-3-flash-preview": Price(0.50, 0.05, 3.00, 1.00),
+    # The contrast seed 003 draws: cached input 50x cheaper than input (0.0028 vs 0.14 $/M).
+    # NOTE: its output rate is an assumption made for the lessons (twice the input rate), not a quote.
+    "contrast-50x (DeepSeek-like)": Price(0.14, 0.0028, 0.28, 0.0,
+                                          note="input and cached rates as seed 003 reports them; output assumed"),
+}
+
+_USAGE_FIELDS = {  # snake_case attribute -> camelCase key of the REST JSON (and of recorded bundles)
+    "prompt_token_count": "promptTokenCount",
+    "cached_content_token_count": "cachedContentTokenCount",
+    "candidates_token_count": "candidatesTokenCount",
+    "thoughts_token_count": "thoughtsTokenCount",
+}
+
+
+def rate(price, name: str) -> float:
+    """`price.name` or `price[name]`: a Price, any object with the attribute, or a dict."""
+    value = price.get(name) if isinstance(price, Mapping) else getattr(price, name, None)
+    if value is None:
+        raise ValueError(f"The price has no {name!r} rate. Give per-million rates for "
+                         "'input', 'cached_input' and 'output', e.g. PRICES['gemini-2.5-flash'].")
+    return float(value)
+
+
+def token_count(usage, field: str) -> int:
+    """One usage field as an int (None -> 0), from a UsageMetadata or a snake/camelCase dict."""
+    if isinstance(usage, Mapping):
+        value = usage.get(field, usage.get(_USAGE_FIELDS[field]))
+    else:
+        value = getattr(usage, field, None)
+    return int(value or 0)
+
+
+def usages_of(usage) -> list:
+    """A single usage record or a list of them, as a list."""
+    return list(usage) if isinstance(usage, (list, tuple)) else [usage]
+
+
+def split_tokens(usage) -> tuple[int, int, int]:
+    """(uncached input, cached input, output) tokens summed over one usage record or a list."""
+    uncached = cached = output = 0
+    for one in usages_of(usage):
+        prompt, hit = token_count(one, "prompt_token_count"), token_count(one, "cached_content_token_count")
+        uncached += prompt - hit
+        cached += hit
+        output += token_count(one, "candidates_token_count") + token_count(one, "thoughts_token_count")
+    return uncached, cached, output
+
+
+def bill(usage, price) -> float:
+    """Dollars for `usage` (one UsageMetadata or a list) at `price`'s per-million rates."""
+    uncached, cached, output = split_tokens(usage)
+    return (uncached * rate(price, "input") + cached * rate(price, "cached_input")
+            + output * rate(price, "output")) / 1e6
+
+
+def break_even_cached_price(trace_a, trace_b, price) -> float | None:
+    """The cached-input rate ($/M) at which both traces cost the same, other rates from `price`.
+
+    Each trace's cost is a straight line in the cached rate c: fixed + cached_tokens * c. The lines
+    cross where the fixed parts' gap is paid back by the cached tokens' gap. None when both traces
+    send the same cached tokens (parallel lines); a negative result means no real price makes them
+    equal, so one trace is cheaper at every price.
+
+    Example: A sends 1M uncached + 9M cached, B (a compacted rewrite) 3M uncached + 1M cached, same
+    output. At input 0.30: (3 - 1) x 0.30 / (9 - 1) = $0.075/M; above that, B is cheaper.
+    """
+    uncached_a, cached_a, output_a = split_tokens(trace_a)
+    uncached_b, cached_b, output_b = split_tokens(trace_b)
+    if cached_a == cached_b:
+        return None
+    fixed_gap = ((uncached_b - uncached_a) * rate(price, "input")
+                 + (output_b - output_a) * rate(price, "output"))
+    return fixed_gap / (cached_a - cached_b)
+
+
+def storage_cost(tokens: int, ttl_seconds: float, price) -> float:
+    """Rent for keeping `tokens` in an explicit cache for `ttl_seconds`.
+
+    >>> round(storage_cost(100_000, 3600, PRICES["gemini-2.5-flash"]), 4)   # 0.1M tokens, 1 hour, $1/M/h
+    0.1
+    """
+    return tokens / 1e6 * rate(price, "storage_per_hour") * ttl_seconds / 3600
+
+
+def cache_hit_rate(usage) -> float:
+    """Cached share of all prompt tokens (0.0 when nothing was sent)."""
+    uncached, cached, _ = split_tokens(usage)
+    return cached / (uncached + cached) if uncached + cached else 0.0
+
+
+def perfect_cache_floor(usage, price) -> float:
+    """The same prompts billed as if each only appended to the one before and the cache kept all.
+
+    Turn k pays full price only for what it adds (prompt_k - prompt_{k-1}, never below 0) and the
+    cached rate for the rest. Dividing a trace's real bill by this floor says how much of its cost
+    the cache missed: about 1.0 for an append-only history, far more after rewrites.
+    """
+    total, previous = 0.0, 0
+    for one in usages_of(usage):
+        prompt = token_count(one, "prompt_token_count")
+        new = max(prompt - previous, 0)
+        output = token_count(one, "candidates_token_count") + token_count(one, "thoughts_token_count")
+        total += new * rate(price, "input") + (prompt - new) * rate(price, "cached_input") + output * rate(price, "output")
+        previous = prompt
+    return total / 1e6
+
+
+def rebill(usage, prices: Mapping | None = None) -> dict[str, float]:
+    """The same usage billed at every price sheet in `prices` (PRICES by default): name -> dollars."""
+    return {name: bill(usage, price) for name, price in (prices or PRICES).items()}

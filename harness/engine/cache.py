@@ -1,0 +1,187 @@
+"""Prompt caching, both kinds Gemini bills: the implicit prefix cache and explicit cachedContents.
+
+Implicit: the cached part of a request is the longest run of leading blocks (see `prompt`) it
+shares with an earlier request to the same model, counted only when it reaches the model's
+minimum (`MIN_CACHE_TOKENS`). So appending turns keeps the cache, and rewriting an early line
+(a timestamp in the system prompt, a summary, reordered tools) loses everything after it.
+
+    >>> cache = PrefixCache()
+    >>> cache.lookup_and_record("m", blocks_of("line one\\nline two"), minimum=0)   # cold
+    0
+    >>> cache.lookup_and_record("m", blocks_of("line one\\nline 2"), minimum=0)     # 1st line shared
+    2
+
+How: a request is a chain of hashes, h1 = hash(block1), h2 = hash(h1, block2), ... It shares i
+leading blocks with an earlier request exactly when its h_i was seen before. Each hash remembers
+the last request that produced it; hashes older than the model's last `max_requests` requests no
+longer count and are swept out, so memory stays bounded in a long-running kernel.
+
+Explicit: `STORE` keeps what `client.caches.create` makes; a request naming it in
+`cached_content` has the cached blocks put in front of its own, all billed as cached.
+"""
+import datetime
+import threading
+import time
+
+from harness.engine import MIN_CACHE_TOKENS
+from harness.engine.prompt import Block, blocks
+from harness.engine.wire import WireError, check_contents, invalid, resolve_model
+
+DEFAULT_TTL_SECONDS = 3600.0  # the API's default when create() gives neither ttl nor expireTime
+CACHED_FIELDS = ("systemInstruction", "tools", "toolConfig", "contents")
+
+
+def blocks_of(text: str, role: str = "user") -> list[Block]:
+    """The blocks of a one-message request: a shorthand for examples and tests."""
+    return blocks({"contents": [{"role": role, "parts": [{"text": text}]}]})
+
+
+class PrefixCache:
+    """Per model, the prefixes of its last `max_requests` requests, as hash chains."""
+
+    def __init__(self, max_requests: int = 1000):
+        self.max_requests = max_requests
+        self._lock = threading.Lock()
+        self._models: dict[str, dict] = {}
+
+    def lookup_and_record(self, model: str, request_blocks: list[Block], minimum: int) -> int:
+        """Cached tokens of this request (0 when below `minimum`); then remember its prefixes."""
+        with self._lock:
+            state = self._models.setdefault(model, {"serial": 0, "seen": {}})
+            state["serial"] += 1
+            serial, seen = state["serial"], state["seen"]
+            oldest = serial - self.max_requests  # requests before this one are forgotten
+            chain, cached, matching, h = [], 0, True, 0
+            for block in request_blocks:
+                h = hash((h, block.kind, block.first, block.text))
+                chain.append(h)
+                # NOTE: once one block differs no later block can match: the hash carries the past.
+                matching = matching and seen.get(h, oldest) > oldest
+                cached += block.tokens if matching else 0
+            for h in chain:
+                seen[h] = serial
+            if serial % self.max_requests == 0:  # amortised sweep of prefixes nobody sent lately
+                state["seen"] = {h: s for h, s in seen.items() if s > oldest + 1}
+            return cached if cached >= minimum else 0
+
+    def reset(self) -> None:
+        with self._lock:
+            self._models.clear()
+
+
+def rfc3339(seconds: float) -> str:
+    """1767225600.0 -> '2026-01-01T00:00:00.000000Z' (the API's timestamp format)."""
+    moment = datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _expiry(body: dict, now: float) -> float:
+    """When a cache expires, from `ttl` ("300s") or `expireTime` (RFC 3339)."""
+    try:
+        if body.get("ttl") is not None:
+            return now + float(str(body["ttl"]).removesuffix("s"))
+        if body.get("expireTime") is not None:
+            return datetime.datetime.fromisoformat(str(body["expireTime"])).timestamp()
+    except ValueError:
+        raise invalid(f"Invalid ttl or expireTime: {body.get('ttl') or body.get('expireTime')!r}. "
+                      "Give a ttl in seconds such as \"300s\".") from None
+    return now + DEFAULT_TTL_SECONDS
+
+
+class CachedContentStore:
+    """The explicit caches: create, get, list, update (ttl) and delete, with expiry by `clock`."""
+
+    def __init__(self):
+        self.clock = time.time  # replaced in tests through cache.set_clock
+        self._lock = threading.Lock()
+        self._entries: dict[str, dict] = {}
+        self._serial = 0  # names count up: deterministic, and never reused after a delete
+
+    def create(self, body: dict, api_version: str = "v1beta") -> dict:
+        model = resolve_model(str(body.get("model") or ""), api_version, "createCachedContent")
+        request = {field: body[field] for field in CACHED_FIELDS if body.get(field)}
+        if request.get("contents"):
+            check_contents(request["contents"])
+        cached_blocks = blocks(request)
+        tokens = sum(block.tokens for block in cached_blocks)
+        if tokens < MIN_CACHE_TOKENS[model]:
+            raise invalid(f"Cached content is too small. total_token_count={tokens}, "
+                          f"min_total_token_count={MIN_CACHE_TOKENS[model]}")
+        with self._lock:
+            now = self.clock()
+            self._serial += 1
+            name = f"cachedContents/glassbox{self._serial:06d}"
+            self._entries[name] = {
+                "name": name, "model": f"models/{model}", "displayName": body.get("displayName", ""),
+                "createTime": now, "updateTime": now, "expireTime": _expiry(body, now),
+                "request": request, "blocks": cached_blocks, "tokens": tokens}
+            return self.resource(self._entries[name])
+
+    def get(self, name: str) -> dict:
+        """The live entry called `name`; 403 like the real API when it is unknown or expired."""
+        with self._lock:
+            entry = self._entries.get(name)
+            if entry is not None and entry["expireTime"] <= self.clock():
+                del self._entries[name]  # an expired cache is gone for good, as for real
+                entry = None
+        if entry is None:
+            raise WireError(403, "PERMISSION_DENIED", "CachedContent not found (or permission denied)")
+        return entry
+
+    def update(self, name: str, body: dict) -> dict:
+        entry = self.get(name)
+        with self._lock:
+            now = self.clock()
+            entry["expireTime"], entry["updateTime"] = _expiry(body, now), now
+        return self.resource(entry)
+
+    def delete(self, name: str) -> dict:
+        self.get(name)
+        with self._lock:
+            self._entries.pop(name, None)
+        return {}
+
+    def list(self, page_size: int = 100, page_token: str = "") -> dict:
+        with self._lock:
+            names = sorted(self._entries)
+        live = []
+        for name in names:
+            try:
+                live.append(self.resource(self.get(name)))
+            except WireError:  # expired (or deleted) since we looked: not listed
+                continue
+        start = int(page_token) if str(page_token).isdigit() else 0
+        page = {"cachedContents": live[start:start + page_size]}
+        if start + page_size < len(live):
+            page["nextPageToken"] = str(start + page_size)
+        return page
+
+    @staticmethod
+    def resource(entry: dict) -> dict:
+        """The CachedContent as the API returns it (the cached contents themselves are not echoed)."""
+        return {"name": entry["name"], "model": entry["model"], "displayName": entry["displayName"],
+                "createTime": rfc3339(entry["createTime"]), "updateTime": rfc3339(entry["updateTime"]),
+                "expireTime": rfc3339(entry["expireTime"]),
+                "usageMetadata": {"totalTokenCount": entry["tokens"]}}
+
+    def reset(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+IMPLICIT = PrefixCache()
+STORE = CachedContentStore()
+
+
+def reset_cache() -> None:
+    """Forget every earlier request and every explicit cache: the next call starts cold."""
+    IMPLICIT.reset()
+    STORE.reset()
+
+
+def set_clock(clock=None) -> None:
+    """Cache times read `clock()` (seconds since the epoch); `set_clock()` goes back to time.time.
+
+    Tests and lessons expire a cache without waiting: `set_clock(lambda: time.time() + 3600)`.
+    """
+    STORE.clock = clock or time.time
