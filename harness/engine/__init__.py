@@ -3,11 +3,10 @@
 `harness.connect()` starts a loopback HTTP server (once per process) that speaks the Gemini REST
 wire format, so lessons call `client.models.generate_content(...)` exactly as they would online:
 
-    >>> client = harness.connect()                      # offline: no key, no network
-    >>> reply = client.models.generate_content(model="gemini-2.5-flash",
-    ...     contents="My dog is called Rex. What is my dog called?")
-    >>> reply.text
-    'From what I can see: "My dog is called Rex."'
+    client = harness.connect()                      # offline: no key, no network
+    reply = client.models.generate_content(model="gemini-2.5-flash",
+                                           contents="My dog is called Rex. What is my dog called?")
+    reply.text  ->  'From what I can see: "My dog is called Rex."'
 
 It is a teaching instrument, not a language model: its memory is exactly the request it is
 given, its token counts use `harness.tokens.approx_tokens`, and the same request always gets the

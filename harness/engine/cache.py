@@ -50,7 +50,7 @@ class PrefixCache:
             state = self._models.setdefault(model, {"serial": 0, "seen": {}})
             state["serial"] += 1
             serial, seen = state["serial"], state["seen"]
-            oldest = serial - self.max_requests  # requests before this one are forgotten
+            oldest = serial - self.max_requests  # a prefix last sent at or before this serial is forgotten
             chain, cached, matching, h = [], 0, True, 0
             for block in request_blocks:
                 h = hash((h, block.kind, block.first, block.text))

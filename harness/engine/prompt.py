@@ -10,9 +10,9 @@ The blocks, in order: the system instruction split into lines, each tool's funct
     >>> request = {"systemInstruction": {"parts": [{"text": "Be brief.\\nCite the README."}]},
     ...            "contents": [{"role": "user", "parts": [{"text": "Who pays VAT?"}]}]}
     >>> [(b.kind, b.text, b.tokens) for b in blocks(request)]
-    [('system', 'Be brief.', 3), ('system', 'Cite the README.', 5), ('user', 'Who pays VAT?', 4)]
+    [('system', 'Be brief.', 4), ('system', 'Cite the README.', 5), ('user', 'Who pays VAT?', 4)]
     >>> count_tokens(request)
-    12
+    13
 
 NOTE: `approx_tokens` never counts across a newline, so splitting a text into lines leaves its
 count unchanged: prompt tokens of a text-only request = approx_tokens(system) + the parts' counts.

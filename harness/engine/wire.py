@@ -3,10 +3,12 @@
 A student who splits a function call from its response must meet the error the real API gives,
 word for word, so the messages below are the real ones (FACTS.md):
 
-    >>> check_contents([{"role": "user", "parts": [{"text": "hi"}]},
-    ...                 {"role": "user", "parts": [{"functionResponse": {"name": "f", "response": {}}}]}])
-    Traceback (most recent call last):
-    WireError: 400 INVALID_ARGUMENT: Please ensure that function response turn comes immediately after a function call turn.
+    >>> try:
+    ...     check_contents([{"role": "user", "parts": [{"text": "hi"}]},
+    ...                     {"role": "user", "parts": [{"functionResponse": {"name": "f", "response": {}}}]}])
+    ... except WireError as err:
+    ...     print(err.code, err.message)
+    400 Please ensure that function response turn comes immediately after a function call turn.
 
 A `WireError` turns into the body the SDK parses into `google.genai.errors.ClientError`:
 `{"error": {"code": 400, "message": "...", "status": "INVALID_ARGUMENT"}}`.

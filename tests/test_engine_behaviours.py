@@ -1,0 +1,90 @@
+"""Which behaviour answers: a policy when functions are declared, else the summariser or the reader."""
+import sys
+import types as pytypes
+
+import pytest
+from google.genai import types
+
+import harness.engine
+from harness import MODEL
+from harness.engine import reader
+
+READ_FILE = types.Tool(function_declarations=[types.FunctionDeclaration(
+    name="read_file", description="Read a file.",
+    parameters=types.Schema(type="OBJECT", properties={"path": types.Schema(type="STRING")}))])
+
+
+SEARCH = types.Tool(function_declarations=[types.FunctionDeclaration(
+    name="search_course", description="Search the course.",
+    parameters=types.Schema(type="OBJECT", properties={"query": types.Schema(type="STRING")}))])
+
+
+@pytest.fixture
+def policy(monkeypatch):
+    """Stand-ins for the agent and tutor policy modules that record who was shown what."""
+    seen = []
+
+    def install(module_name, function):
+        def act(request):
+            seen.append((module_name, request))
+            return [{"functionCall": {"name": function, "args": {"path": "README.md"}}}]
+
+        module = pytypes.ModuleType(f"harness.engine.{module_name}")
+        module.act = act
+        monkeypatch.setitem(sys.modules, module.__name__, module)
+        monkeypatch.setattr(harness.engine, module_name, module, raising=False)
+
+    install("agent_policy", "read_file")
+    install("tutor_policy", "search_course")
+    return seen
+
+
+def test_declared_functions_go_to_the_agent_policy(glass_box, policy):
+    reply = glass_box.models.generate_content(
+        model=MODEL, contents="Fix the package.", config=types.GenerateContentConfig(tools=[READ_FILE]))
+    assert [(c.name, c.args) for c in reply.function_calls] == [("read_file", {"path": "README.md"})]
+    (module, request), = policy
+    assert module == "agent_policy"
+    assert request["contents"][-1]["parts"][0]["text"] == "Fix the package."
+    assert reply.usage_metadata.candidates_token_count > 0
+
+
+def test_a_declared_search_course_goes_to_the_tutor_policy(glass_box, policy):
+    reply = glass_box.models.generate_content(
+        model=MODEL, contents="What is a prefix cache?", config=types.GenerateContentConfig(tools=[SEARCH]))
+    assert [c.name for c in reply.function_calls] == ["search_course"]
+    assert [module for module, _ in policy] == ["tutor_policy"]
+
+
+def test_without_tools_the_policy_is_not_asked(glass_box, policy):
+    assert glass_box.models.generate_content(model=MODEL, contents="What is in the README?").text == reader.DONT_KNOW
+    assert policy == []
+
+
+def test_while_the_policy_module_is_missing_the_reader_answers(glass_box, monkeypatch):
+    monkeypatch.setitem(sys.modules, "harness.engine.agent_policy", None)  # makes the import fail
+    monkeypatch.delattr(harness.engine, "agent_policy", raising=False)
+    reply = glass_box.models.generate_content(
+        model=MODEL, contents="Where is the README?", config=types.GenerateContentConfig(tools=[READ_FILE]))
+    assert reply.text == reader.DONT_KNOW
+
+
+class TestSummaryRequestsWinOverTools:
+    INSTRUCTION = ("Write a checkpoint summary of the session above under the headings Objective, "
+                   "Files read, Changes made, Last tests.")
+
+    def test_a_summary_asked_last_is_answered_by_the_summariser_even_with_tools(self, glass_box, policy):
+        history = [types.Content(role="user", parts=[types.Part.from_text(text="Fix the invoicing package.")]),
+                   types.Content(role="model", parts=[types.Part.from_text(text="Reading the README first.")]),
+                   types.Content(role="user", parts=[types.Part.from_text(text=self.INSTRUCTION)])]
+        response = glass_box.models.generate_content(
+            model=MODEL, contents=history, config=types.GenerateContentConfig(tools=[READ_FILE]))
+        assert policy == [] and "**Objective:**" in response.text
+
+    def test_an_old_summary_in_the_first_message_does_not_hijack_the_agent(self, glass_box, policy):
+        head = "Fix the invoicing package.\n\n[Summary of 12 earlier messages]\n" + self.INSTRUCTION
+        history = [types.Content(role="user", parts=[types.Part.from_text(text=head)]),
+                   types.Content(role="model", parts=[types.Part.from_function_call(name="read_file", args={"path": "a"})]),
+                   types.Content(role="user", parts=[types.Part.from_function_response(name="read_file", response={"output": "x"})])]
+        glass_box.models.generate_content(model=MODEL, contents=history, config=types.GenerateContentConfig(tools=[READ_FILE]))
+        assert [name for name, _ in policy] == ["agent_policy"]

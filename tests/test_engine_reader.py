@@ -1,0 +1,70 @@
+"""The reader recalls a planted fact if and only if the fact is in the request."""
+from google.genai import types
+
+from harness import MODEL
+from harness.engine import reader
+
+FACT = "The customer's account manager is Ingrid Solberg."
+QUESTION = "Who is the customer's account manager?"
+FILLER = ["Invoices are due within 30 days.", "Noted.", "Prices exclude VAT.", "Noted."]
+
+
+def turns(*texts):
+    return [types.Content(role="user" if i % 2 == 0 else "model", parts=[types.Part.from_text(text=t)])
+            for i, t in enumerate(texts)]
+
+
+def reply(client, contents, system=None):
+    config = types.GenerateContentConfig(system_instruction=system) if system else None
+    return client.models.generate_content(model=MODEL, contents=contents, config=config).text
+
+
+def test_the_dont_know_answer_is_one_fixed_sentence():
+    assert reader.DONT_KNOW == "I don't know: nothing in what I was given says that."
+
+
+def test_a_fact_in_an_earlier_turn_is_recalled(glass_box):
+    answer = reply(glass_box, turns(FACT, "Noted.", *FILLER, QUESTION))
+    assert "Ingrid Solberg" in answer
+
+
+def test_a_fact_in_the_system_instruction_is_recalled(glass_box):
+    assert "Ingrid Solberg" in reply(glass_box, turns(*FILLER, QUESTION), system="Known facts:\n- " + FACT)
+
+
+def test_without_the_fact_it_says_it_does_not_know(glass_box):
+    assert reply(glass_box, turns(*FILLER, QUESTION)) == reader.DONT_KNOW
+
+
+def test_it_has_no_memory_of_earlier_requests(glass_box):
+    reply(glass_box, turns(FACT, "Noted.", QUESTION))
+    assert reply(glass_box, turns(*FILLER, QUESTION)) == reader.DONT_KNOW
+
+
+def test_question_words_alone_do_not_count_as_a_match(glass_box):
+    context = turns("Tell me what you know about this.", "Noted.", "What can you tell me about it?")
+    assert reply(glass_box, context) == reader.DONT_KNOW
+
+
+def test_earlier_questions_are_not_taken_for_answers(glass_box):
+    assert reply(glass_box, turns(QUESTION, reader.DONT_KNOW, QUESTION)) == reader.DONT_KNOW
+
+
+def test_a_statement_gets_a_short_acknowledgement_quoting_it(glass_box):
+    answer = reply(glass_box, turns("My favourite colour is teal and I work nights in Bergen."))
+    assert answer.startswith("Noted:") and "favourite colour is teal" in answer
+    assert len(answer.split()) <= 12
+
+
+def test_replies_stay_under_60_words_even_when_the_sentences_are_long(glass_box):
+    long_fact = "The account manager " + " ".join(["really"] * 80) + " is Ingrid Solberg."
+    answer = reply(glass_box, turns(long_fact, "Noted.", "Who is the account manager, and " + long_fact + "?"))
+    assert len(answer.split()) < 60
+
+
+def test_the_question_may_come_with_its_own_context(glass_box):
+    assert "depot 4" in reply(glass_box, "Pallets leave from depot 4. Where do pallets leave from?")
+
+
+def test_content_words_drop_stop_words_and_plurals():
+    assert reader.content_words("What are the 2 glass invoices?") == ["2", "glass", "invoice"]
