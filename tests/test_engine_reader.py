@@ -68,3 +68,10 @@ def test_the_question_may_come_with_its_own_context(glass_box):
 
 def test_content_words_drop_stop_words_and_plurals():
     assert reader.content_words("What are the 2 glass invoices?") == ["2", "glass", "invoice"]
+
+
+def test_a_fact_late_in_a_summary_line_is_recalled(glass_box):
+    # The summariser joins a heading's items with "; ": each item must count as its own sentence.
+    filler = "; ".join(f"The user asked about topic number {i} at length" for i in range(8))
+    summary = f"**User facts:** {filler}; My badge colour is vermilion."
+    assert "vermilion" in reply(glass_box, turns(summary, "Noted.", "What is my badge colour?"))

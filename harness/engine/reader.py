@@ -31,7 +31,8 @@ STOP_WORDS = frozenset("""
 """.split())
 
 _WORD = re.compile(r"[^\W_]+")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+# Sentence ends, and the "; " the summariser puts between the items of one heading line.
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|;\s+")
 _MARKUP = re.compile(r"^\s*(?:[-*>#]+\s*|\d+[.)]\s+)*")
 
 
