@@ -1,0 +1,49 @@
+"""Checks for lesson 08, measuring memory: 8.1 `grade_probe` and 8.2 the trigger filter."""
+from harness.checks import call, exercise, rule
+from harness.recording import Bundle, Recording
+
+
+@exercise("8.1", "grade a probe on its key points", reference="harness.probes.grade_probe")
+def check_grade_probe(grade_probe):
+    answer = 'From what I can see: "My weak spot is Prompt  Cache\npricing."'
+    cases = [
+        (["prompt cache pricing"], True, "a key point that differs only in case and whitespace must count as present"),
+        (["weak spot", "pricing"], True, "every key point is present, so the probe passes"),
+        (["pricing", "250 ms"], False, "one key point (250 ms) is missing, so the probe fails"),
+        (["cache pricing model"], False, "a key point must appear whole, not word by word"),
+        ([], True, "with no key points there is nothing missing"),
+    ]
+    for key_points, want, why in cases:
+        got = call("8.1", grade_probe, answer, key_points)
+        rule(got is want, "8.1", f"grade_probe(answer, {key_points!r}) returned {got!r}, expected {want}: {why}.",
+             "Lower-case both texts and collapse runs of whitespace to one space, then test each key point as a substring.")
+    return "all key points, case- and whitespace-insensitive"
+
+
+def _run(*events: str) -> Recording:
+    """A run from a compact notation: 'q' a plain call, 'c' a call after a compaction, 'p' a probe answer,
+    'cp' a probe answer right after a compaction."""
+    run = Recording("check")
+    for turn, event in enumerate(events):
+        run.add(Bundle(turn, {"promptTokenCount": 100}, compactions=[{"messages": 4}] if "c" in event else [],
+                       answer="ok" if "p" in event else "",
+                       probe={"question": "q?", "key_points": ["x"]} if "p" in event else None))
+    return run
+
+
+@exercise("8.2", "keep only runs where compaction fired before the probe",
+          reference="harness.probes.compaction_fired_before_probe")
+def check_trigger_filter(fired_before_probe):
+    cases = [
+        (("q", "q", "p"), False, "a run that never compacted tests nothing about compaction"),
+        (("q", "c", "q", "p"), True, "compaction fired two calls before the probe"),
+        (("q", "q", "p", "c", "p"), False, "compaction fired only after the first probe was answered"),
+        (("q", "q", "cp"), True, "the compaction recorded on the probe's own call happened before that call"),
+        (("q", "c", "q"), False, "a run without a probe has nothing to keep"),
+    ]
+    for events, want, why in cases:
+        got = call("8.2", fired_before_probe, _run(*events))
+        rule(got is want, "8.2", f"For a run {'-'.join(events)} your function returned {got!r}, expected {want}: {why}.",
+             "Walk run.bundles in order: a bundle's .compactions happened before its call; stop at the first "
+             "bundle whose .probe is set.")
+    return "rejects runs whose probe came before any compaction"

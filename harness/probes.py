@@ -1,0 +1,234 @@
+"""Measuring memory: plant facts, grow a tutor session past compaction, probe, grade the facts only.
+
+A run is one tutor session (harness.scenarios.course.script) under one `Strategy`, recorded call by
+call as a `Recording`, so it can be graded and billed again later without calling a model:
+
+    >>> run = run_session(connect(), STRATEGIES["full history"])          # doctest: +SKIP
+    >>> recall(run), compaction_fired_before_probe(run)                   # doctest: +SKIP
+    (1.0, False)
+
+    >>> grade_probe("From what I can see: \\"I build it in  GODOT.\\"", ["godot"])
+    True
+
+Strategies use the agent's knob names (context_budget, compact_ratio, keep_recent_turns,
+tool_output_max_chars, head_ratio, session_token_cap) so one config panel can drive both.
+"""
+import re
+import time
+from dataclasses import asdict, dataclass, replace
+
+from google.genai import types
+
+from harness import MODEL
+from harness.client import is_offline
+from harness.compaction import compact
+from harness.recording import Bundle, Recording, usage_dict
+from harness.scenarios.course import TUTOR_SYSTEM, TUTOR_TOOLS, search_course
+from harness.scenarios.course.script import OPENING, PLANTED, PROBES, QUESTIONS
+from harness.truncation import truncate_output
+
+# Asks the glass-box summariser (and a real model) for a conversation checkpoint. "at most N words"
+# is the fixed budget that makes facts compete for room.
+CONVERSATION_SUMMARY = ("Summarise the conversation so far as a checkpoint, under the headings User facts, "
+                        "Topics discussed, Open questions. Keep what the student said about themselves. "
+                        "Use at most {words} words.")
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """How a session manages its context. Defaults: keep everything, as it came."""
+    name: str = "full history"
+    truncate: bool = False              # cap each tool output (truncate_output) before it enters the history
+    tool_output_max_chars: int = 1200   # the cap: a search returns ~2,300 chars, so this cuts about half
+    head_ratio: float = 0.4             # share of the cap kept from the head; the rest from the tail
+    compaction: bool = False            # summarise old turns when the last prompt passes ratio x budget
+    context_budget: int = 4000          # tokens: small, so compaction fires in a 20-turn session
+    compact_ratio: float = 0.7          # fire at 70% of the budget, room left for the next result
+    keep_recent_turns: int = 3          # turns kept word for word after the summary
+    summary_words: int = 60             # the summariser's word budget
+    prefix_preserving: bool = False     # summarise by appending one instruction to the unchanged history
+    timestamp_in_system: bool = False   # the cache-breaking mistake: the time on the first line
+    session_token_cap: int = 400_000    # stop the session once this many prompt tokens were sent
+
+
+STRATEGIES = {s.name: s for s in (
+    Strategy("full history"),
+    Strategy("capped outputs", truncate=True),
+    Strategy("compaction at threshold", truncate=True, compaction=True),
+    Strategy("aggressive compaction", truncate=True, compaction=True, context_budget=2000, keep_recent_turns=1),
+    Strategy("prefix-preserving summary", truncate=True, compaction=True, prefix_preserving=True),
+)}
+
+
+def script_turns(questions: int = len(QUESTIONS)) -> list[tuple[str, object]]:
+    """(user text, probe or None) for each turn: the plant, `questions` course questions, the probes."""
+    asked = [QUESTIONS[i % len(QUESTIONS)] for i in range(questions)]
+    return [(PLANTED, None)] + [(q, None) for q in asked] + [(p.question, p) for p in PROBES]
+
+
+def _user(text: str) -> types.Content:
+    return types.Content(role="user", parts=[types.Part.from_text(text=text)])
+
+
+def _one_item_per_line(summary: str) -> str:
+    """'**User facts:** a; b' -> '**User facts:** a' and '- b': each item reads as its own sentence."""
+    return "\n".join(re.sub(r";\s+", "\n- ", line) for line in summary.splitlines())
+
+
+class _Session:
+    """The state of one running session: history, recording, the clock for timestamps."""
+
+    def __init__(self, client, strategy: Strategy, model: str):
+        self.client, self.strategy, self.model = client, strategy, model
+        self.history = [_user(OPENING)]
+        self.summary = ""  # the latest summary: the next one is written from it plus the new turns
+        self.record = Recording(strategy.name, config=asdict(strategy) | {"model": model})
+        self.events, self.last_prompt, self.calls = [], 0, 0
+
+    def config(self) -> types.GenerateContentConfig:
+        system = TUTOR_SYSTEM
+        if self.strategy.timestamp_in_system:  # a fake clock: reproducible, and different every call
+            system = f"Current time: 09:{self.calls // 60:02d}:{self.calls % 60:02d}\n" + system
+        return types.GenerateContentConfig(system_instruction=system, tools=TUTOR_TOOLS)
+
+    def call(self, turn: int, contents, config, kind="turn", probe=None) -> types.GenerateContentResponse:
+        started = time.perf_counter()
+        reply = self.client.models.generate_content(model=self.model, contents=contents, config=config)
+        self.calls += 1
+        calls = reply.function_calls or []
+        self.record.add(Bundle(turn, usage_dict(reply.usage_metadata), kind=kind, tools=[c.name for c in calls],
+                               compactions=self.events, seconds=round(time.perf_counter() - started, 4),
+                               answer="" if calls else (reply.text or ""),
+                               probe=probe._asdict() if probe and not calls else None))
+        self.events = []
+        if kind == "turn":
+            self.last_prompt = reply.usage_metadata.prompt_token_count or 0
+        return reply
+
+    def summarize(self, turn: int, transcript: str) -> str:
+        instruction = CONVERSATION_SUMMARY.format(words=self.strategy.summary_words)
+        if self.strategy.prefix_preserving:  # same prefix as the last turn: the summariser's call hits the cache
+            contents, config = self.history + [_user(instruction)], self.config()
+        else:  # a fresh request: the previous summary, then the turns it did not cover
+            contents = [_user(self.summary + "\n" + transcript)]
+            config = types.GenerateContentConfig(system_instruction=instruction)
+        self.summary = _one_item_per_line(self.call(turn, contents, config, kind="summary").text or "")
+        return self.summary
+
+    def maybe_compact(self, turn: int) -> None:
+        s = self.strategy
+        if not s.compaction or self.last_prompt <= s.compact_ratio * s.context_budget:
+            return
+        before = self.last_prompt
+        # compact() keeps only the task of history[0]: the old summary reaches the new one through summarize().
+        history, folded = compact(self.history, s.keep_recent_turns, lambda text: self.summarize(turn, text))
+        if folded:
+            self.history = history
+            self.events.append({"turn": turn, "messages": folded, "before": before})
+
+    def tool_output(self, call: types.FunctionCall) -> str:
+        if call.name != "search_course":
+            return f"ERROR: unknown tool {call.name!r}; the only tool is search_course(query)."
+        output = search_course(str((call.args or {}).get("query", "")))
+        s = self.strategy
+        return truncate_output(output, s.tool_output_max_chars, s.head_ratio) if s.truncate else output
+
+    def turn(self, turn: int, text: str, probe) -> None:
+        self.maybe_compact(turn)
+        self.history.append(_user(text))
+        for _ in range(3):  # a question, a search, an answer; a real model may take a detour
+            reply = self.call(turn, self.history, self.config(), probe=probe)
+            self.history.append(reply.candidates[0].content)
+            if not reply.function_calls:
+                return
+            self.history.append(types.Content(role="user", parts=[
+                types.Part.from_function_response(name=c.name, response={"output": self.tool_output(c)})
+                for c in reply.function_calls]))
+
+
+def run_session(client, strategy: Strategy = Strategy(), questions: int = len(QUESTIONS), model: str = MODEL) -> Recording:
+    """Run the tutor session under `strategy` and return its recording (one bundle per call).
+
+    Offline, each run starts with a cold implicit cache, as a session started after the cache's
+    lifetime would, so strategies compare on equal terms whatever ran before them.
+    """
+    if is_offline():
+        from harness.engine.cache import IMPLICIT
+        IMPLICIT.reset()
+    session = _Session(client, strategy, model)
+    for turn, (text, probe) in enumerate(script_turns(questions)):
+        if sum(b.prompt_tokens for b in session.record.bundles) > strategy.session_token_cap:
+            session.record.config["stopped"] = f"session token cap reached before turn {turn}"
+            break
+        session.turn(turn, text, probe)
+    return session.record
+
+
+def grade_probe(answer: str, key_points) -> bool:
+    """True iff every key point appears in `answer`, ignoring case and runs of whitespace."""
+    def norm(text: str) -> str:
+        return " ".join(str(text).lower().split())
+    return all(norm(point) in norm(answer) for point in key_points)
+
+
+def probe_results(run: Recording) -> list[bool]:
+    """Each probe of the run graded on its own key points."""
+    return [grade_probe(b.answer, b.probe["key_points"]) for b in run.bundles if b.probe]
+
+
+def recall(run: Recording) -> float:
+    """Share of the run's probes answered with every key point (0.0 for a run with no probe)."""
+    results = probe_results(run)
+    return sum(results) / len(results) if results else 0.0
+
+
+def compaction_fired_before_probe(run: Recording) -> bool:
+    """True when some compaction event was recorded at or before the run's first probe answer."""
+    fired = False
+    for bundle in run.bundles:
+        fired = fired or bool(bundle.compactions)  # recorded on a call: it happened before that call
+        if bundle.probe:
+            return fired
+    return False  # no probe at all: nothing was tested
+
+
+def filter_triggered(runs) -> list[Recording]:
+    """Only the runs whose probes test memory: compaction fired before the first probe."""
+    return [run for run in runs if compaction_fired_before_probe(run)]
+
+
+def run_battery(client, strategies=None, lengths=(6, 10, 14), model: str = MODEL) -> list[Recording]:
+    """Every strategy at every session length (number of course questions before the probes)."""
+    runs = []
+    for strategy in (strategies or STRATEGIES).values():
+        for questions in lengths:
+            run = run_session(client, strategy, questions, model)
+            run.name = f"{strategy.name}, {questions} questions"
+            runs.append(run)
+    return runs
+
+
+def with_knobs(strategy: Strategy, **knobs) -> Strategy:
+    """A copy of `strategy` with some knobs changed (unknown knob names are an error)."""
+    return replace(strategy, **knobs)
+
+
+_HEDGES = re.compile(r"\b(i don't know|not sure|cannot tell|no idea)\b", re.I)
+_QUESTION_WORDS = frozenset("which what when where does should would could have that this with from about your".split())
+
+
+def global_quality(question: str, answer: str) -> float:
+    """A blind "is this a good tutor answer?" judge: the share of three checks the answer passes.
+
+    On topic (shares a content word with the question), well formed (a few words, closed
+    sentences or quotes), confident (no hedge such as "I don't know"). Like the blind judges of
+    seed 003 it never sees what the student said earlier, so it cannot notice a forgotten fact.
+
+    >>> global_quality("Which topic is my weak spot?", 'From what I can see: "Plan one topic at a time."')
+    1.0
+    """
+    words = {w for w in re.findall(r"[a-z]{4,}", question.lower()) if w not in _QUESTION_WORDS}
+    on_topic = any(w[:5] in answer.lower() for w in words)  # "builds" counts "build"
+    well_formed = 3 <= len(answer.split()) <= 80 and answer.rstrip()[-1:] in ('.', '"', '!', ')')
+    confident = not _HEDGES.search(answer)
+    return (on_topic + well_formed + confident) / 3

@@ -1,0 +1,76 @@
+"""Lesson 07's panel: slide the cached-input price and the session length, watch who is cheaper.
+
+Every strategy's bill is a straight line in the cached-input price c (fixed part + cached tokens x c),
+so the panel re-bills recorded runs (no model call) and draws those lines; the break-even price
+between keeping everything and compacting is where two of them cross.
+
+    >>> panel = cost_panel(runs, PRICES["gemini-2.5-flash"])       # doctest: +SKIP
+    >>> panel.children[0].value = 0.55                              # doctest: +SKIP   (redraws)
+"""
+import ipywidgets as widgets
+import plotly.graph_objects as go
+
+from harness.billing import Price, bill, break_even_cached_price, rate
+
+MAX_PRICE = 1.0  # $/M on the x axis: beyond Gemini's and seed 003's frontier-model cached rates
+
+
+def _up_to(run, turn: int) -> list:
+    """Usages of the run's calls up to and including conversation turn `turn`."""
+    return [b.usage_metadata() for b in run.bundles if b.turn <= turn]
+
+
+def _at(price, cached: float) -> Price:
+    return Price(rate(price, "input"), cached, rate(price, "output"))
+
+
+def readout_text(runs: dict, price, cached: float, turn: int, keep: str, compacting: str) -> str:
+    """One line per strategy at this price and length, and the break-even sentence."""
+    sheet = _at(price, cached)
+    costs = {name: bill(_up_to(run, turn), sheet) for name, run in runs.items()}
+    cheapest = min(costs, key=costs.get)
+    rows = "".join(f"<li>{name}: ${cost:.5f}{' ← cheapest' if name == cheapest else ''}</li>" for name, cost in costs.items())
+    even = break_even_cached_price(_up_to(runs[keep], turn), _up_to(runs[compacting], turn), price)
+    if even is None:
+        verdict = "the two lines are parallel: they never cross"
+    elif even < 0:
+        verdict = f"they never cross at a real price ({even:.3f} $/M)"
+    else:
+        verdict = f"they cross at <b>{even:.3f} $/M</b> cached"
+    return (f"<p>turns 0-{turn}, cached input at {cached:.3f} $/M</p><ul>{rows}</ul>"
+            f"<p>{keep} vs {compacting}: {verdict}.</p>")
+
+
+def cost_panel(runs: dict, price, keep: str = "capped outputs", compacting: str = "compaction at threshold") -> widgets.VBox:
+    """Sliders for the cached price and the session length; one cost line per strategy; break-even marked."""
+    last_turn = max(b.turn for run in runs.values() for b in run.bundles)
+    cached = widgets.FloatSlider(value=rate(price, "cached_input"), min=0.0, max=MAX_PRICE, step=0.005,
+                                 readout_format=".3f", description="cached $/M", layout=widgets.Layout(width="500px"))
+    length = widgets.IntSlider(value=last_turn, min=1, max=last_turn, description="turns",
+                               layout=widgets.Layout(width="500px"))
+    readout = widgets.HTML()
+    figure = go.FigureWidget(
+        data=[go.Scatter(x=[0, MAX_PRICE], y=[0, 0], mode="lines", name=name) for name in runs]
+        + [go.Scatter(x=[0], y=[0], mode="markers", marker=dict(size=12, symbol="x", color="black"), name="break-even")],
+        layout=go.Layout(height=380, margin=dict(l=60, r=20, t=30, b=50), xaxis_title="cached input price ($ per million tokens)",
+                         yaxis_title="session cost ($)"))
+
+    def redraw(_change=None):
+        turn = length.value
+        with figure.batch_update():
+            for trace, run in zip(figure.data, runs.values()):
+                usages = _up_to(run, turn)
+                trace.y = [bill(usages, _at(price, 0.0)), bill(usages, _at(price, MAX_PRICE))]
+            even = break_even_cached_price(_up_to(runs[keep], turn), _up_to(runs[compacting], turn), price)
+            marker = figure.data[-1]
+            inside = even is not None and 0 <= even <= MAX_PRICE
+            marker.x = [even] if inside else []
+            marker.y = [bill(_up_to(runs[keep], turn), _at(price, even))] if inside else []
+            figure.layout.shapes = [dict(type="line", x0=cached.value, x1=cached.value, yref="paper", y0=0, y1=1,
+                                         line=dict(dash="dot", color="grey"))]
+        readout.value = readout_text(runs, price, cached.value, turn, keep, compacting)
+
+    cached.observe(redraw, names="value")
+    length.observe(redraw, names="value")
+    redraw()
+    return widgets.VBox([cached, length, readout, figure])

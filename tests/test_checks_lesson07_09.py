@@ -1,0 +1,111 @@
+"""Checks 7.1-9.1 pass on the reference, fail on a stub and on plausible wrong answers."""
+import pytest
+
+from harness import billing
+from harness.checks import ExerciseFailed, check, reference
+from harness.probes import STRATEGIES, with_knobs
+
+
+def stub(*args, **kwargs):
+    raise NotImplementedError("Exercise")
+
+
+@pytest.mark.parametrize("exercise_id", ["7.1", "7.2", "8.1", "8.2", "9.1"])
+def test_the_reference_passes_and_the_stub_fails(exercise_id, capsys):
+    check(exercise_id, reference(exercise_id))
+    assert "passed" in capsys.readouterr().out
+    with pytest.raises(ExerciseFailed, match="not attempted"):
+        check(exercise_id, stub)
+
+
+def _rates(price):
+    return (price["input"], price["cached_input"], price["output"])
+
+
+def bill_without_subtracting_cache(usage, price):
+    i, c, o = _rates(price)
+    return sum((u.prompt_token_count or 0) * i + (u.cached_content_token_count or 0) * c
+               + ((u.candidates_token_count or 0) + (u.thoughts_token_count or 0)) * o
+               for u in billing.usages_of(usage)) / 1e6
+
+
+def bill_ignoring_thoughts(usage, price):
+    return billing.bill(usage, price) - sum((u.thoughts_token_count or 0) for u in billing.usages_of(usage)) * price["output"] / 1e6
+
+
+def bill_per_token(usage, price):
+    return billing.bill(usage, price) * 1e6
+
+
+def bill_dicts_only(usage, price):
+    return billing.bill(usage, dict(price))
+
+
+def bill_one_call_only(usage, price):
+    return billing.bill(billing.usages_of(usage)[0], price)
+
+
+@pytest.mark.parametrize("wrong", [bill_without_subtracting_cache, bill_ignoring_thoughts, bill_per_token,
+                                   bill_dicts_only, bill_one_call_only])
+def test_7_1_rejects_plausible_wrong_bills(wrong):
+    with pytest.raises(ExerciseFailed):
+        check("7.1", wrong)
+
+
+def clipped_at_zero(a, b, price):
+    return max(billing.break_even_cached_price(a, b, price) or 0.0, 0.0)
+
+
+def zero_for_parallel(a, b, price):
+    return billing.break_even_cached_price(a, b, price) or 0.0
+
+
+def forgets_output(a, b, price):
+    return billing.break_even_cached_price(a, b, {**price, "output": 0.0})
+
+
+def one_sided(a, b, price):
+    return abs(billing.break_even_cached_price(a, b, price) or 0) if billing.split_tokens(a)[1] > billing.split_tokens(b)[1] else -1.0
+
+
+@pytest.mark.parametrize("wrong", [clipped_at_zero, zero_for_parallel, forgets_output, one_sided])
+def test_7_2_rejects_plausible_wrong_prices(wrong):
+    with pytest.raises(ExerciseFailed):
+        check("7.2", wrong)
+
+
+@pytest.mark.parametrize("wrong", [
+    lambda answer, points: all(p in answer for p in points),                       # case-sensitive
+    lambda answer, points: all(p.lower() in answer.lower() for p in points),       # whitespace-sensitive
+    lambda answer, points: any(p.lower() in " ".join(answer.lower().split()) for p in points),  # any, not all
+    lambda answer, points: all(w in answer.lower().split() for p in points for w in p.lower().split()),  # word by word
+])
+def test_8_1_rejects_plausible_wrong_graders(wrong):
+    with pytest.raises(ExerciseFailed):
+        check("8.1", wrong)
+
+
+@pytest.mark.parametrize("wrong", [
+    lambda run: run.compaction_count() > 0,                                     # ignores when it fired
+    lambda run: any(b.compactions for b in run.bundles[:next((i for i, b in enumerate(run.bundles) if b.probe), 0)]),
+    lambda run: any(b.compactions for b in run.bundles if not b.probe),         # after the probe counts too
+])
+def test_8_2_rejects_plausible_wrong_filters(wrong):
+    with pytest.raises(ExerciseFailed):
+        check("8.2", wrong)
+
+
+@pytest.mark.parametrize("wrong", [
+    STRATEGIES["full history"],                                                  # over the window
+    STRATEGIES["capped outputs"],                                                # still over the window
+    STRATEGIES["compaction at threshold"],                                       # loses the facts
+    with_knobs(STRATEGIES["compaction at threshold"], summary_words=100),        # keeps them, too dear
+])
+def test_9_1_rejects_configurations_that_miss_the_target(wrong):
+    with pytest.raises(ExerciseFailed):
+        check("9.1", lambda: wrong)
+
+
+def test_9_1_rejects_something_that_is_not_a_strategy():
+    with pytest.raises(ExerciseFailed, match="Strategy"):
+        check("9.1", lambda: {"compaction": True})
