@@ -1,0 +1,132 @@
+"""The agent loop: call the model, run the tools it asks for, manage the context, record every turn.
+
+Each turn: (masking) -> generate_content -> run each function call in the workspace -> truncate
+the outputs the model will see -> append the call and its responses -> if the prompt passed
+ratio x budget, compact before the next call -> checkpoint. The loop ends when the model answers
+in text, at `max_turns`, or at the session token cap.
+
+>>> report = run_agent(AgentConfig(max_turns=2))   # doctest: +SKIP
+>>> report.status                                    # doctest: +SKIP
+'stopped: max turns 2 reached'
+"""
+import tempfile
+import time
+from pathlib import Path
+
+from google.genai import types
+
+from harness.agent.checkpoint import append_turn, load_checkpoint, start_checkpoint
+from harness.agent.config import AgentConfig
+from harness.agent.report import RunReport, TurnRecord
+from harness.compaction import compact, harness_state, summarizer_for
+from harness.masking import mask_observations
+from harness.scenarios import TASK, copy_task
+from harness.tools import TOOL, Workspace
+from harness.truncation import extract_verdict, truncate_output
+
+SYSTEM_PROMPT = (
+    "You are a careful coding agent working in a small Python project through four tools. "
+    "Read before you edit, copy the exact text you replace, run the tests with `pytest` after each "
+    "fix, and when they pass, report what you changed in two sentences.")
+
+
+def _text_of(task: str) -> types.Content:
+    return types.Content(role="user", parts=[types.Part.from_text(text=task)])
+
+
+def _run_calls(calls, workspace: Workspace, config: AgentConfig, record: TurnRecord) -> types.Content:
+    """Run each call; the responses the model will see (truncated) as one user content."""
+    parts = []
+    for call in calls:
+        output = workspace.call(call.name, dict(call.args or {}))
+        if call.name == "edit_file" and not output.startswith("ERROR:"):
+            record.edited.append((call.args or {}).get("path", ""))
+        if call.name == "run_command" and extract_verdict(output):
+            # The harness reads the verdict from the full output: truncation cannot hide it from us.
+            record.verdict = extract_verdict(output).strip("= ")
+        shown = truncate_output(output, config.tool_output_max_chars, config.effective_head_ratio) \
+            if config.truncate else output
+        parts.append(types.Part.from_function_response(name=call.name, response={"output": shown}))
+    first_line = output.splitlines()[0] if output else ""
+    record.result = record.verdict or first_line[:60]
+    return types.Content(role="user", parts=parts)
+
+
+def _prepare(workdir, checkpoint, task):
+    """Workspace, history and report for a new run, or for a resumed one (edits replayed)."""
+    workspace, report = Workspace(copy_task(workdir)), RunReport()
+    history = [_text_of(task)]
+    if checkpoint and Path(checkpoint).exists():
+        resumed = load_checkpoint(checkpoint)
+        history, report.turns = resumed.history, resumed.records
+        for edit in resumed.edits:  # the workspace is rebuilt from the task, never trusted from disk
+            workspace.edit_file(**edit)
+    elif checkpoint:
+        start_checkpoint(checkpoint, task)
+    return workspace, history, report
+
+
+def run_agent(config: AgentConfig | None = None, *, client=None, workdir=None, checkpoint=None,
+              on_turn=None, task: str = TASK) -> RunReport:
+    """Run the agent on the invoicing task and return its report.
+
+    `workdir`: an empty folder for the task copy, kept after the run so you can look at the edits
+    (default: a temporary folder, removed at the end).
+    `checkpoint`: a .jsonl path; if it already holds turns, the run resumes after the last one.
+    `on_turn(record)`: called after each turn is checkpointed (a progress bar, a delay in tests).
+    """
+    from harness import connect
+
+    config = config or AgentConfig()
+    client = client or connect()
+    if workdir is None:  # a throwaway copy of the task, removed when the run ends
+        with tempfile.TemporaryDirectory(prefix="workbook-task-") as folder:
+            return run_agent(config, client=client, workdir=folder, checkpoint=checkpoint, on_turn=on_turn, task=task)
+    workspace, history, report = _prepare(workdir, checkpoint, task)
+    if report.turns and not report.turns[-1].tool:  # resumed after the final answer: nothing left to do
+        report.status, report.history = "finished", history
+        return report
+    summarize, store = summarizer_for(client, config.model), {}
+    request = types.GenerateContentConfig(system_instruction=SYSTEM_PROMPT, tools=[TOOL])
+    report.status = f"stopped: max turns {config.max_turns} reached"
+    for turn in range(len(report.turns) + 1, config.max_turns + 1):
+        if report.input_tokens + report.output_tokens >= config.session_token_cap:
+            report.status = f"stopped: session token cap {config.session_token_cap:,} reached"
+            break
+        workspace.new_turn()
+        started = time.perf_counter()
+        view = mask_observations(history, store, config.mask_keep_last) if config.masking else history
+        response = client.models.generate_content(model=config.model, contents=view, config=request)
+        record = TurnRecord(turn, response.usage_metadata)
+        content = response.candidates[0].content if response.candidates else None
+        if content is None or not content.parts:
+            report.status = "stopped: the model returned an empty response"
+            report.turns.append(record)
+            break
+        new = [content]
+        calls = [part.function_call for part in content.parts if part.function_call]
+        if calls:
+            record.tool, record.args = calls[0].name, dict(calls[0].args or {})
+            new.append(_run_calls(calls, workspace, config, record))
+        else:
+            record.result = (response.text or "").strip()
+        history = history + new
+        record.seconds = time.perf_counter() - started
+        compacted = None
+        if calls and config.compaction and record.prompt_tokens > config.compact_threshold:
+            state = harness_state(set(report.edited) | set(record.edited),
+                                  record.verdict or report.last_verdict) if config.harness_state else ""
+            history, record.compacted = compact(history, config.keep_recent_turns, summarize, state)
+            if record.compacted:
+                compacted, record.summary_usage = history, summarize.usages[-1]
+                record.trigger = f"{record.prompt_tokens} > {config.compact_threshold:g}"
+        report.turns.append(record)
+        if checkpoint:
+            append_turn(checkpoint, new, record, compacted)
+        if on_turn:
+            on_turn(record)
+        if not calls:
+            report.status = "finished"
+            break
+    report.history, report.store = history, store
+    return report

@@ -1,0 +1,134 @@
+"""What a run did, turn by turn: tokens, tools, compactions, edits, the last test verdict, the cost.
+
+>>> from google.genai import types
+>>> usage = types.GenerateContentResponseUsageMetadata(prompt_token_count=4108, candidates_token_count=174)
+>>> record = TurnRecord(9, usage, tool="edit_file", args={"path": "invoicing/discounts.py"},
+...                     result="Edited invoicing/discounts.py", compacted=12, trigger="4108 > 3500")
+>>> print(RunReport(turns=[record], status="finished").table())
+turn  prompt  cached  output  tool                                  result
+   9    4108       0     174  edit_file(invoicing/discounts.py)     Edited invoicing/discounts.py  [compaction: 4108 > 3500, 12 messages folded]
+"""
+from dataclasses import asdict, dataclass, field
+
+from google.genai import types
+
+from harness.billing import PRICES, bill
+
+DEFAULT_PRICE = PRICES["gemini-2.5-flash"]  # FACTS.md's dated table; the glass box poses as this model
+
+
+def _usage_json(usage):
+    return usage.model_dump(mode="json", exclude_none=True) if usage is not None else None
+
+
+def _usage_of(data):
+    return types.GenerateContentResponseUsageMetadata.model_validate(data) if data is not None else None
+
+
+@dataclass
+class TurnRecord:
+    """One model call of the agent and what the harness did around it."""
+    turn: int
+    usage: types.GenerateContentResponseUsageMetadata | None  # as the API returned it (raw, for bundles)
+    seconds: float = 0.0          # wall time of the model call and the tools
+    tool: str = ""                # first function called; "" when the model answered in text
+    args: dict = field(default_factory=dict)
+    result: str = ""              # a short view of what the tool returned (or the model's text)
+    edited: list = field(default_factory=list)  # paths edited successfully this turn
+    verdict: str | None = None    # the test verdict a run_command showed this turn, if any
+    compacted: int = 0            # messages folded by a compaction right after this turn (0: none)
+    trigger: str = ""             # why it fired, e.g. "4108 > 3500" (prompt tokens > ratio x budget)
+    summary_usage: types.GenerateContentResponseUsageMetadata | None = None  # that compaction's model call
+
+    def _count(self, name: str) -> int:
+        return int(getattr(self.usage, name, 0) or 0) if self.usage else 0
+
+    @property
+    def prompt_tokens(self) -> int:
+        return self._count("prompt_token_count")
+
+    @property
+    def cached_tokens(self) -> int:
+        return self._count("cached_content_token_count")
+
+    @property
+    def output_tokens(self) -> int:
+        """Candidates plus thinking tokens: both bill as output."""
+        return self._count("candidates_token_count") + self._count("thoughts_token_count")
+
+    def args_view(self) -> str:
+        """The call in a few characters: `read_file(README.md)`, `run_command(pytest)`, or `-` for text."""
+        if not self.tool:
+            return "-"
+        shown = self.args.get("path") or self.args.get("command") or ", ".join(map(str, self.args.values()))
+        return f"{self.tool}({str(shown)[:40]})"
+
+    def to_json(self) -> dict:
+        data = asdict(self)
+        data["usage"], data["summary_usage"] = _usage_json(self.usage), _usage_json(self.summary_usage)
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict) -> "TurnRecord":
+        return cls(**{**data, "usage": _usage_of(data.get("usage")), "summary_usage": _usage_of(data.get("summary_usage"))})
+
+
+@dataclass
+class RunReport:
+    """The turns of a run and its outcome; `table()` for the per-turn view, repr for one line."""
+    turns: list = field(default_factory=list)
+    status: str = "running"
+    price: object = DEFAULT_PRICE
+    history: list = field(default_factory=list)  # the history as it stood at the end (after compactions)
+    store: dict = field(default_factory=dict)    # masked tool outputs, by reference (lesson 04)
+
+    def usages(self) -> list:
+        """Every billed call: agent turns and the summary calls of compactions."""
+        return [u for t in self.turns for u in (t.usage, t.summary_usage) if u is not None]
+
+    @property
+    def input_tokens(self) -> int:
+        return sum(int(u.prompt_token_count or 0) for u in self.usages())
+
+    @property
+    def cached_tokens(self) -> int:
+        return sum(int(u.cached_content_token_count or 0) for u in self.usages())
+
+    @property
+    def output_tokens(self) -> int:
+        return sum(int(u.candidates_token_count or 0) + int(u.thoughts_token_count or 0) for u in self.usages())
+
+    @property
+    def cost(self) -> float:
+        return bill(self.usages(), self.price) if self.usages() else 0.0
+
+    @property
+    def edited(self) -> list:
+        """Every file edited successfully during the run, sorted."""
+        return sorted({path for t in self.turns for path in t.edited})
+
+    @property
+    def last_verdict(self) -> str | None:
+        return next((t.verdict for t in reversed(self.turns) if t.verdict), None)
+
+    @property
+    def compactions(self) -> list:
+        """(turn, messages folded) for each compaction."""
+        return [(t.turn, t.compacted) for t in self.turns if t.compacted]
+
+    def status_line(self) -> str:
+        return (f"{self.status} · {len(self.turns)} turns · {self.input_tokens:,} input tokens · "
+                f"{self.output_tokens:,} output · ${self.cost:.4f} · last tests: {self.last_verdict or 'none'}")
+
+    def table(self) -> str:
+        """One line per turn: prompt, cached and output tokens, the call, what came back, compactions."""
+        lines = [f"{'turn':>4}  {'prompt':>6}  {'cached':>6}  {'output':>6}  {'tool':<36}  result"]
+        for t in self.turns:
+            why = f"{t.trigger}, " if t.trigger else ""
+            event = f"  [compaction: {why}{t.compacted} messages folded]" if t.compacted else ""
+            lines.append(f"{t.turn:>4}  {t.prompt_tokens:>6}  {t.cached_tokens:>6}  {t.output_tokens:>6}  "
+                         f"{t.args_view():<36}  {t.result[:48]}{event}")
+        return "\n".join(lines)
+
+    def __repr__(self):
+        return f"RunReport({self.status_line()})"

@@ -1,0 +1,107 @@
+"""Checks for lesson 04: truncate a tool output (4.1), find the verdict (4.2), mask old outputs (4.3)."""
+from google.genai import types
+
+from harness.checks import call, exercise, rule
+
+# A long output whose every slice is recognisable: line numbers at the start of each line.
+LOG = "".join(f"{n:05d} collected line of a long pytest log\n" for n in range(500))
+PYTEST_TAIL = "FAILED tests/test_amounts.py::test_half_cent_rounds_up\n=========== 1 failed, 5 passed in 0.02s ===========\n"
+
+
+def agent_history(*turns) -> list:
+    """A history: the task, then one (model call, user response) pair per (name, args, output) turn."""
+    history = [types.Content(role="user", parts=[types.Part.from_text(text="Fix the invoicing tests.")])]
+    for name, args, output in turns:
+        history.append(types.Content(role="model", parts=[types.Part.from_function_call(name=name, args=args)]))
+        history.append(types.Content(role="user", parts=[
+            types.Part.from_function_response(name=name, response={"output": output})]))
+    return history
+
+
+@exercise("4.1", "truncate a tool output", reference="harness.truncation.truncate_output")
+def check_truncate(fn) -> str:
+    rid = "4.1"
+    short = "3 passed in 0.01s"
+    rule(call(rid, fn, short, 4000, 0.4) == short, rid, "a text that fits must come back unchanged.",
+         "compare len(text) with max_chars first.")
+    exact = LOG[:4000]
+    rule(call(rid, fn, exact, 4000, 0.4) == exact, rid, "a text of exactly max_chars characters must come back unchanged.",
+         "it fits: only a text longer than max_chars is cut.")
+    out = call(rid, fn, LOG, 4000, 0.4)
+    rule(isinstance(out, str) and out.startswith(LOG[:1600]) and LOG[1600:1700] not in out, rid,
+         "with max_chars=4000 and head_ratio=0.4 the result must start with exactly the first 1,600 characters.",
+         "head = int(max_chars * head_ratio).")
+    rule(out.endswith(LOG[-2400:]) and LOG[-2500:-2400] not in out, rid,
+         "the result must end with exactly the last 2,400 characters (max_chars - head).",
+         "the tail is the text's last (max_chars - head) characters: that is where pytest writes its verdict.")
+    marker = out[1600:len(out) - 2400]
+    rule(str(len(LOG) - 4000) in marker, rid,
+         f"the marker between head and tail must name the number of omitted characters ({len(LOG) - 4000} here).",
+         "omitted = len(text) - max_chars; put it in a line of its own between head and tail.")
+    head_only = call(rid, fn, LOG, 1000, 1.0)
+    rule(head_only.startswith(LOG[:1000]) and LOG[-100:] not in head_only, rid,
+         "head_ratio=1.0 must keep the first max_chars characters and no tail at all.",
+         "with a tail of 0 characters, text[-0:] is the WHOLE text: handle an empty tail on its own.")
+    for bad_args, what in (((LOG, 0, 0.4), "max_chars=0"), ((LOG, 100, 1.5), "head_ratio=1.5"), ((LOG, 100, -0.1), "head_ratio=-0.1")):
+        try:
+            fn(*bad_args)
+        except ValueError:
+            continue
+        except Exception as error:  # noqa: BLE001 - any other error is the wrong one
+            rule(False, rid, f"{what} must raise ValueError, not {type(error).__name__}.", "check the arguments first.")
+        rule(False, rid, f"{what} must raise ValueError saying what is wrong.",
+             "max_chars must be at least 1 and head_ratio between 0 and 1.")
+    return "head 40%, tail 60%, marker, bad arguments refused"
+
+
+@exercise("4.2", "find the test verdict", reference="harness.truncation.extract_verdict")
+def check_verdict(fn) -> str:
+    rid = "4.2"
+    out = call(rid, fn, LOG + PYTEST_TAIL)
+    rule(out == "=========== 1 failed, 5 passed in 0.02s ===========", rid,
+         "on a pytest log, return the whole verdict line (stripped), e.g. '=== 1 failed, 5 passed in 0.02s ==='.",
+         r"look for lines matching r'\d+ (passed|failed)' and return the line, not just the match.")
+    two = "tests/test_x.py: 2 passed\n  6 passed in 0.01s  \n"
+    rule(call(rid, fn, two) == "6 passed in 0.01s", rid,
+         "when several lines match, return the LAST one, stripped of surrounding spaces.",
+         "the summary line comes last; keep the last match and .strip() it.")
+    rule(call(rid, fn, LOG) is None, rid, "an output with no verdict line must give None.",
+         "return None when no line matches (a head-only truncation cuts the verdict off).")
+    rule(call(rid, fn, "") is None, rid, "an empty output must give None.", "no lines, no verdict.")
+    return "last matching line, stripped; None without one"
+
+
+@exercise("4.3", "mask old tool outputs", reference="harness.masking.mask_observations")
+def check_masking(fn) -> str:
+    rid = "4.3"
+    readme = "# invoicing\n" + "Amounts round half-up to the cent. " * 40
+    history = agent_history(("read_file", {"path": "README.md"}, readme),
+                            ("read_file", {"path": "missing.py"}, "ERROR: missing.py does not exist."),
+                            ("read_file", {"path": "invoicing/amounts.py"}, "import decimal\n" * 30),
+                            ("run_command", {"command": "pytest"}, LOG + PYTEST_TAIL),
+                            ("read_file", {"path": "tests/test_amounts.py"}, "def test_a(): pass\n" * 20))
+    before = [c.model_dump() for c in history]
+    store = {}
+    new = call(rid, fn, history, store, 2)
+    rule([c.model_dump() for c in history] == before, rid, "the history passed in must not be changed.",
+         "build a new list; make new Content/Part objects for what you mask.")
+    rule(isinstance(new, list) and [c.role for c in new] == [c.role for c in history], rid,
+         "the new history must have the same messages, in the same roles.", "replace outputs, never drop messages.")
+    outputs = [(c.parts[0].function_response.response or {}).get("output", "") if c.parts[0].function_response else None
+               for c in new]
+    rule(all(new[i].model_dump() == history[i].model_dump() for i in range(len(history)) if i % 2 == 1), rid,
+         "function calls must stay as they are.", "mask only function responses.")
+    rule(outputs[-1] == history[-1].parts[0].function_response.response["output"]
+         and outputs[-3] == history[-3].parts[0].function_response.response["output"], rid,
+         "with keep_last=2 the outputs of the last two turns must stay word for word.",
+         "count turns from the end by model messages; only outputs before those are masked.")
+    rule(outputs[4].startswith("ERROR:"), rid, "an error that is still the latest news about its file must stay visible.",
+         "an 'ERROR:' output with no later output for the same tool and path is still being debugged.")
+    masked = outputs[2]
+    rule(len(masked) < len(readme) / 4, rid, "an old, long output must be replaced by a short reference.",
+         "replace the README's text with one line naming a reference.")
+    refs = [key for key in store if key in masked]
+    rule(bool(refs) and store[refs[0]] == readme, rid,
+         "the reference in the masked output must be a key of the store holding the full original text.",
+         "store[ref] = output, and put ref in the replacement text.")
+    return "old outputs masked, recent and live errors kept, full text in the store"

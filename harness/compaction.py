@@ -1,0 +1,105 @@
+"""Lessons 05 and 06: fold old turns into a summary, without ever breaking a call from its response.
+
+A history is [task, model, user, model, user, ...]. A model message may hold function calls,
+and the user message after it holds their responses, so a cut just before a model message is the
+only cut that never separates the two:
+
+>>> from google.genai import types
+>>> def say(role, text): return types.Content(role=role, parts=[types.Part.from_text(text=text)])
+>>> history = [say("user", "Fix the tests."), say("model", "a"), say("user", "b"), say("model", "c"), say("user", "d")]
+>>> safe_split_points(history)
+[1, 3]
+>>> new, folded = compact(history, keep_recent_turns=1, summarize=lambda text: "**Changes made:** none")
+>>> folded, [c.role for c in new], new[0].parts[0].text
+(2, ['user', 'model', 'user'], 'Fix the tests.')
+
+The summary is made from the folded messages only, so a second compaction replaces the first
+summary rather than adding to it: what the harness must never lose, it holds itself (6.1).
+"""
+from typing import Callable
+
+from google.genai import types
+
+from harness.transcript import transcript_text_of
+
+CONTEXT_BUDGET = 24_000  # tokens a prompt may grow to before the harness steps in (seed 000)
+COMPACT_RATIO = 0.7  # compact at 70% of the budget: early enough that the summary call has room
+KEEP_RECENT_TURNS = 3  # the last three turns stay word for word: the model is still working on them
+
+SUMMARY_PROMPT = (
+    "Summarise the transcript of a coding agent's session for the agent itself: it will continue "
+    "from your summary and the few messages kept after it, and will not see the transcript again. "
+    "Write each of these headings once, in this order: **Objective:**, **Files read:** (each path "
+    "with the exact line that matters), **Changes made:** (only edits you see in the transcript, "
+    "else 'none'), **Last tests:** (the last verdict line, exact), **Discarded hypotheses:**, "
+    "**Still to do:**. Keep paths, numbers and error messages exact. At most 150 words."
+)
+
+
+def safe_split_points(history) -> list[int]:
+    """Indices where a cut keeps every function call with its response: just before a model message."""
+    return [i for i, content in enumerate(history) if i > 0 and content.role == "model"]
+
+
+def task_text(history) -> str:
+    """The task: the first text of history[0], which must be a user message (ValueError otherwise)."""
+    first = history[0] if history else None
+    text = next((p.text for p in (first.parts or []) if p.text), None) if first else None
+    if first is None or first.role != "user" or not text:
+        raise ValueError("history[0] must be the task: a user message with text. "
+                         "Start the history with types.Content(role='user', parts=[Part.from_text(text=task)]).")
+    return text
+
+
+def compact(history, keep_recent_turns: int, summarize: Callable[[str], str], state: str = ""):
+    """Replace all but the task and the last `keep_recent_turns` turns by a summary.
+
+    Returns (new_history, n_compacted). The new first message is the task, a note naming how
+    many messages the summary replaces, the summary, then `state` (harness-held, lesson 06).
+    """
+    if keep_recent_turns < 1:
+        raise ValueError(f"keep_recent_turns must be at least 1, got {keep_recent_turns}: "
+                         "the turn the model is working on must stay word for word.")
+    task = task_text(history)
+    points = safe_split_points(history)
+    if len(points) <= keep_recent_turns:
+        return list(history), 0
+    split = points[-keep_recent_turns]
+    summary = summarize(transcript_text_of(history[1:split]))
+    note = (f"[Summary of the {split - 1} earlier messages, compacted by the harness. The messages after "
+            "this one are kept word for word and take precedence over this summary.]")
+    parts = [types.Part.from_text(text=task), types.Part.from_text(text=f"{note}\n{summary}")]
+    if state:
+        parts.append(types.Part.from_text(text=state))
+    return [types.Content(role="user", parts=parts), *history[split:]], split - 1
+
+
+def harness_state(edited_files, last_verdict: str | None) -> str:
+    """The facts the harness holds itself (from the tool calls), for the head of a compacted history.
+
+    >>> print(harness_state({"b.py", "a.py"}, "1 failed, 5 passed"))
+    [Harness-held state: recorded by the harness from the tool calls themselves; authoritative.]
+    Edited files: a.py, b.py
+    Last test verdict: 1 failed, 5 passed
+    """
+    files = ", ".join(sorted(edited_files)) or "none"
+    return ("[Harness-held state: recorded by the harness from the tool calls themselves; authoritative.]\n"
+            f"Edited files: {files}\nLast test verdict: {last_verdict or 'no tests run yet'}")
+
+
+def summarizer_for(client, model: str | None = None) -> Callable[[str], str]:
+    """A `summarize` function that asks the model, with SUMMARY_PROMPT as system instruction.
+
+    Each call's usage metadata is appended to the function's `usages` list (summaries are billed too).
+    """
+    from harness import MODEL
+
+    def summarize(transcript: str) -> str:
+        response = client.models.generate_content(
+            model=model or MODEL, contents=transcript,
+            config=types.GenerateContentConfig(system_instruction=SUMMARY_PROMPT))
+        summarize.usages.append(response.usage_metadata)
+        return response.text or ""
+
+    summarize.usages = []
+    return summarize

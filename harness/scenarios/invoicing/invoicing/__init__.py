@@ -1,0 +1,1 @@
+"""Invoice line amounts: bulk discounts and rounding to the cent."""

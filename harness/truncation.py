@@ -1,0 +1,43 @@
+"""Lesson 04: cap a tool output before the model sees it, keeping the end where verdicts live.
+
+pytest, compilers and linters write their verdict last, so a cap keeps a head (40%) for the
+context and a larger tail (60%) for the outcome, with a marker saying what was cut:
+
+>>> print(truncate_output("a" * 8 + "b" * 8, max_chars=10, head_ratio=0.4))
+aaaa
+[... 6 characters omitted ...]
+bbbbbb
+>>> extract_verdict("collected 6 items\\n=== 1 failed, 5 passed in 0.02s ===")
+'=== 1 failed, 5 passed in 0.02s ==='
+"""
+import re
+
+TOOL_OUTPUT_MAX_CHARS = 4_000  # seed 000's cap: a pytest summary fits whole, an 18,000-char log does not
+HEAD_RATIO = 0.4  # the tail weighs more: the verdict is at the end
+
+_VERDICT = re.compile(r"\d+ (passed|failed)")
+
+
+def truncate_output(text: str, max_chars: int = TOOL_OUTPUT_MAX_CHARS, head_ratio: float = HEAD_RATIO) -> str:
+    """`text` if it fits in `max_chars`; else its head, a marker line, and its tail.
+
+    The head is the first `int(max_chars * head_ratio)` characters and the tail the last
+    `max_chars - head`; `head_ratio=1.0` keeps the head only (the seeds' failure mode).
+    """
+    if max_chars < 1:
+        raise ValueError(f"max_chars must be at least 1, got {max_chars}: it is the number of characters kept.")
+    if not 0 <= head_ratio <= 1:
+        raise ValueError(f"head_ratio must be between 0 and 1, got {head_ratio}: it is the share kept from the start.")
+    if len(text) <= max_chars:
+        return text
+    head = int(max_chars * head_ratio)
+    tail = max_chars - head
+    # NOTE: text[-0:] is the whole text, so an empty tail needs its own case.
+    kept_tail = text[-tail:] if tail else ""
+    return f"{text[:head]}\n[... {len(text) - max_chars} characters omitted ...]\n{kept_tail}"
+
+
+def extract_verdict(output: str) -> str | None:
+    """The last line of `output` that reports tests (`N passed` or `N failed`), stripped; None if none."""
+    lines = [line.strip() for line in output.splitlines() if _VERDICT.search(line)]
+    return lines[-1] if lines else None
