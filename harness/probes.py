@@ -21,6 +21,7 @@ from google.genai import types
 
 from harness import MODEL
 from harness.client import is_offline
+from harness.engine.cache import reset_implicit_cache
 from harness.compaction import compact
 from harness.recording import Bundle, Recording, usage_dict
 from harness.scenarios.course import TUTOR_SYSTEM, TUTOR_TOOLS, search_course
@@ -153,8 +154,7 @@ def run_session(client, strategy: Strategy = Strategy(), questions: int = len(QU
     lifetime would, so strategies compare on equal terms whatever ran before them.
     """
     if is_offline():
-        from harness.engine.cache import IMPLICIT
-        IMPLICIT.reset()
+        reset_implicit_cache()
     session = _Session(client, strategy, model)
     for turn, (text, probe) in enumerate(script_turns(questions)):
         if sum(b.prompt_tokens for b in session.record.bundles) > strategy.session_token_cap:

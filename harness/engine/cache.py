@@ -173,6 +173,11 @@ IMPLICIT = PrefixCache()
 STORE = CachedContentStore()
 
 
+def reset_implicit_cache() -> None:
+    """Forget earlier requests (explicit caches stay): the next run starts cold, like a new session."""
+    IMPLICIT.reset()
+
+
 def reset_cache() -> None:
     """Forget every earlier request and every explicit cache: the next call starts cold."""
     IMPLICIT.reset()
