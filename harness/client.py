@@ -42,6 +42,17 @@ def is_offline() -> bool:
     return os.environ.get("WORKBOOK_OFFLINE", "") not in ("", "0") or api_key() is None
 
 
+def start_cold() -> bool:
+    """Offline, make the glass box forget earlier requests, so a measurement does not depend on
+    what ran before it (True). Online there is nothing to clear: Gemini's cache is not ours (False)."""
+    if not is_offline():
+        return False
+    from harness.engine.cache import reset_implicit_cache
+
+    reset_implicit_cache()
+    return True
+
+
 def connect(retry_attempts: int | None = None) -> genai.Client:
     """A google-genai client: on the glass box offline, on Gemini when a key is set.
 

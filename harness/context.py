@@ -4,7 +4,7 @@ The layout goes from the most stable block to the most volatile one, so that con
 share a long identical prefix (the implicit cache) and the question sits last, where the model
 reads it best:
 
-    system instruction = system text + "## Facts to keep in mind" (bullets) + "## Summary so far"
+    system instruction = system text + "## Facts to keep in mind" (bullets) + "## Summary of the conversation so far"
     contents           = recent turns, in order ... one user message of documents ... the question
 
 While the total is over budget, blocks go in order of least value: the oldest turn (the summary
@@ -18,7 +18,7 @@ them anyway, with `total > budget`, and should shorten the summary.
 (['Hello Ana.', 'Which team am I on?'], 31)
 """
 from numbers import Integral
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, NamedTuple, Sequence
 
 from google.genai import types
 
@@ -82,40 +82,59 @@ def _assemble(turns: list, docs: list, question: str) -> list[types.Content]:
     return contents
 
 
-def build_context(system: str, facts: Iterable[str], summary: str, turns: Iterable[tuple[str, str]],
-                  question: str, budget: int = 6000, count: Callable[[str], int] = approx_tokens,
-                  docs: Iterable[str] = ()) -> tuple[str, list[types.Content], int]:
-    """Return `(system_instruction, contents, total)` fitted to `budget` tokens as counted by `count`.
+class Fit(NamedTuple):
+    """What survives a budget: the oldest `turns_dropped` turns go; the first `docs_kept` docs and
+    `facts_kept` facts stay; `total` is what the kept context costs."""
+    turns_dropped: int
+    docs_kept: int
+    facts_kept: int
+    total: int
 
-    `total` is count(system instruction) + count of each turn + count(docs message) + count(question).
-    Runs in time linear in the number of turns: each turn is counted once and dropping one only
-    subtracts its count. The facts and docs blocks are re-counted as a whole when one of their items
-    goes, because a custom `count` need not be additive (it may charge for headings and separators).
-    The caller's lists are never changed.
+
+def fit_budget(system: str, facts: Iterable[str], summary: str, turns: Iterable[tuple[str, str]],
+               question: str, budget: int = 6000, count: Callable[[str], int] = approx_tokens,
+               docs: Iterable[str] = ()) -> Fit:
+    """Decide what `build_context` keeps, without building it (the lesson's budget panel uses this).
+
+    Linear in the number of turns: each turn is counted once and dropping one only subtracts its
+    count. The facts and docs blocks are re-counted as a whole when one of their items goes,
+    because a custom `count` need not be additive (it may charge for headings and separators).
     """
     turns = _validated(budget, turns)
     facts, docs = list(facts), list(docs)
-
-    system_instruction = render_system(system, facts, summary)
-    system_cost, docs_cost = count(system_instruction), count(render_docs(docs)) if docs else 0
+    system_cost = count(render_system(system, facts, summary))
+    docs_cost = count(render_docs(docs)) if docs else 0
     turn_costs = [count(text) for _, text in turns]
     total = system_cost + sum(turn_costs) + docs_cost + count(question)
 
-    first_kept = 0  # 1. the oldest turns go first: the summary already covers them
-    while total > budget and first_kept < len(turns):
-        total -= turn_costs[first_kept]
-        first_kept += 1
+    dropped = 0  # 1. the oldest turns go first: the summary already covers them
+    while total > budget and dropped < len(turns):
+        total -= turn_costs[dropped]
+        dropped += 1
     while total > budget and docs:  # 2. then the least relevant document
         docs.pop()
         new_cost = count(render_docs(docs)) if docs else 0
         total, docs_cost = total - docs_cost + new_cost, new_cost
     while total > budget and facts:  # 3. then the least relevant fact
         facts.pop()
-        system_instruction = render_system(system, facts, summary)
-        new_cost = count(system_instruction)
+        new_cost = count(render_system(system, facts, summary))
         total, system_cost = total - system_cost + new_cost, new_cost
+    return Fit(dropped, len(docs), len(facts), total)
 
-    return system_instruction, _assemble(turns[first_kept:], docs, question), total
+
+def build_context(system: str, facts: Iterable[str], summary: str, turns: Iterable[tuple[str, str]],
+                  question: str, budget: int = 6000, count: Callable[[str], int] = approx_tokens,
+                  docs: Iterable[str] = ()) -> tuple[str, list[types.Content], int]:
+    """Return `(system_instruction, contents, total)` fitted to `budget` tokens as counted by `count`.
+
+    `total` is count(system instruction) + count of each turn + count(docs message) + count(question).
+    The caller's lists are never changed.
+    """
+    facts, turns, docs = list(facts), list(turns), list(docs)
+    fit = fit_budget(system, facts, summary, turns, question, budget, count, docs)
+    system_instruction = render_system(system, facts[:fit.facts_kept], summary)
+    contents = _assemble(turns[fit.turns_dropped:], docs[:fit.docs_kept], question)
+    return system_instruction, contents, fit.total
 
 
 def build_context_naive(system: str, facts: Iterable[str], summary: str, turns: Iterable[tuple[str, str]],

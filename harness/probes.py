@@ -20,8 +20,7 @@ from dataclasses import asdict, dataclass, replace
 from google.genai import types
 
 from harness import MODEL
-from harness.client import is_offline
-from harness.engine.cache import reset_implicit_cache
+from harness.client import start_cold
 from harness.compaction import compact
 from harness.recording import Bundle, Recording, usage_dict
 from harness.scenarios.course import TUTOR_SYSTEM, TUTOR_TOOLS, search_course
@@ -153,8 +152,7 @@ def run_session(client, strategy: Strategy = Strategy(), questions: int = len(QU
     Offline, each run starts with a cold implicit cache, as a session started after the cache's
     lifetime would, so strategies compare on equal terms whatever ran before them.
     """
-    if is_offline():
-        reset_implicit_cache()
+    start_cold()
     session = _Session(client, strategy, model)
     for turn, (text, probe) in enumerate(script_turns(questions)):
         if sum(b.prompt_tokens for b in session.record.bundles) > strategy.session_token_cap:

@@ -1,0 +1,24 @@
+"""How big each prompt of a naive chat loop is, before sending anything (exercise 1.1).
+
+A naive loop re-sends the whole history on every turn. Turn k's prompt holds the system
+instruction, every earlier exchange (user message and model reply) and the new user message:
+
+    prompt_k = system + (u_1 + m_1) + ... + (u_{k-1} + m_{k-1}) + u_k
+
+So with n turns of the same size the session's input grows like n²: twice the turns, about four
+times the input tokens.
+
+>>> naive_prompt_sizes(10, [(5, 20), (5, 20), (5, 20)])
+[15, 40, 65]
+>>> sum(naive_prompt_sizes(10, [(5, 20)] * 6)) / sum(naive_prompt_sizes(10, [(5, 20)] * 3))
+3.875
+"""
+
+
+def naive_prompt_sizes(system_tokens: int, exchanges: list[tuple[int, int]]) -> list[int]:
+    """Prompt tokens of each call of a naive loop; `exchanges` are (user, model) token counts per turn."""
+    sizes, history = [], system_tokens
+    for user_tokens, model_tokens in exchanges:
+        sizes.append(history + user_tokens)
+        history += user_tokens + model_tokens  # the reply joins the history only for the next turn
+    return sizes

@@ -1,0 +1,48 @@
+"""Lesson 01's panel: how the prompts of a naive chat loop grow with the number of turns.
+
+>>> panel = growth_panel(turns=10, turn_size=200)
+>>> panel.children[1].value
+'10 turns of 200 tokens: the last prompt is <b>2,200</b> tokens, the session sends <b>13,000</b> input tokens (5.9x the last prompt). Twice the turns would send 3.5x as much.'
+"""
+import ipywidgets as widgets
+import plotly.graph_objects as go
+
+from harness.history import naive_prompt_sizes
+
+
+def _session(system_tokens: int, turns: int, turn_size: int) -> list[int]:
+    # A turn adds a user message and a reply; half and half is enough to see the shape.
+    return naive_prompt_sizes(system_tokens, [(turn_size // 2, turn_size - turn_size // 2)] * turns)
+
+
+def _readout(system_tokens: int, turns: int, turn_size: int) -> str:
+    sizes = _session(system_tokens, turns, turn_size)
+    doubled = sum(_session(system_tokens, 2 * turns, turn_size))
+    return (f"{turns} turns of {turn_size} tokens: the last prompt is <b>{sizes[-1]:,}</b> tokens, the session "
+            f"sends <b>{sum(sizes):,}</b> input tokens ({sum(sizes) / sizes[-1]:.1f}x the last prompt). "
+            f"Twice the turns would send {doubled / sum(sizes):.1f}x as much.")
+
+
+def growth_panel(turns: int = 13, turn_size: int = 400, system_tokens: int = 300, max_turns: int = 60) -> widgets.VBox:
+    """Sliders for the number of turns and the tokens each turn adds; a chart of each turn's
+    prompt (bars) and the session's cumulative input (line), redrawn on every change."""
+    turns_slider = widgets.IntSlider(value=turns, min=1, max=max_turns, description="turns")
+    size_slider = widgets.IntSlider(value=turn_size, min=20, max=2000, step=20, description="turn size")
+    readout = widgets.HTML()
+    figure = go.FigureWidget(
+        data=[go.Bar(name="prompt of this turn"), go.Scatter(name="cumulative input", mode="lines+markers")],
+        layout=go.Layout(height=360, margin=dict(l=60, r=20, t=30, b=40), xaxis_title="turn",
+                         yaxis_title="input tokens", legend=dict(orientation="h", y=1.1)))
+
+    def redraw(_change=None):
+        sizes = _session(system_tokens, turns_slider.value, size_slider.value)
+        cumulative = [sum(sizes[:k + 1]) for k in range(len(sizes))]
+        with figure.batch_update():
+            figure.data[0].x = figure.data[1].x = list(range(1, len(sizes) + 1))
+            figure.data[0].y, figure.data[1].y = sizes, cumulative
+        readout.value = _readout(system_tokens, turns_slider.value, size_slider.value)
+
+    turns_slider.observe(redraw, names="value")
+    size_slider.observe(redraw, names="value")
+    redraw()
+    return widgets.VBox([widgets.HBox([turns_slider, size_slider]), readout, figure])
