@@ -43,6 +43,12 @@ def rule(condition: bool, exercise_id: str, broken_rule: str, hint: str) -> None
         raise ExerciseFailed(f"Exercise {exercise_id}: {broken_rule}\n  Hint: {hint}")
 
 
+def _short(value, width: int = 70) -> str:
+    """A one-line repr of an argument, cut to `width` characters."""
+    text = " ".join(repr(value).split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 def call(exercise_id: str, fn: Callable, *args, **kwargs):
     """Call the student's function; turn any exception it raises into a readable failure."""
     try:
@@ -56,7 +62,7 @@ def call(exercise_id: str, fn: Callable, *args, **kwargs):
             "then run this check again."
         ) from None
     except Exception as error:  # the student's bug, shown as such
-        shown = ", ".join([repr(a)[:60] for a in args] + [f"{k}={v!r:.60}" for k, v in kwargs.items()])
+        shown = ", ".join([_short(a) for a in args] + [f"{k}={_short(v)}" for k, v in kwargs.items()])
         raise ExerciseFailed(
             f"Exercise {exercise_id}: calling your function raised {type(error).__name__}: {error}\n"
             f"  The call was: {getattr(fn, '__name__', 'fn')}({shown})\n"

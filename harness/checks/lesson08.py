@@ -16,7 +16,8 @@ def check_grade_probe(grade_probe):
     for key_points, want, why in cases:
         got = call("8.1", grade_probe, answer, key_points)
         rule(got is want, "8.1", f"grade_probe(answer, {key_points!r}) returned {got!r}, expected {want}: {why}.",
-             "Lower-case both texts and collapse runs of whitespace to one space, then test each key point as a substring.")
+             "Bring the answer and each key point to one normal form before comparing them: "
+             "what do 'Prompt  Cache' and 'prompt cache' have in common?")
     return "all key points, case- and whitespace-insensitive"
 
 
