@@ -13,3 +13,10 @@ _ipython_dir = Path(tempfile.gettempdir()) / "workbook-ipython"
 for name in ("ipython_config.py", "ipython_kernel_config.py"):
     (_ipython_dir / "profile_default" / name).write_text("c.InteractiveShell.colors = 'nocolor'\n")
 os.environ["IPYTHONDIR"] = str(_ipython_dir)
+
+
+def pytest_configure(config):
+    # nbval colours its failure reports unless colour is "no", even when the output is a CI log
+    # rather than a terminal: say "no" whenever pytest would not colour its own output either.
+    if config.option.color == "auto" and not config.get_terminal_writer().hasmarkup:
+        config.option.color = "no"
