@@ -1,5 +1,6 @@
 """Test-wide settings, for the unit tests and the notebooks run by nbval alike."""
 import os
+import sys
 import tempfile
 from pathlib import Path
 
@@ -18,5 +19,5 @@ os.environ["IPYTHONDIR"] = str(_ipython_dir)
 def pytest_configure(config):
     # nbval colours its failure reports unless colour is "no", even when the output is a CI log
     # rather than a terminal: say "no" whenever pytest would not colour its own output either.
-    if config.option.color == "auto" and not config.get_terminal_writer().hasmarkup:
+    if config.option.color == "auto" and not sys.stdout.isatty():
         config.option.color = "no"

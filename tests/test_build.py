@@ -71,3 +71,14 @@ def test_every_solution_has_a_lesson_and_no_lesson_is_orphaned():
     solutions = {p.name for p in lesson_build.SOLUTIONS.glob("*.ipynb")}
     lessons = {p.name for p in lesson_build.LESSONS.glob("*.ipynb") if ".backup-" not in p.name}
     assert solutions == lessons
+
+
+@pytest.mark.parametrize("path", sorted(lesson_build.SOLUTIONS.glob("*.ipynb")) + sorted(
+    p for p in lesson_build.LESSONS.glob("*.ipynb") if ".backup-" not in p.name), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_notebooks_are_valid_and_committed_without_outputs(path):
+    import nbformat
+
+    notebook = nbformat.read(path, as_version=4)
+    nbformat.validate(notebook)
+    assert all(not c.get("outputs") and c.get("execution_count") is None
+               for c in notebook.cells if c.cell_type == "code"), f"{path.name}: clear its outputs before committing"

@@ -69,7 +69,6 @@ def lesson_from_solution(notebook: dict, name: str = "notebook") -> dict:
             source = stub_source(source, f"{name}, cell {index}")
             cell.update(outputs=[], execution_count=None)
         cell["source"] = source
-        cell.pop("id", None)
         cells.append(cell)
     return {**notebook, "cells": cells}
 
