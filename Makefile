@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: setup lab test lessons bench
+.PHONY: setup lab test lessons bench test-browser
 
 setup: $(STAMP)
 
@@ -30,3 +30,10 @@ lessons: setup
 
 bench: setup
 	$(PY) benchmarks/bench.py
+
+# Lesson 03 in a real browser (slow; not part of `make test`). Uses Debian's chromium, never a
+# downloaded browser: Playwright only drives it.
+test-browser: setup
+	@test -x /usr/bin/chromium || (apt-get update && apt-get install -y chromium)
+	@$(PY) -c 'import playwright' 2>/dev/null || $(PY) -m pip install --quiet playwright
+	WORKBOOK_BROWSER=1 $(PY) -m pytest tests/browser -p no:randomly -v

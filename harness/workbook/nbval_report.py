@@ -26,7 +26,9 @@ def pytest_addoption(parser):
 
 
 def pytest_configure(config):
-    config._nbval_records = []
+    path = config.getoption("--nbval-report")
+    if path:
+        config.pluginmanager.register(CellRecorder(Path(path), config.rootpath), "nbval-report-recorder")
 
 
 def _outputs_of(item) -> tuple[dict | None, str]:
@@ -40,43 +42,42 @@ def _outputs_of(item) -> tuple[dict | None, str]:
     return error, "".join(printed)
 
 
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item, call):
-    outcome = yield
-    report = outcome.get_result()
-    if not hasattr(item, "cell"):  # not a notebook cell: some other test in the same run
-        return
-    # A cell is recorded once: after it ran, or at set-up when it never got to run.
-    if report.when != "call" and not (report.when == "setup" and not report.passed):
-        return
-    error, stdout = _outputs_of(item)
-    # After a cell times out, nbval marks the following cells xfail: a failure shows as "skipped".
-    failed = report.failed or (report.skipped and hasattr(report, "wasxfail") and call.excinfo is not None)
-    text = str(report.longrepr) if report.longrepr else ""
-    item.config._nbval_records.append({
-        "file": str(item.path),
-        "cell": item.cell_num,
-        "source": item.cell.source,
-        "outcome": "failed" if failed else report.outcome,
-        "ename": error.get("ename") if error else None,
-        "evalue": error.get("evalue") if error else None,
-        "stdout": stdout,
-        "timeout": "Timeout of" in text,
-        "error": "\n".join(text.splitlines()[-ERROR_TAIL_LINES:]) if failed else "",
-    })
+class CellRecorder:
+    """Collects one record per notebook cell (and per unreadable notebook); writes them at the end."""
 
+    def __init__(self, path: Path, rootpath: Path):
+        self.path, self.rootpath, self.records = path, rootpath, []
 
-def pytest_collectreport(report):
-    if report.failed and str(report.nodeid).endswith(".ipynb"):
-        report_path = Path(report.fspath) if hasattr(report, "fspath") else Path(report.nodeid)
-        _pending_collect_errors.append({"file": str(report_path), "collect_error": str(report.longrepr)})
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(self, item, call):
+        outcome = yield
+        report = outcome.get_result()
+        if not hasattr(item, "cell"):  # not a notebook cell: some other test in the same run
+            return
+        # A cell is recorded once: after it ran, or at set-up when it never got to run.
+        if report.when != "call" and not (report.when == "setup" and not report.passed):
+            return
+        error, stdout = _outputs_of(item)
+        # After a cell times out nbval marks the next cells xfail, so a failure shows as "skipped".
+        failed = report.failed or (report.skipped and hasattr(report, "wasxfail") and call.excinfo is not None)
+        text = str(report.longrepr) if failed and report.longrepr else ""
+        if failed and not text and call.excinfo is not None:
+            text = item.repr_failure(call.excinfo)  # an xfailed cell keeps its reason only here
+        self.records.append({
+            "file": str(item.path),
+            "cell": item.cell_num,
+            "source": item.cell.source,
+            "outcome": "failed" if failed else report.outcome,
+            "ename": error.get("ename") if error else None,
+            "evalue": error.get("evalue") if error else None,
+            "stdout": stdout,
+            "timeout": "Timeout of" in text,
+            "error": "\n".join(str(text).splitlines()[-ERROR_TAIL_LINES:]),
+        })
 
+    def pytest_collectreport(self, report):
+        if report.failed and report.nodeid.endswith(".ipynb"):
+            self.records.append({"file": str(self.rootpath / report.nodeid), "collect_error": str(report.longrepr)})
 
-_pending_collect_errors: list[dict] = []
-
-
-def pytest_sessionfinish(session):
-    path = session.config.getoption("--nbval-report")
-    if path:
-        records = session.config._nbval_records + _pending_collect_errors
-        Path(path).write_text(json.dumps(records, indent=1), encoding="utf-8")
+    def pytest_sessionfinish(self):
+        self.path.write_text(json.dumps(self.records, indent=1), encoding="utf-8")
