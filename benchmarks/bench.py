@@ -67,9 +67,9 @@ def bench_notebooks() -> None:
 
 def bench_grading() -> None:
     sys.path.insert(0, str(ROOT / "benchmarks"))
-    from bench_grading import main as grading_main
+    from bench_grading import bench_grading as grade_cohort
 
-    grading_main()
+    grade_cohort(students=40, lessons=4)
 
 
 if __name__ == "__main__":
