@@ -6,6 +6,7 @@ from google.genai import types
 
 from harness.checks import ExerciseFailed, NOT_ATTEMPTED, check, reference
 from harness.compaction import compact, safe_split_points
+from harness.masking import mask_observations
 from harness.transcript import transcript_text_of
 
 IDS = ["4.1", "4.2", "4.3", "5.1", "5.2", "6.1", "6.2"]
@@ -89,6 +90,10 @@ def task_in_summary_compact(history, keep_recent_turns, summarize, state=""):
     return [head, *history[split:]], split - 1
 
 
+def fixed_window_mask(history, store, keep_last=3):
+    return mask_observations(history, store, 2)  # ignores the keep_last it is given
+
+
 def unsorted_state(edited_files, last_verdict):
     files = ", ".join(sorted(edited_files, reverse=True)) or "none"  # newest-first, say: not sorted
     return f"[Harness-held state]\nEdited files: {files}\nLast: {last_verdict or 'no tests run'}"
@@ -103,7 +108,7 @@ def state_before_summary(history, keep_recent_turns, summarize, state=""):
 @pytest.mark.parametrize("exercise_id, wrong", [
     ("4.1", swapped_truncate), ("4.1", naive_tail_truncate),
     ("4.2", first_verdict), ("4.2", match_only_verdict),
-    ("4.3", mask_everything),
+    ("4.3", mask_everything), ("4.3", fixed_window_mask),
     ("5.1", cut_at_every_message),
     ("5.2", off_by_one_compact), ("5.2", task_in_summary_compact),
     ("6.1", unsorted_state), ("6.2", state_before_summary),

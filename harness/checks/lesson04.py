@@ -104,4 +104,8 @@ def check_masking(fn) -> str:
     rule(bool(refs) and store[refs[0]] == readme, rid,
          "the reference in the masked output must be a key of the store holding the full original text.",
          "store[ref] = output, and put ref in the replacement text.")
+    wider = call(rid, fn, history, {}, 3)
+    rule(wider[6].model_dump() == history[6].model_dump(), rid,
+         "with keep_last=3 the output of the third turn from the end must stay word for word.",
+         "use the keep_last you are given: it says how many recent turns are never masked.")
     return "old outputs masked, recent and live errors kept, full text in the store"
