@@ -19,8 +19,9 @@ $(STAMP): pyproject.toml jupyter/overrides.json
 	cp jupyter/overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
 	touch $(STAMP)
 
+# JupyterLab refuses to run as root unless told: containers and some classroom images run as root.
 lab: setup
-	$(VENV)/bin/jupyter lab --notebook-dir=lessons
+	$(VENV)/bin/jupyter lab --notebook-dir=lessons $(if $(filter 0,$(shell id -u)),--allow-root)
 
 test: setup
 	$(PY) -m pytest -n 2 --dist loadfile --nbval-lax --nbval-current-env -p no:randomly
