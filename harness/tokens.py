@@ -3,8 +3,9 @@
 Gemini's real tokenizer (SentencePiece) cannot run offline here: the SDK's LocalTokenizer downloads
 its model at first use. So the harness and the glass-box engine share this approximation instead:
 a word costs one token per started group of four characters, and every punctuation mark or symbol
-costs one token. On English prose and code it lands within about 20% of Gemini's own counts,
-and, what matters more for the lessons, it is the same number everywhere in the workbook.
+costs one token. It is built on the usual rule of thumb (about four characters of English per
+token), not calibrated against Gemini here: with a key, compare it with `client.models.count_tokens`.
+What matters for the lessons is that it is the same number everywhere in the workbook.
 
 >>> approx_tokens("Invoices round half-up to the cent.")
 11
