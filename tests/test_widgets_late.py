@@ -1,0 +1,42 @@
+"""The panels of lessons 07-09 redraw when a knob moves (the browser test covers lesson 03's)."""
+import pytest
+
+from harness import connect
+from harness.billing import PRICES
+from harness.probes import STRATEGIES, run_battery, run_session
+from harness.widgets.capstone import CapstonePanel
+from harness.widgets.lesson07 import cost_panel
+from harness.widgets.lesson08 import recall_cost_panel
+
+
+@pytest.fixture(scope="module")
+def runs():
+    client = connect()
+    names = ("capped outputs", "compaction at threshold")
+    return {name: run_session(client, STRATEGIES[name], questions=8) for name in names}
+
+
+def test_cost_panel_follows_the_price_and_the_session_length(runs):
+    cached, length, readout, figure = cost_panel(runs, PRICES["gemini-2.5-flash"]).children
+    before_text, before_costs = readout.value, [trace.y for trace in figure.data[:-1]]
+    cached.value = 0.2
+    assert readout.value != before_text and "0.200" in readout.value
+    length.value = 3
+    assert [trace.y for trace in figure.data[:-1]] != before_costs  # a shorter session costs less
+
+
+def test_recall_cost_panel_rebills_at_another_price_sheet():
+    battery = run_battery(connect(), {n: STRATEGIES[n] for n in ("full history", "compaction at threshold")}, lengths=(8,))
+    picker, figure = recall_cost_panel(battery).children
+    before = [list(trace.x) for trace in figure.data]
+    picker.value = "gemini-2.5-pro"
+    after = [list(trace.x) for trace in figure.data]
+    assert all(a > b for xs_a, xs_b in zip(after, before) for a, b in zip(xs_a, xs_b))  # pro costs more
+
+
+def test_capstone_panel_runs_both_with_the_knobs_set():
+    panel = CapstonePanel(connect())
+    panel.knobs["context_budget"].value = 3000  # small: the agent must compact
+    result = panel.run()
+    assert result["compactions"] > 0 and "recall" in panel.summary.value
+    assert len(panel.figure.data[0].x) > 0 and "turn" in panel.table.value
