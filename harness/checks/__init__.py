@@ -43,6 +43,19 @@ def rule(condition: bool, exercise_id: str, broken_rule: str, hint: str) -> None
         raise ExerciseFailed(f"Exercise {exercise_id}: {broken_rule}\n  Hint: {hint}")
 
 
+def must_refuse(exercise_id: str, fn: Callable, bad_calls, hint: str) -> None:
+    """Fail unless `fn(*args)` raises ValueError for each `(args, what)` in `bad_calls`."""
+    for args, what in bad_calls:
+        try:
+            fn(*args)
+        except ValueError:
+            continue
+        except Exception as error:  # any other error is the wrong one
+            rule(False, exercise_id, f"{what} must raise ValueError, not {type(error).__name__}.",
+                 "check the arguments first.")
+        rule(False, exercise_id, f"{what} must raise ValueError saying what is wrong.", hint)
+
+
 def _short(value, width: int = 70) -> str:
     """A one-line repr of an argument, cut to `width` characters."""
     text = " ".join(repr(value).split())
