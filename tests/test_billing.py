@@ -68,3 +68,14 @@ def test_rebill_prices_one_trace_at_every_sheet_and_the_contrast_is_fifty_to_one
     assert contrast.input / contrast.cached_input == pytest.approx(50)
     costs = rebill([usage(10_000, 9_000, 100)])
     assert set(costs) == set(PRICES) and costs["gemini-2.5-pro"] > costs["gemini-2.5-flash"]
+
+
+def test_price_for_follows_the_workbook_model(monkeypatch):
+    import harness
+    from harness.billing import PRICES, price_for
+
+    assert price_for() is PRICES[harness.MODEL]
+    monkeypatch.setattr(harness, "MODEL", "gemini-2.5-pro")
+    assert price_for() is PRICES["gemini-2.5-pro"] and price_for("models/gemini-2.5-flash") is PRICES["gemini-2.5-flash"]
+    with pytest.raises(ValueError, match="Add a row"):
+        price_for("gemini-9-ultra")

@@ -12,9 +12,8 @@ from dataclasses import asdict, dataclass, field
 
 from google.genai import types
 
-from harness.billing import PRICES, bill
+from harness.billing import bill, price_for
 
-DEFAULT_PRICE = PRICES["gemini-2.5-flash"]  # FACTS.md's dated table; the glass box poses as this model
 
 
 def _usage_json(usage):
@@ -78,7 +77,7 @@ class RunReport:
     """The turns of a run and its outcome; `table()` for the per-turn view, repr for one line."""
     turns: list = field(default_factory=list)
     status: str = "running"
-    price: object = DEFAULT_PRICE
+    price: object = None  # None: the price of harness.MODEL in the dated table (billing.PRICES)
     history: list = field(default_factory=list)  # the history as it stood at the end (after compactions)
     store: dict = field(default_factory=dict)    # masked tool outputs, by reference (lesson 04)
 
@@ -100,7 +99,7 @@ class RunReport:
 
     @property
     def cost(self) -> float:
-        return bill(self.usages(), self.price) if self.usages() else 0.0
+        return bill(self.usages(), self.price or price_for()) if self.usages() else 0.0
 
     @property
     def edited(self) -> list:

@@ -1,6 +1,6 @@
 """Check for lesson 09, the capstone: 9.1 a configuration that meets a stated target, run for real.
 
-The target (the tutor session of 14 questions, the planted-fact probes, gemini-2.5-flash prices):
+The target (the tutor session of 14 questions, the planted-fact probes, the prices of harness.MODEL):
     - no request above WINDOW prompt tokens (a small model's window: compaction is unavoidable),
     - every planted fact recalled,
     - a bill at most COST_SHARE of what the full history costs on the same session.
@@ -9,18 +9,17 @@ from harness.checks import call, exercise, rule
 
 WINDOW = 4_000      # prompt tokens, the largest request allowed
 COST_SHARE = 0.80   # of the full history's bill on the same session
-PRICE = "gemini-2.5-flash"
 
 
 def measure(strategy) -> dict:
     """Run the target's session under `strategy`: largest request, recall, bill, compactions."""
     from harness import connect
-    from harness.billing import PRICES, bill
+    from harness.billing import bill, price_for
     from harness.probes import recall, run_session
 
     run = run_session(connect(), strategy)
     return {"largest request": max(b.prompt_tokens for b in run.bundles), "recall": recall(run),
-            "cost": bill(run.usages(), PRICES[PRICE]), "compactions": run.compaction_count()}
+            "cost": bill(run.usages(), price_for()), "compactions": run.compaction_count()}
 
 
 @exercise("9.1", "a configuration that meets the target", reference="harness.checks.lesson09.reference_config")

@@ -12,10 +12,9 @@ import ipywidgets as widgets
 import plotly.graph_objects as go
 
 from harness.agent import AgentConfig, run_agent
-from harness.billing import PRICES, bill, cache_hit_rate
+from harness.billing import bill, cache_hit_rate, price_for
 from harness.probes import Strategy, recall, run_session
 
-PRICE = PRICES["gemini-2.5-flash"]
 _LAYOUT = dict(layout=widgets.Layout(width="420px"), style={"description_width": "150px"})
 
 
@@ -69,7 +68,7 @@ class CapstonePanel(widgets.VBox):
         report = run_agent(agent_config, client=client)
         session = run_session(client, strategy)
         result = {"agent status": report.status, "agent cost": report.cost,
-                  "agent hit rate": cache_hit_rate(report.usages()), "tutor cost": bill(session.usages(), PRICE),
+                  "agent hit rate": cache_hit_rate(report.usages()), "tutor cost": bill(session.usages(), price_for()),
                   "tutor hit rate": cache_hit_rate(session.usages()), "tutor recall": recall(session),
                   "compactions": len(report.compactions) + session.compaction_count()}
         self.summary.value = (f"<p><b>invoicing task</b>: {html.escape(report.status)}, ${report.cost:.5f}, "

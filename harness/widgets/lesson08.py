@@ -8,6 +8,7 @@ ranking of strategies by cost survives a change of provider while their recall s
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
+from harness import MODEL
 from harness.billing import PRICES, bill
 from harness.probes import compaction_fired_before_probe, recall
 
@@ -16,7 +17,7 @@ def _strategy(run) -> str:
     return run.name.split(",")[0]  # run_battery names runs "<strategy>, <n> questions"
 
 
-def recall_cost_panel(runs, prices: dict = PRICES, sheet: str = "gemini-2.5-flash") -> widgets.VBox:
+def recall_cost_panel(runs, prices: dict = PRICES, sheet: str = MODEL) -> widgets.VBox:
     """A price-sheet dropdown above a scatter (x cost, y recall); hollow points: compaction never fired."""
     picker = widgets.Dropdown(options=list(prices), value=sheet, description="prices",
                               layout=widgets.Layout(width="420px"))
