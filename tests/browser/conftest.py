@@ -60,6 +60,10 @@ def wait_until_serving(url: str, process: subprocess.Popen, log: Path) -> None:
 class Lab:
     url: str      # http://127.0.0.1:PORT, no token
     served: Path  # the temporary copy of solutions/ it serves
+    log: Path     # the server's output: kernel starts, restarts and deaths
+
+    def log_tail(self, lines: int = 40) -> str:
+        return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
 
     def start_kernel(self, notebook: str) -> None:
         """Start the notebook's kernel through the REST API before the page opens it.
@@ -117,7 +121,7 @@ def lab(tmp_path_factory):
     url = f"http://127.0.0.1:{port}"
     try:
         wait_until_serving(url, process, log)
-        yield Lab(url, served)
+        yield Lab(url, served, log)
     finally:
         stop(process)
 
