@@ -118,7 +118,8 @@ class CachedContentStore:
             return self.resource(self._entries[name])
 
     def get(self, name: str) -> dict:
-        """The live entry called `name`; 403 like the real API when it is unknown or expired."""
+        """The live entry called `name`; 403 like the real API when it is unknown or expired
+        (the status and wording that public code handling an evicted Gemini cache matches on)."""
         with self._lock:
             entry = self._entries.get(name)
             if entry is not None and entry["expireTime"] <= self.clock():

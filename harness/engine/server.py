@@ -28,8 +28,10 @@ from harness.engine.cache import IMPLICIT, STORE
 from harness.engine.prompt import blocks, count_tokens, parts_tokens
 from harness.engine.wire import NO_CONTENTS, WireError, check_contents, invalid, parse_body, resolve_model
 
-CACHE_CONFLICT = ("Tool config, tools and system instruction should not be set in the request "
-                  "when using cached content.")
+# Worded as public reports quote Gemini's 400 (2025-26); the 403 for a missing cache is in cache.py.
+CACHE_CONFLICT = ("CachedContent can not be used with GenerateContent request setting system_instruction, "
+                  "tools or tool_config.\n\nProposed fix: move those values to CachedContent from "
+                  "GenerateContent request.")
 IDLE_SECONDS = 60  # an idle keep-alive connection gives its thread back after this long
 _ROUTE = re.compile(r"^/(v1|v1beta)/(.+)$")
 
