@@ -48,13 +48,19 @@ def _key(name: str, args: dict) -> tuple:
 
 
 def _outputs(history) -> list[tuple[int, int, tuple]]:
-    """(content index, part index, key) of every function response, in order."""
-    found, calls = [], []
+    """(content index, part index, key) of every function response, in order.
+
+    Responses answer calls in the order they were made, so each takes the oldest call of its
+    name still unanswered: two read_file calls in one turn keep their own paths.
+    """
+    found, pending = [], []
     for i, content in enumerate(history):
-        calls += [p.function_call for p in content.parts or [] if p.function_call]
+        pending += [p.function_call for p in content.parts or [] if p.function_call]
         for j, part in enumerate(content.parts or []):
             if part.function_response:
-                call = next((c for c in reversed(calls) if c.name == part.function_response.name), None)
+                call = next((c for c in pending if c.name == part.function_response.name), None)
+                if call is not None:
+                    pending.remove(call)
                 found.append((i, j, _key(part.function_response.name, call.args if call else {})))
     return found
 

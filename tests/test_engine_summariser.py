@@ -61,6 +61,16 @@ def test_each_agent_heading_is_extracted_from_the_transcript(glass_box):
     assert found["Still to do"] == "re-run the tests to check the changes"
 
 
+
+def test_two_calls_in_one_turn_get_their_own_outputs(glass_box):
+    both = [SESSION[0],
+            types.Content(role="model", parts=[types.Part.from_function_call(name="read_file", args={"path": p})
+                                                for p in ("README.md", "invoicing/pricing.py")]),
+            types.Content(role="user", parts=[SESSION[2].parts[0], SESSION[4].parts[0]])]
+    found = sections(summary(glass_box, AGENT_ASK, transcript_text_of(both)))
+    assert found["Files read"] == "README.md (`Amounts round half-up to the cent.`); " \
+                                  "invoicing/pricing.py (`if qty > DISCOUNT_FROM:`)"
+
 def test_only_the_named_headings_in_the_order_named(glass_box):
     ask = "Write a summary with: Last tests, Objective, Changes made."
     found = sections(summary(glass_box, ask, transcript_text_of(SESSION)))

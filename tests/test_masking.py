@@ -64,3 +64,19 @@ def test_the_input_history_is_not_changed():
 def test_keep_last_below_one_is_refused():
     with pytest.raises(ValueError, match="keep_last"):
         mask_observations(history(), {}, keep_last=0)
+
+
+def test_two_calls_in_one_turn_keep_their_own_paths():
+    """The README error answers the first of two parallel read_file calls: it is about README.md,
+    not about a.py, so a later read of a.py does not make it old news."""
+    from google.genai import types
+    both = [types.Content(role="model", parts=[types.Part.from_function_call(name="read_file", args={"path": p})
+                                                for p in ("README.md", "a.py")]),
+            types.Content(role="user", parts=[
+                types.Part.from_function_response(name="read_file", response={"output": out})
+                for out in ("ERROR: README.md does not exist", "import decimal\n" * 20)])]
+    h = agent_history()[:1] + both + agent_history(("read_file", {"path": "a.py"}, "import decimal\n" * 20),
+                                                   ("read_file", {"path": "b.py"}, "x = 1\n" * 20))[1:]
+    masked = mask_observations(h, {}, keep_last=1)
+    assert masked[2].parts[0].function_response.response["output"] == "ERROR: README.md does not exist"
+    assert masked[2].parts[1].function_response.response["output"].startswith("[masked ")

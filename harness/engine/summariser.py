@@ -19,6 +19,7 @@ import json
 import re
 
 from harness.engine.prompt import canonical, content_text, system_text
+from harness.truncation import extract_verdict
 
 AGENT_HEADINGS = ("Objective", "Files read", "Changes made", "Last tests", "Discarded hypotheses", "Still to do")
 CONVERSATION_HEADINGS = ("User facts", "Topics discussed", "Open questions")
@@ -33,7 +34,6 @@ PLACEHOLDERS = {"none", *DEFAULTS.values()}
 _NAMES = "|".join(re.escape(h) for h in KNOWN_HEADINGS)
 _HEADING_LINE = re.compile(rf"^[\s*#>-]*({_NAMES})[\s*]*:[\s*]*(.*)$", re.IGNORECASE)
 _ENTRY = re.compile(r"^(?:(user|model): (.*)|(?:user|model) called (\w+)\((.*)\)|tool (\w+) returned: (.*))$")
-_VERDICT = re.compile(r"\d+ (passed|failed)")
 _INTEREST = re.compile(r"[<>]=?|==|quantize|round", re.IGNORECASE)
 _FACT = re.compile(r"\b(I am|I'm|I work|I prefer|I live|I have|I own|I like|my)\b|\d", re.IGNORECASE)
 _BUDGET = re.compile(r"at most (\d+) words", re.IGNORECASE)
@@ -128,12 +128,13 @@ def extract(lines: list[str]) -> dict[str, list[str]]:
             elif entry.group(3):
                 pending.append((entry.group(3), entry.group(4)))
             elif entry.group(5):
-                call = next((c for c in reversed(pending) if c[0] == entry.group(5)), (entry.group(5), "{}"))
+                # Responses answer calls in the order they were made: the oldest unanswered one.
+                call = next((c for c in pending if c[0] == entry.group(5)), (entry.group(5), "{}"))
                 if call in pending:
                     pending.remove(call)
                 output = entry.group(6) + "\n" + "\n".join(_continuation(lines, number))
                 last_edit = _tool_result(items, call, output.strip(), number, last_edit)
-        if _VERDICT.search(line):  # the verdict itself, without the entry or heading around it
+        if extract_verdict(line):  # the verdict itself, without the entry or heading around it
             said = entry.group(6) if entry and entry.group(5) else heading.group(2) if heading else line
             items["Last tests"], last_verdict = [said.strip(" =")], number
     _conversation(items, user_texts)
