@@ -24,7 +24,8 @@ from google.genai import types
 
 ALLOWED_PROGRAMS = ("cat", "grep", "head", "ls", "pytest", "tail", "wc")
 COMMAND_TIMEOUT_SECONDS = 8  # the task's tests take well under a second; a hang must not stall a run
-OUTPUT_CAP_CHARS = 100_000  # a runaway command cannot flood memory; truncation for the model comes later
+# What a command may pass on; the pipe is still read whole (the timeout bounds it). The model's cap comes later.
+OUTPUT_CAP_BYTES = 100_000
 MAX_COMMANDS_PER_TURN = 20  # a model looping on commands within one turn is stopped early
 # No shell runs, so these would reach the program as literal arguments: refuse them with a reason.
 SHELL_SYNTAX = ("|", ">", "<", ";", "&", "`", "$(")
@@ -117,9 +118,9 @@ class Workspace:
             os.killpg(process.pid, signal.SIGKILL)  # the whole group: children of the program too
             process.communicate()
             return f"ERROR: {command} timed out after {COMMAND_TIMEOUT_SECONDS} s and was stopped."
-        output = raw[:OUTPUT_CAP_CHARS].decode("utf-8", errors="replace")
-        if len(raw) > OUTPUT_CAP_CHARS:
-            output += f"\n[output cut at {OUTPUT_CAP_CHARS} bytes]"
+        output = raw[:OUTPUT_CAP_BYTES].decode("utf-8", errors="replace")
+        if len(raw) > OUTPUT_CAP_BYTES:
+            output += f"\n[output cut at {OUTPUT_CAP_BYTES} bytes]"
         return f"exit code {process.returncode}\n{output}"
 
     def _refusal(self, command: str) -> str | None:

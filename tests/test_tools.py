@@ -87,7 +87,7 @@ def test_a_hanging_command_is_stopped(ws, monkeypatch):
 
 
 def test_output_is_capped(ws, monkeypatch):
-    monkeypatch.setattr(tools, "OUTPUT_CAP_CHARS", 50)
+    monkeypatch.setattr(tools, "OUTPUT_CAP_BYTES", 50)
     assert "[output cut at 50 bytes]" in ws.run_command("cat README.md")
 
 

@@ -25,6 +25,7 @@ from pathlib import Path
 from google.genai import types
 
 from harness.agent.report import TurnRecord
+from harness.context import as_content
 
 
 def _write(path: Path, entry: dict) -> None:
@@ -93,7 +94,7 @@ def load_checkpoint(path) -> Resumed:
     if not entries or entries[0].get("kind") != "start":
         raise ValueError(f"{path} is not a checkpoint: its first line should record the task.")
     task = entries[0]["task"]
-    history = [types.Content(role="user", parts=[types.Part.from_text(text=task)])]
+    history = [as_content("user", task)]
     records, edits = [], []
     for entry in entries[1:]:
         contents = [types.Content.model_validate(c) for c in entry["contents"]]

@@ -6,6 +6,7 @@
 from dataclasses import dataclass, field
 
 from harness.compaction import COMPACT_RATIO, CONTEXT_BUDGET, KEEP_RECENT_TURNS
+from harness.masking import MASK_AFTER_TURNS
 from harness.truncation import HEAD_RATIO, TOOL_OUTPUT_MAX_CHARS
 
 SESSION_TOKEN_CAP = 400_000  # a cost guard, not a quality lever: stop a session that runs away
@@ -26,14 +27,14 @@ class AgentConfig:
     tool_output_max_chars: int = TOOL_OUTPUT_MAX_CHARS  # cap on each tool output the model sees (4,000)
     head_ratio: float = HEAD_RATIO                # share of the cap kept from the start; the rest is the end (0.4)
     session_token_cap: int = SESSION_TOKEN_CAP    # input + output tokens after which the session stops (400,000)
-    max_turns: int = 30                           # a full run takes about 13; 30 leaves room for detours
+    max_turns: int = 30                           # a full run takes 12 here; 30 leaves room for detours
     model: str = field(default_factory=_default_model)  # harness.MODEL unless a lesson says otherwise
     truncate: bool = True                         # cap tool outputs (lesson 04): free, so on by default
     truncation_mode: str = "head_and_tail"        # "head_only" reproduces the lost-verdict failure
     compaction: bool = True                       # summarise old turns past the threshold (lesson 05)
     harness_state: bool = True                    # add the harness-held state block after a summary (lesson 06)
     masking: bool = False                         # mask old tool outputs (lesson 04); off: it rewrites the cached prefix
-    mask_keep_last: int = 3                       # turns whose outputs are never masked
+    mask_keep_last: int = MASK_AFTER_TURNS        # turns whose outputs are never masked (3)
 
     def __post_init__(self):
         checks = [

@@ -19,6 +19,7 @@ from harness.agent.checkpoint import append_turn, load_checkpoint, start_checkpo
 from harness.agent.config import AgentConfig
 from harness.agent.report import RunReport, TurnRecord
 from harness.compaction import compact, harness_state, summarizer_for
+from harness.context import as_content
 from harness.masking import mask_observations
 from harness.scenarios import TASK, copy_task
 from harness.tools import TOOL, Workspace
@@ -28,10 +29,6 @@ SYSTEM_PROMPT = (
     "You are a careful coding agent working in a small Python project through four tools. "
     "Read before you edit, copy the exact text you replace, run the tests with `pytest` after each "
     "fix, and when they pass, report what you changed in two sentences.")
-
-
-def _text_of(task: str) -> types.Content:
-    return types.Content(role="user", parts=[types.Part.from_text(text=task)])
 
 
 def _run_calls(calls, workspace: Workspace, config: AgentConfig, record: TurnRecord) -> types.Content:
@@ -55,7 +52,7 @@ def _run_calls(calls, workspace: Workspace, config: AgentConfig, record: TurnRec
 def _prepare(workdir, checkpoint, task):
     """Workspace, history and report for a new run, or for a resumed one (edits replayed)."""
     workspace, report = Workspace(copy_task(workdir)), RunReport()
-    history = [_text_of(task)]
+    history = [as_content("user", task)]
     if checkpoint and Path(checkpoint).exists():
         resumed = load_checkpoint(checkpoint)
         history, report.turns = resumed.history, resumed.records

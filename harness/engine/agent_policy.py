@@ -24,6 +24,8 @@ state block listing the edited files is authoritative and prevents that.
 import re
 from dataclasses import dataclass, field
 
+from harness.engine.behaviours import declared_functions
+from harness.engine.prompt import response_output
 from harness.truncation import extract_verdict
 
 MAX_BLIND_RUNS = 4  # test runs in a row without a readable verdict before it gives up (3 re-runs)
@@ -63,8 +65,7 @@ def _outputs(request: dict):
                 call = next((c for c in pending if c.get("name") == name), {"args": {}})
                 if call in pending:
                     pending.remove(call)
-                output = (part["functionResponse"].get("response") or {}).get("output", "")
-                yield name, call.get("args") or {}, str(output)
+                yield name, call.get("args") or {}, response_output(part)
 
 
 def _read_head(view: View, text: str) -> None:
@@ -185,8 +186,7 @@ def decide(view: View) -> list[dict]:
 
 def act(request: dict) -> list[dict]:
     """The agent's response parts (camelCase wire dicts) for a generateContent request with tools."""
-    declared = {d.get("name") for tool in request.get("tools") or [] for d in tool.get("functionDeclarations") or []}
-    if "list_files" not in declared:
+    if "list_files" not in declared_functions(request):
         return _say("I work on the lesson task with list_files, read_file, edit_file and run_command; "
                     "this request declares other tools, so I have nothing to do.")
     return decide(see(request))

@@ -24,7 +24,7 @@ import threading
 import time
 
 from harness.engine import MIN_CACHE_TOKENS
-from harness.engine.prompt import Block, blocks
+from harness.engine.prompt import Block, blocks, count_tokens
 from harness.engine.wire import WireError, check_contents, invalid, resolve_model
 
 DEFAULT_TTL_SECONDS = 3600.0  # the API's default when create() gives neither ttl nor expireTime
@@ -102,8 +102,7 @@ class CachedContentStore:
         request = {field: body[field] for field in CACHED_FIELDS if body.get(field)}
         if request.get("contents"):
             check_contents(request["contents"])
-        cached_blocks = blocks(request)
-        tokens = sum(block.tokens for block in cached_blocks)
+        tokens = count_tokens(request)
         if tokens < MIN_CACHE_TOKENS[model]:
             raise invalid(f"Cached content is too small. total_token_count={tokens}, "
                           f"min_total_token_count={MIN_CACHE_TOKENS[model]}")
@@ -114,7 +113,7 @@ class CachedContentStore:
             self._entries[name] = {
                 "name": name, "model": f"models/{model}", "displayName": body.get("displayName", ""),
                 "createTime": now, "updateTime": now, "expireTime": _expiry(body, now),
-                "request": request, "blocks": cached_blocks, "tokens": tokens}
+                "request": request, "tokens": tokens}
             return self.resource(self._entries[name])
 
     def get(self, name: str) -> dict:

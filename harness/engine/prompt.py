@@ -86,10 +86,16 @@ def parts_tokens(parts: list) -> int:
     return sum(approx_tokens(part_text(part) or "") for part in parts)
 
 
+def response_output(part: dict) -> str:
+    """What a functionResponse part says the tool returned: its "output" (the workbook's harness),
+    else its "result" (the SDK's convention), else the whole response."""
+    response = part["functionResponse"].get("response") or {}
+    return str(response.get("output", response.get("result", canonical(response))))
+
+
 def system_text(request: dict) -> str:
     """The system instruction's text parts joined by newlines ('' when there is none)."""
-    parts = (request.get("systemInstruction") or {}).get("parts") or []
-    return "\n".join(part.get("text") or "" for part in parts if "text" in part)
+    return content_text(request.get("systemInstruction") or {})
 
 
 def content_text(content: dict) -> str:

@@ -14,7 +14,7 @@ A message with no question gets a short acknowledgement, so chat loops still gro
 """
 import re
 
-from harness.engine.prompt import content_text, system_text
+from harness.engine.prompt import content_text, response_output, system_text
 
 DONT_KNOW = "I don't know: nothing in what I was given says that."
 MAX_QUOTE_WORDS = 24  # two quotes of this length keep a reply under 60 words
@@ -99,11 +99,6 @@ def acknowledge(statement: str) -> str:
     return f'Noted: "{quoted}"'
 
 
-def _response_text(part: dict) -> str:
-    response = part["functionResponse"].get("response") or {}
-    return str(response.get("output", response.get("result", response)))
-
-
 def answer(request: dict) -> str:
     """The reader's reply to a request: its last user message answered from the rest of it."""
     contents = request.get("contents") or []
@@ -113,7 +108,7 @@ def answer(request: dict) -> str:
     for index, content in enumerate(contents):
         if index != last:
             context.append(content_text(content))
-            context += [_response_text(p) for p in content.get("parts") or [] if "functionResponse" in p]
+            context += [response_output(p) for p in content.get("parts") or [] if "functionResponse" in p]
     message = content_text(contents[last]) if last is not None else ""
     questions = [s for s in sentences(message) if s.endswith("?")]
     statements = [s for s in sentences(message) if not s.endswith("?")]

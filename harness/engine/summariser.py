@@ -18,7 +18,7 @@ heading order, newest facts first, so each summary of a summary loses the oldest
 import json
 import re
 
-from harness.engine.prompt import canonical, content_text, system_text
+from harness.engine.prompt import canonical, content_text, response_output, system_text
 from harness.truncation import extract_verdict
 
 AGENT_HEADINGS = ("Objective", "Files read", "Changes made", "Last tests", "Discarded hypotheses", "Still to do")
@@ -76,8 +76,7 @@ def transcript_lines(request: dict, holder: int | None) -> list[str]:
                 call = part["functionCall"]
                 lines.append(f"{role} called {call.get('name')}({canonical(call.get('args') or {})})")
             elif "functionResponse" in part:
-                response = part["functionResponse"].get("response") or {}
-                output = response.get("output", response.get("result", canonical(response)))
+                output = response_output(part)
                 lines += f"tool {part['functionResponse'].get('name')} returned: {output}".split("\n")
             elif part.get("text"):
                 lines += _text_lines(part["text"], role, is_holder=index == holder)
