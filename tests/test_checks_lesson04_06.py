@@ -52,6 +52,11 @@ def match_only_verdict(output):
     return found[-1] if found else None
 
 
+def last_line_verdict(output):
+    lines = [l.strip() for l in output.splitlines() if l.strip()]
+    return lines[-1] if lines and re.search(r"\d+ (passed|failed)", lines[-1]) else None
+
+
 def mask_everything(history, store, keep_last=3):
     new = []
     for content in history:
@@ -67,6 +72,10 @@ def mask_everything(history, store, keep_last=3):
 
 def cut_at_every_message(history):
     return list(range(1, len(history)))
+
+
+def odd_positions(history):
+    return list(range(1, len(history), 2))  # right only while roles alternate
 
 
 def off_by_one_compact(history, keep_recent_turns, summarize, state=""):
@@ -103,6 +112,20 @@ def state_before_summary(history, keep_recent_turns, summarize, state=""):
     new, n = compact(history, keep_recent_turns, summarize)
     parts = [types.Part.from_text(text=state), *new[0].parts] if state else new[0].parts
     return [types.Content(role="user", parts=parts), *new[1:]], n
+
+
+def keeps_one_turn_too_many(history, store, keep_last=3):
+    return mask_observations(history, store, keep_last + 1)
+
+
+@pytest.mark.parametrize("exercise_id, wrong, rule", [
+    ("4.2", last_line_verdict, "last MATCHING line"),
+    ("4.3", keeps_one_turn_too_many, "third turn from the end must be masked"),
+    ("5.1", odd_positions, r"\[2, 4, 6\]"),
+])
+def test_wrong_answers_fail_on_the_rule_meant_for_them(exercise_id, wrong, rule):
+    with pytest.raises(ExerciseFailed, match=rule):
+        check(exercise_id, wrong)
 
 
 @pytest.mark.parametrize("exercise_id, wrong", [

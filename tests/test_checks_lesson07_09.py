@@ -1,4 +1,6 @@
 """Checks 7.1-9.1 pass on the reference, fail on a stub and on plausible wrong answers."""
+import re
+
 import pytest
 
 from harness import billing
@@ -53,7 +55,8 @@ def test_7_1_rejects_plausible_wrong_bills(wrong):
 
 
 def clipped_at_zero(a, b, price):
-    return max(billing.break_even_cached_price(a, b, price) or 0.0, 0.0)
+    crossing = billing.break_even_cached_price(a, b, price)
+    return None if crossing is None else max(crossing, 0.0)
 
 
 def zero_for_parallel(a, b, price):
@@ -74,6 +77,11 @@ def test_7_2_rejects_plausible_wrong_prices(wrong):
         check("7.2", wrong)
 
 
+def test_7_2_clipping_fails_on_the_sign_rule():
+    with pytest.raises(ExerciseFailed, match="negative"):
+        check("7.2", clipped_at_zero)
+
+
 @pytest.mark.parametrize("wrong", [
     lambda answer, points: all(p in answer for p in points),                       # case-sensitive
     lambda answer, points: all(p.lower() in answer.lower() for p in points),       # whitespace-sensitive
@@ -83,6 +91,14 @@ def test_7_2_rejects_plausible_wrong_prices(wrong):
 def test_8_1_rejects_plausible_wrong_graders(wrong):
     with pytest.raises(ExerciseFailed):
         check("8.1", wrong)
+
+
+def test_8_1_a_word_by_word_grader_fails_on_the_phrase_rule():
+    def word_by_word(answer, points):
+        words = set(re.findall(r"\w+", answer.lower()))
+        return all(w in words for p in points for w in re.findall(r"\w+", p.lower()))
+    with pytest.raises(ExerciseFailed, match="not together"):
+        check("8.1", word_by_word)
 
 
 @pytest.mark.parametrize("wrong", [

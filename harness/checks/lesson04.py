@@ -59,6 +59,10 @@ def check_verdict(fn) -> str:
     rule(call(rid, fn, two) == "6 passed in 0.01s", rid,
          "when several lines match, return the LAST one, stripped of surrounding spaces.",
          "the summary line comes last; keep the last match and .strip() it.")
+    trailer = "=== 6 passed in 0.01s ===\nWrote coverage report.\n"
+    rule(call(rid, fn, trailer) == "=== 6 passed in 0.01s ===", rid,
+         "the verdict is the last MATCHING line, even when other lines follow it.",
+         "filter the lines that match first, then take the last of those, not the output's last line.")
     rule(call(rid, fn, LOG) is None, rid, "an output with no verdict line must give None.",
          "return None when no line matches (a head-only truncation cuts the verdict off).")
     rule(call(rid, fn, "") is None, rid, "an empty output must give None.", "no lines, no verdict.")
@@ -91,6 +95,9 @@ def check_masking(fn) -> str:
          "count turns from the end by model messages; only outputs before those are masked.")
     rule(outputs[4].startswith("ERROR:"), rid, "an error that is still the latest news about its file must stay visible.",
          "an 'ERROR:' output with no later output for the same tool and path is still being debugged.")
+    rule(outputs[6] != history[6].parts[0].function_response.response["output"], rid,
+         "with keep_last=2 the output of the third turn from the end must be masked.",
+         "exactly keep_last turns are kept: count model messages from the end, and mask everything before them.")
     masked = outputs[2]
     rule(len(masked) < len(readme) / 4, rid, "an old, long output must be replaced by a short reference.",
          "replace the README's text with one line naming a reference.")

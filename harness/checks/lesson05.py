@@ -27,9 +27,11 @@ def check_split_points(fn) -> str:
     rule(list(call(rid, fn, history)) == [1, 3, 5, 7], rid,
          "the split points of [task, call, response, call, response, call, response, text] are [1, 3, 5, 7].",
          "a split point is the index of a model message (never index 0).")
-    rule(not any(history[i].role == "user" for i in call(rid, fn, history)), rid,
-         "a function response is never a split point: cutting there orphans it from its call.",
-         "keep only indices whose message has role 'model'.")
+    compacted = history[:1] + [types.Content(role="user", parts=[types.Part.from_text(text=SUMMARY)])] + history[3:]
+    rule(list(call(rid, fn, compacted)) == [2, 4, 6], rid,
+         "after a compaction the history is [task, summary, call, response, call, response, text]: its split "
+         "points are [2, 4, 6]. A function response is never a split point: cutting there orphans it from its call.",
+         "pick the indices whose message has role 'model', whatever their position.")
     rule(list(call(rid, fn, history[:1])) == [], rid, "a history holding only the task has no split point.",
          "index 0 (the task) is never a split point.")
     return "cuts only before model messages"

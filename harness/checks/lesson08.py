@@ -11,6 +11,7 @@ def check_grade_probe(grade_probe):
         (["weak spot", "pricing"], True, "every key point is present, so the probe passes"),
         (["pricing", "250 ms"], False, "one key point (250 ms) is missing, so the probe fails"),
         (["cache pricing model"], False, "a key point must appear whole, not word by word"),
+        (["prompt pricing"], False, "both words are in the answer, but not together: a key point is a phrase"),
         ([], True, "with no key points there is nothing missing"),
     ]
     for key_points, want, why in cases:
