@@ -51,15 +51,20 @@ PRICES = {
 
 
 
-def price_for(model: str | None = None) -> Price:
-    """The row of PRICES for `model` (default: harness.MODEL, the model the lessons call)."""
+def priced_model(model: str | None = None) -> str:
+    """The PRICES key for `model` (default: harness.MODEL, the model the lessons call)."""
     from harness import MODEL
 
     model = (model or MODEL).removeprefix("models/")
     if model not in PRICES:
         raise ValueError(f"No price for {model!r} in harness.billing.PRICES (it has {', '.join(PRICES)}). "
                          f"Add a row: PRICES[{model!r}] = Price(input=..., cached_input=..., output=...).")
-    return PRICES[model]
+    return model
+
+
+def price_for(model: str | None = None) -> Price:
+    """The row of PRICES for `model` (default: harness.MODEL)."""
+    return PRICES[priced_model(model)]
 
 
 _USAGE_FIELDS = {  # snake_case attribute -> camelCase key of the REST JSON (and of recorded bundles)

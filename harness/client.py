@@ -6,12 +6,14 @@ the same cells run on both. The key is read from the environment or a `.env` fil
 printed, logged or stored.
 """
 import os
+import re
 from pathlib import Path
 
 from google import genai
 from google.genai import types
 
 KEY_VARIABLES = ("GOOGLE_API_KEY", "GEMINI_API_KEY")  # the SDK prefers GOOGLE_API_KEY: so do we
+KEY_SHAPE = re.compile(r"AIza[0-9A-Za-z_-]{35}")  # what a Google API key looks like, to hide it
 OFFLINE_KEY = "glass-box-offline"  # what the SDK sends to the engine; the engine ignores it
 
 

@@ -19,8 +19,6 @@ from typing import Callable, Sequence
 
 from harness.tokens import approx_tokens
 
-LAYOUT = ("system text", "facts", "summary", "recent turns", "question")  # most stable first
-
 
 def stable_prefix_tokens(request_a: Sequence[str], request_b: Sequence[str],
                          count: Callable[[str], int] = approx_tokens) -> int:

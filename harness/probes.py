@@ -119,12 +119,12 @@ class _Session:
         s = self.strategy
         if not s.compaction or self.last_prompt <= s.compact_ratio * s.context_budget:
             return
-        before = self.last_prompt
+        trigger = f"{self.last_prompt} > {s.compact_ratio * s.context_budget:g}"  # worded as the agent's
         # compact() keeps only the task of history[0]: the old summary reaches the new one through summarize().
         history, folded = compact(self.history, s.keep_recent_turns, lambda text: self.summarize(turn, text))
         if folded:
             self.history = history
-            self.events.append({"turn": turn, "messages": folded, "before": before})
+            self.events.append({"turn": turn, "messages": folded, "trigger": trigger})
 
     def tool_output(self, call: types.FunctionCall) -> str:
         if call.name != "search_course":

@@ -23,10 +23,9 @@ from pathlib import Path
 
 from google.genai import types
 
-from harness.client import api_key
+from harness.client import KEY_SHAPE, api_key
 
 _SECRET_NAME = re.compile(r"api[_-]?key|secret|password|authorization|credential", re.I)
-_KEY_SHAPE = re.compile(r"AIza[0-9A-Za-z_-]{35}")  # the shape of a Google API key
 
 
 @dataclass
@@ -36,8 +35,7 @@ class Bundle:
     usage: dict                  # usageMetadata as the REST API returns it (camelCase keys)
     kind: str = "turn"           # "turn" for the agent or tutor, "summary" for a summariser call
     tools: list = field(default_factory=list)        # names of the tools the model called
-    compactions: list = field(default_factory=list)  # events fired before this call: {"messages", "before", "after"}
-    request_tokens: int = 0      # prompt size as the harness counted it before sending
+    compactions: list = field(default_factory=list)  # events fired before this call: {"turn", "messages", "trigger"}
     seconds: float = 0.0         # wall time of the call
     answer: str = ""             # the reply's text, kept so a run can be re-graded
     probe: dict | None = None    # for a probe turn: {"question", "key_points"}
@@ -95,7 +93,7 @@ def _safe_config(config: dict) -> dict:
         if _SECRET_NAME.search(str(name)):
             continue
         text = json.dumps(value, default=str)
-        if _KEY_SHAPE.search(text) or (key and key in text):
+        if KEY_SHAPE.search(text) or (key and key in text):
             raise ValueError(f"Config entry {name!r} holds an API key: remove it before saving the recording.")
         clean[name] = value
     return clean
@@ -108,7 +106,7 @@ def save(recording: Recording, path) -> Path:
     lines = [json.dumps({"session": recording.name, "config": _safe_config(recording.config)}, default=str)]
     lines += [json.dumps(asdict(bundle), ensure_ascii=False) for bundle in recording.bundles]
     text = "\n".join(lines) + "\n"
-    if _KEY_SHAPE.search(text):
+    if KEY_SHAPE.search(text):
         raise ValueError("A bundle holds something shaped like an API key; it was not saved. "
                          "Check the answers and tool outputs you record.")
     path.write_text(text, encoding="utf-8")

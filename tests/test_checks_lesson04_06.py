@@ -1,30 +1,14 @@
-"""Checks 4.1-6.2 pass on the harness's reference and fail on stubs and plausible wrong answers."""
+"""Checks 4.1-6.2 fail on plausible wrong answers (test_checks_framework runs every check on its
+reference and on a stub)."""
 import re
 
 import pytest
 from google.genai import types
 
-from harness.checks import ExerciseFailed, NOT_ATTEMPTED, check, reference
+from harness.checks import ExerciseFailed, check
 from harness.compaction import compact, safe_split_points
 from harness.masking import mask_observations
 from harness.transcript import transcript_text_of
-
-IDS = ["4.1", "4.2", "4.3", "5.1", "5.2", "6.1", "6.2"]
-
-
-@pytest.mark.parametrize("exercise_id", IDS)
-def test_the_reference_passes(exercise_id, capsys):
-    check(exercise_id, reference(exercise_id))
-    assert f"Exercise {exercise_id} passed" in capsys.readouterr().out
-
-
-@pytest.mark.parametrize("exercise_id", IDS)
-def test_the_lesson_stub_fails_as_not_attempted(exercise_id):
-    def stub(*args, **kwargs):
-        raise NotImplementedError(f"Exercise {exercise_id}")
-    with pytest.raises(ExerciseFailed, match=NOT_ATTEMPTED):
-        check(exercise_id, stub)
-
 
 def swapped_truncate(text, max_chars=4000, head_ratio=0.4):
     if len(text) <= max_chars:

@@ -1,23 +1,12 @@
-"""Checks 7.1-9.1 pass on the reference, fail on a stub and on plausible wrong answers."""
+"""Checks 7.1-9.1 fail on plausible wrong answers (test_checks_framework runs every check on its
+reference and on a stub)."""
 import re
 
 import pytest
 
 from harness import billing
-from harness.checks import ExerciseFailed, check, reference
+from harness.checks import ExerciseFailed, check
 from harness.probes import STRATEGIES, with_knobs
-
-
-def stub(*args, **kwargs):
-    raise NotImplementedError("Exercise")
-
-
-@pytest.mark.parametrize("exercise_id", ["7.1", "7.2", "8.1", "8.2", "9.1"])
-def test_the_reference_passes_and_the_stub_fails(exercise_id, capsys):
-    check(exercise_id, reference(exercise_id))
-    assert "passed" in capsys.readouterr().out
-    with pytest.raises(ExerciseFailed, match="not attempted"):
-        check(exercise_id, stub)
 
 
 def _rates(price):

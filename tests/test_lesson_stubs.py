@@ -3,10 +3,10 @@ it ships, and say so as "not attempted"; nothing else in the lesson may fail."""
 import pytest
 
 from harness.checks import exercises
-from harness.workbook import LESSONS
+from harness.workbook.check import lesson_notebooks
 from harness.workbook.runner import run_notebooks
 
-LESSON_FILES = sorted(p for p in LESSONS.glob("*.ipynb") if ".backup-" not in p.name)
+LESSON_FILES = lesson_notebooks()
 
 
 @pytest.fixture(scope="module")

@@ -34,6 +34,13 @@ def test_recall_cost_panel_rebills_at_another_price_sheet():
     assert all(a > b for xs_a, xs_b in zip(after, before) for a, b in zip(xs_a, xs_b))  # pro costs more
 
 
+
+def test_recall_cost_panel_opens_on_the_workbook_model_as_the_api_names_it(monkeypatch):
+    import harness
+    monkeypatch.setattr(harness, "MODEL", "models/gemini-2.5-pro")
+    picker, _ = recall_cost_panel([]).children
+    assert picker.value == "gemini-2.5-pro"
+
 def test_capstone_panel_runs_both_with_the_knobs_set():
     panel = CapstonePanel(connect())
     panel.knobs["context_budget"].value = 3000  # small: the agent must compact

@@ -8,8 +8,7 @@ ranking of strategies by cost survives a change of provider while their recall s
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
-from harness import MODEL
-from harness.billing import PRICES, bill
+from harness.billing import PRICES, bill, priced_model
 from harness.probes import compaction_fired_before_probe, recall
 
 
@@ -17,9 +16,9 @@ def _strategy(run) -> str:
     return run.name.split(",")[0]  # run_battery names runs "<strategy>, <n> questions"
 
 
-def recall_cost_panel(runs, prices: dict = PRICES, sheet: str = MODEL) -> widgets.VBox:
+def recall_cost_panel(runs, prices: dict = PRICES, sheet: str | None = None) -> widgets.VBox:
     """A price-sheet dropdown above a scatter (x cost, y recall); hollow points: compaction never fired."""
-    picker = widgets.Dropdown(options=list(prices), value=sheet, description="prices",
+    picker = widgets.Dropdown(options=list(prices), value=sheet or priced_model(), description="prices",
                               layout=widgets.Layout(width="420px"))
     groups = {}
     for run in runs:

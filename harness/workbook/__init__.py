@@ -9,6 +9,12 @@ SOLUTIONS = ROOT / "solutions"
 LESSONS = ROOT / "lessons"
 
 
+def names_lesson(wanted: str, file_name: str) -> bool:
+    """Whether `wanted` (`3`, `03`, `03_budgeted_assembly` or the file name) names `file_name`."""
+    stem = wanted.removesuffix(".ipynb")
+    return Path(file_name).stem == stem or (stem.isdigit() and file_name.startswith(f"{int(stem):02d}_"))
+
+
 def keep_backup(path: Path) -> Path:
     """Copy `path` to a timestamped file beside it (never overwriting one) and return the copy.
 

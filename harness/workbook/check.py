@@ -16,7 +16,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from harness.workbook import LESSONS
+from harness.workbook import LESSONS, names_lesson
 from harness.workbook.runner import STATUSES, Result, run_notebooks
 
 MESSAGE_LINES = 2  # the broken rule and its hint; the full text is one `check(...)` away in the notebook
@@ -41,9 +41,8 @@ def find_lesson(wanted: str, folder: Path = LESSONS) -> Path:
     if as_path.suffix == ".ipynb" and as_path.is_file():
         return as_path
     known = lesson_notebooks(folder)
-    prefix = f"{int(wanted):02d}_" if wanted.isdigit() else None
     for path in known:
-        if path.stem == wanted.removesuffix(".ipynb") or (prefix and path.name.startswith(prefix)):
+        if names_lesson(wanted, path.name):
             return path
     names = ", ".join(p.stem for p in known) or f"none: {folder} holds no notebooks (run `python -m harness build`)"
     raise LessonNotFound(f"No lesson {wanted!r} in {folder}. Give a number, a name or a notebook path. Lessons: {names}.")

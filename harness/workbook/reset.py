@@ -11,7 +11,7 @@ already pristine is left alone.
 import sys
 from pathlib import Path
 
-from harness.workbook import LESSONS, ROOT, SOLUTIONS, keep_backup
+from harness.workbook import LESSONS, ROOT, SOLUTIONS, keep_backup, names_lesson
 from harness.workbook.build import expected_lessons
 
 
@@ -22,9 +22,8 @@ class UnknownLesson(LookupError):
 def pristine_lesson(wanted: str, solutions: Path = SOLUTIONS) -> tuple[str, str]:
     """`03`, `3` or `03_budgeted_assembly` -> (file name, pristine text)."""
     lessons = expected_lessons(solutions)
-    stem = wanted.removesuffix(".ipynb")
     for name, text in lessons.items():
-        if Path(name).stem == stem or (stem.isdigit() and name.startswith(f"{int(stem):02d}_")):
+        if names_lesson(wanted, name):
             return name, text
     listing = ", ".join(Path(n).stem for n in lessons) or "none (solutions/ holds no notebooks)"
     raise UnknownLesson(f"No lesson {wanted!r}. Give its number, e.g. `python -m harness reset 03`. Lessons: {listing}.")

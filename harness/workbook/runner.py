@@ -23,12 +23,12 @@ from pathlib import Path
 import nbformat
 
 from harness.checks import NOT_ATTEMPTED
+from harness.client import KEY_SHAPE, KEY_VARIABLES
 from harness.workbook import ROOT
 from harness.workbook.build import expected_lessons
 
 STATUSES = ("passed", "failed", "not attempted", "error", "missing")
 CHECK_CALL = re.compile(r"""\bcheck\(\s*["'](\d+\.\d+)["']""")
-KEY_LOOKALIKE = re.compile(r"AIza[0-9A-Za-z_-]{35}")
 SPARE_SECONDS = 120  # kernel start-up and pytest itself, on top of the per-cell timeouts
 
 
@@ -57,10 +57,10 @@ def pristine_exercises() -> dict[str, list[str]]:
 
 def redact(text: str) -> str:
     """Hide API keys: the values set in this environment and anything shaped like a Gemini key."""
-    for name in ("GOOGLE_API_KEY", "GEMINI_API_KEY"):
+    for name in KEY_VARIABLES:
         if len(os.environ.get(name, "")) >= 8:  # a short value is no secret and would mangle text
             text = text.replace(os.environ[name], "[key hidden]")
-    return KEY_LOOKALIKE.sub("[key hidden]", text)
+    return KEY_SHAPE.sub("[key hidden]", text)
 
 
 def run_notebooks(notebooks: dict[str, Path], cell_timeout: float = 60, offline: bool | None = None,
@@ -86,7 +86,7 @@ def run_notebooks(notebooks: dict[str, Path], cell_timeout: float = 60, offline:
             nbformat.write(notebook, copy)
             runnable[str(copy)] = (lesson, notebook)
         if runnable:
-            records = _run_pytest(list(runnable), Path(tmp), cell_timeout, offline, runnable)
+            records = _run_pytest(runnable, Path(tmp), cell_timeout, offline)
             for copy, (lesson, notebook) in runnable.items():
                 wanted = list(dict.fromkeys(expected.get(lesson, []) + exercise_ids(notebook)))
                 results += results_for(lesson, wanted, [r for r in records if r["file"] == copy], cell_timeout)
@@ -100,8 +100,9 @@ def whole_lesson(lesson: str, ids: list[str], status: str, reason: str) -> list[
     return [Result(lesson, i, status, reason) for i in ids] or [Result(lesson, "-", status, reason)]
 
 
-def _run_pytest(copies: list[str], tmp: Path, cell_timeout: float, offline: bool | None, notebooks) -> list[dict]:
-    """Run nbval on the copies; the plugin's records, or one collect_error record per notebook."""
+def _run_pytest(copies: dict, tmp: Path, cell_timeout: float, offline: bool | None) -> list[dict]:
+    """Run nbval on `copies` (path -> (lesson, notebook)); the plugin's records, or one
+    collect_error record per copy."""
     report = tmp / "cells.json"
     (tmp / "pytest.ini").write_text("[pytest]\n")  # makes tmp the rootdir: no project config leaks in
     profile = tmp / "ipython" / "profile_default"  # plain tracebacks: no ANSI codes in messages
@@ -114,7 +115,7 @@ def _run_pytest(copies: list[str], tmp: Path, cell_timeout: float, offline: bool
     command = [sys.executable, "-m", "pytest", "--nbval-lax", "--nbval-current-env", "-p", "no:cacheprovider",
                "-p", "no:randomly", "-p", "harness.workbook.nbval_report", f"--nbval-report={report}",
                f"--nbval-cell-timeout={cell_timeout}", "--continue-on-collection-errors", "-q", *copies]
-    cells = sum(len(nb.cells) for _, nb in notebooks.values())
+    cells = sum(len(nb.cells) for _, nb in copies.values())
     try:
         done = subprocess.run(command, cwd=tmp, env=env, capture_output=True, text=True,
                               timeout=cell_timeout * cells + SPARE_SECONDS)
