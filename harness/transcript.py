@@ -8,11 +8,15 @@ One line (or block) per part, so the glass-box summariser can parse it back:
     tool read_file returned: # Invoicing ...
 
 Tool outputs are cut to `max_output_chars` (600 by default, as in seed 000): a summary needs the
-gist of an output, not all of it, and a long log would crowd out the rest of the transcript.
+gist of an output, not all of it, and a long log would crowd out the rest of the transcript. The cut
+keeps the head and the tail (lesson 04's `truncate_output`): a pytest verdict sits at the end, and a
+summariser shown only the head would report the tests as never run.
 """
 import json
 
 from google.genai import types
+
+from harness.truncation import truncate_output
 
 
 def render_part(role: str, part: types.Part, max_output_chars: int = 600) -> str:
@@ -25,9 +29,7 @@ def render_part(role: str, part: types.Part, max_output_chars: int = 600) -> str
     if part.function_response is not None:
         response = part.function_response.response or {}
         output = response.get("output", response.get("result", json.dumps(response, ensure_ascii=False)))
-        output = str(output)
-        if len(output) > max_output_chars:
-            output = output[:max_output_chars] + f" [... {len(output) - max_output_chars} chars cut]"
+        output = truncate_output(str(output), max_output_chars)
         return f"tool {part.function_response.name} returned: {output}"
     return ""
 

@@ -38,7 +38,11 @@ class TestTranscript:
 
     def test_long_outputs_are_cut_and_say_so(self):
         text = transcript_text_of(self.history("x" * 1000), max_output_chars=600)
-        assert "x" * 600 + " [... 400 chars cut]" in text and "x" * 601 not in text
+        assert "x" * 240 + "\n[... 400 characters omitted ...]\n" + "x" * 360 in text and "x" * 361 not in text
+
+    def test_a_cut_log_keeps_its_verdict(self):
+        log = "test_a PASSED\n" * 100 + "=== 1 failed, 5 passed in 0.02s ==="
+        assert "1 failed, 5 passed" in transcript_text_of(self.history(log), max_output_chars=600)
 
 
 class TestMode:
