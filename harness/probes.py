@@ -39,7 +39,7 @@ class Strategy:
     """How a session manages its context. Defaults: keep everything, as it came."""
     name: str = "full history"
     truncate: bool = False              # cap each tool output (truncate_output) before it enters the history
-    tool_output_max_chars: int = 1200   # the cap: a search returns ~2,300 chars, so this cuts about half
+    tool_output_max_chars: int = 1200   # the cap: a search returns 2,000-2,300 chars, so this cuts about half
     head_ratio: float = 0.4             # share of the cap kept from the head; the rest from the tail
     compaction: bool = False            # summarise old turns when the last prompt passes ratio x budget
     context_budget: int = 4000          # tokens: small, so compaction fires in a 20-turn session
