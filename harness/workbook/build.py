@@ -18,6 +18,8 @@ import re
 import sys
 from pathlib import Path
 
+import nbformat
+
 from harness.workbook import LESSONS, SOLUTIONS, keep_backup
 
 BEGIN = re.compile(r"^(?P<indent>[ \t]*)### BEGIN SOLUTION(?: (?P<id>\d+\.\d+))?[ \t]*$")
@@ -74,8 +76,15 @@ def lesson_from_solution(notebook: dict, name: str = "notebook") -> dict:
 
 
 def render(notebook: dict) -> str:
-    """Notebook JSON as Jupyter writes it (one-space indent), so diffs stay small."""
-    return json.dumps(notebook, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
+    """Notebook text exactly as Jupyter saves it (nbformat's canonical form: sources as line lists).
+
+    NOTE: anything else and a student's unchanged Ctrl-S rewrites every cell, so a later upstream
+    fix to the lesson no longer merges into their saved copy.
+    """
+    notebook = nbformat.from_dict(notebook)
+    for index, cell in enumerate(notebook.cells):
+        cell.setdefault("id", f"cell-{index}")  # nbformat would invent a random id: keep builds reproducible
+    return nbformat.writes(notebook) + "\n"
 
 
 def expected_lessons(solutions: Path = SOLUTIONS) -> dict[str, str]:
