@@ -6,6 +6,9 @@ from pathlib import Path
 
 # Tests never reach Gemini, even on a machine with a key: the glass box answers.
 os.environ["WORKBOOK_OFFLINE"] = "1"
+# A check that does not pass raises in the tests (a student's lesson shows one line and goes on),
+# so a solution notebook whose check fails fails under nbval.
+os.environ["WORKBOOK_CHECKS_RAISE"] = "1"
 
 # Kernels started by nbval read this IPython profile: plain tracebacks, no ANSI colours,
 # so a failing cell reads cleanly in the terminal and in CI logs.

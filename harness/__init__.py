@@ -4,8 +4,10 @@ Lessons import from here, so a mistake in one lesson never breaks the next one.
 """
 import os
 
-# The one place the model id is set. Override with the WORKBOOK_MODEL environment variable.
-MODEL = os.environ.get("WORKBOOK_MODEL", "gemini-2.5-flash")
+from harness.models import DEFAULT_MODEL
+
+# The one place the model id is set: a row of harness/models.py. Override with WORKBOOK_MODEL.
+MODEL = os.environ.get("WORKBOOK_MODEL", "gemini-2.5-flash")  # TODO(issue 9): DEFAULT_MODEL once the lessons follow it
 
 from harness.client import connect, mode_line  # noqa: E402  (needs MODEL above)
 

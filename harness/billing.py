@@ -19,36 +19,17 @@ which 8,000 cached, and 200 output tokens costs
 Edit PRICES (or make your own `Price`) to re-bill a recorded session at another provider's rates.
 """
 from collections.abc import Mapping
-from dataclasses import dataclass
 
-PRICES_AS_OF = "2026"  # paid tier, as published in 2026 (FACTS.md); check the provider's page before you rely on them
+from harness.models import MODELS, Price
 
+PRICES_AS_OF = "2026-12-01"  # the date of harness/models.py's rows; check the provider's page before you rely on them
 
-@dataclass(frozen=True)
-class Price:
-    """Rates in dollars per million tokens; storage in dollars per million tokens per hour."""
-    input: float
-    cached_input: float
-    output: float
-    storage_per_hour: float = 0.0  # explicit caches only: rent for keeping the tokens stored
-    note: str = ""
-
-    def __repr__(self):
-        return (f"Price(input={self.input}, cached_input={self.cached_input}, output={self.output}, "
-                f"storage_per_hour={self.storage_per_hour})")
-
-
-PRICES = {
-    "gemini-2.5-flash": Price(0.30, 0.03, 2.50, 1.00),
-    "gemini-2.5-flash-lite": Price(0.10, 0.01, 0.40, 1.00),
-    "gemini-2.5-pro": Price(1.25, 0.125, 10.00, 4.50, note="prompts up to 200k tokens"),
-    "gemini-3-flash-preview": Price(0.50, 0.05, 3.00, 1.00),
-    # The contrast seed 003 draws: cached input 50x cheaper than input (0.0028 vs 0.14 $/M).
-    # NOTE: its output rate is an assumption made for the lessons (twice the input rate), not a quote.
-    "contrast-50x (DeepSeek-like)": Price(0.14, 0.0028, 0.28, 0.0,
-                                          note="input and cached rates as seed 003 reports them; output assumed"),
-}
-
+# One price sheet per model of harness/models.py (the one table of model facts), plus a contrast row.
+PRICES = {name: row.price for name, row in MODELS.items()}
+# The contrast seed 003 draws: cached input 50x cheaper than input (0.0028 vs 0.14 $/M).
+# NOTE: its output rate is an assumption made for the lessons (twice the input rate), not a quote.
+PRICES["contrast-50x (DeepSeek-like)"] = Price(0.14, 0.0028, 0.28, 0.0,
+                                               note="input and cached rates as seed 003 reports them; output assumed")
 
 
 def priced_model(model: str | None = None) -> str:

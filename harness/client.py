@@ -60,6 +60,10 @@ def connect(retry_attempts: int | None = None) -> genai.Client:
 
     `retry_attempts=1` turns the SDK's retries off, which tests of error paths want.
     """
+    from harness import MODEL
+    from harness.models import model_row
+
+    model_row(MODEL)  # an unknown WORKBOOK_MODEL is one clear error here, not a crash after a run
     retry = types.HttpRetryOptions(attempts=retry_attempts) if retry_attempts else None
     if is_offline():
         from harness.engine.server import ensure_running

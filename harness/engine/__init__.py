@@ -20,16 +20,8 @@ same answer. One idea per module:
     reader      answers a question from the request, or says it does not know
     summariser  writes an extractive summary under the headings it is asked for
 """
-from harness import MODEL
+from harness.models import MODELS
 
-# The models the glass box answers for, and the smallest prompt (in tokens) that each will cache,
-# implicitly or explicitly. The real minimum has moved between 1,024 and 4,096 tokens depending
-# on model and date (FACTS.md); these values are the ones the lessons measure against.
-MIN_CACHE_TOKENS = {
-    "gemini-2.5-flash": 1024,
-    "gemini-2.5-flash-lite": 1024,
-    "gemini-2.5-pro": 2048,
-    "gemini-3-flash-preview": 1024,
-}
-# Whatever WORKBOOK_MODEL names is answered too, so a course pinned to another id still runs.
-MIN_CACHE_TOKENS.setdefault(MODEL, 1024)
+# The models the glass box answers for, and the smallest prompt (in tokens) each will cache,
+# implicitly or explicitly: one row per model in harness/models.py, with its date and source.
+MIN_CACHE_TOKENS = {name: row.implicit_cache_min for name, row in MODELS.items()}

@@ -108,7 +108,8 @@ def _run_pytest(copies: dict, tmp: Path, cell_timeout: float, offline: bool | No
     profile = tmp / "ipython" / "profile_default"  # plain tracebacks: no ANSI codes in messages
     profile.mkdir(parents=True)
     (profile / "ipython_kernel_config.py").write_text("c.InteractiveShell.colors = 'nocolor'\n")
-    env = dict(os.environ, IPYTHONDIR=str(tmp / "ipython"),
+    # WORKBOOK_CHECKS_RAISE: a check that does not pass raises, so the cell's outcome is the exercise's.
+    env = dict(os.environ, IPYTHONDIR=str(tmp / "ipython"), WORKBOOK_CHECKS_RAISE="1",
                PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
     if offline:
         env["WORKBOOK_OFFLINE"] = "1"

@@ -1,0 +1,130 @@
+"""One row per Gemini model id: prices, cache minimum, token limits, thought signatures, thinking.
+
+The single list of the models the workbook knows. Billing prices a session from it, the glass box
+serves exactly these ids (and answers `models.get` with their limits), and `harness.MODEL` must be
+one of them. Each row carries the date and the source of its figures, because Gemini's prices and
+rules change monthly: check the provider's pages before you rely on a row.
+
+    >>> row = model_row("models/gemini-3.8-flash")
+    >>> row.input_token_limit, row.implicit_cache_min, row.signatures_required
+    (1048576, 4096, True)
+    >>> price_of("gemini-2.5-flash").cached_input
+    0.03
+    >>> model_row("gemini-9-ultra")
+    Traceback (most recent call last):
+    ...
+    harness.models.UnknownModel: The workbook knows no model 'gemini-9-ultra'. Known: ...
+
+Sources are named as [OFF] (an official Google page or the SDK) or [3P] (third-party reports only),
+with the date they were read. Leaf module: it imports nothing of the harness.
+"""
+from dataclasses import dataclass
+
+DEFAULT_MODEL = "gemini-3.8-flash"  # the current Flash; gemini-2.5-flash is closed to new keys (see its row)
+
+
+@dataclass(frozen=True)
+class Price:
+    """Rates in dollars per million tokens; storage in dollars per million tokens per hour.
+
+    `storage_per_hour` is None where no explicit-cache rent is published (implicit caching only).
+    """
+    input: float
+    cached_input: float
+    output: float  # thinking tokens bill at this rate too
+    storage_per_hour: float | None = 0.0
+    note: str = ""
+
+    def __repr__(self):
+        return (f"Price(input={self.input}, cached_input={self.cached_input}, output={self.output}, "
+                f"storage_per_hour={self.storage_per_hour})")
+
+
+@dataclass(frozen=True)
+class Model:
+    """What the workbook knows of one model id, as of `as_of`, from `source`."""
+    id: str
+    price: Price
+    implicit_cache_min: int  # the shortest prompt (tokens) whose prefix the implicit cache will take
+    input_token_limit: int
+    output_token_limit: int
+    signatures_required: bool  # function calling needs the thoughtSignature back in the current turn
+    default_thinking: str  # "minimal" | "low" | "medium" | "high" | "dynamic" (a 2.5 thinking budget) | "off"
+    thinking_levels: tuple[str, ...]  # what `thinking_level` accepts; () = budget-based thinking only
+    status: str  # "live" | "preview" | "closed to new keys"
+    as_of: str
+    source: str
+    replacement: str = ""  # what to use instead, where the status says it is going away
+    note: str = ""
+
+    @property
+    def open_to_new_keys(self) -> bool:
+        return self.status != "closed to new keys"
+
+
+# NOTE: prices are the paid tier's, prompts up to 200k tokens. A scheduled price change is in `note`;
+# the row holds the rate in force on `as_of`.
+_ROWS = (
+    Model("gemini-3.8-flash", Price(0.75, 0.075, 3.75, 0.50,
+                                    note="introductory; 1.50 / 0.15 / 7.50 and storage 1.00 from 2027-01-01"),
+          4096, 1_048_576, 65_536, True, "medium", ("low", "medium", "high"), "live", "2026-12-01",
+          "[OFF] models page and caching page (updated 2026-10-13); prices [OFF] pricing page copies, Sept-Oct "
+          "2026; cached and storage rates [3P] (LiteLLM announcement, APIYI model page)",
+          note="the current Flash; thinking_level minimal is an error on this model"),
+    Model("gemini-3.5-flash-lite", Price(0.30, 0.03, 2.50, None), 4096, 1_048_576, 65_536, True,
+          "minimal", ("minimal", "low", "medium", "high"), "live", "2026-12-01",
+          "[OFF] Google Cloud model page 'Gemini 3.5 Flash-Lite' (limits, default minimal thinking, "
+          "'a suitable replacement model for Gemini 2.5 Flash'); input/output [OFF] pricing copies; cached [3P]; "
+          "cache minimum assumed equal to the other 3.x rows",
+          note="ignores temperature/top_p/top_k; a request ending on a model turn is an error"),
+    Model("gemini-3.1-pro-preview", Price(2.00, 0.20, 12.00, 4.50, note="above 200k tokens: 4.00 input, 18.00 output"),
+          4096, 1_048_576, 65_536, True, "high", ("low", "medium", "high"), "preview", "2026-12-01",
+          "[OFF] caching page (updated 2026-10-13), pricing page copies; cached and storage rates [3P]"),
+    Model("gemini-4-argon", Price(4.00, 0.20, 20.00, None, note="introductory 2.00 / 0.10 / 10.00 until 2026-11-30"),
+          4096, 1_048_576, 65_536, True, "medium", ("low", "medium", "high"), "live", "2026-12-01",
+          "[OFF] 'latest model' guide (default thinking medium, levels low/medium/high, 1M tokens shared by input "
+          "and output, 64K output by default) and caching page; cached rate [3P] (LiteLLM, TokenMeter v0.13.1)",
+          note="no thinking_budget (use thinking_level); implicit caching only"),
+    Model("gemini-3-flash-preview", Price(0.50, 0.05, 3.00, 1.00), 1024, 1_048_576, 65_536, True,
+          "high", ("minimal", "low", "medium", "high"), "preview", "2026-12-01",
+          "[OFF] caching page of May 2026 (minimum 1,024); prices [3P]"),
+    # TODO(lessons-late): 2,048 per the caching page of 2026-10-13; the lessons were measured at 1,024.
+    Model("gemini-2.5-flash", Price(0.30, 0.03, 2.50, 1.00), 1024, 1_048_576, 65_536, False, "dynamic", (),
+          "closed to new keys", "2026-12-01",
+          "[OFF] caching page (2,048; an older version said 1,024) and pricing page; closed to new users: "
+          "[3P] issue reports quoting the 404 since July 2026, shutdown 2026-12-01 per [3P] trackers",
+          replacement="gemini-3.5-flash-lite"),
+    Model("gemini-2.5-flash-lite", Price(0.10, 0.01, 0.40, 1.00), 2048, 1_048_576, 65_536, False, "off", (),
+          "closed to new keys", "2026-12-01", "[OFF] pricing page copies; closed to new keys [3P]",
+          replacement="gemini-3.5-flash-lite"),
+    Model("gemini-2.5-pro", Price(1.25, 0.125, 10.00, 4.50, note="prompts up to 200k tokens"), 2048, 1_048_576,
+          65_536, False, "dynamic", (), "closed to new keys", "2026-12-01",
+          "[OFF] caching page (2,048) and pricing page; closed to new keys and shutdown 2026-12-01 [3P]",
+          replacement="gemini-3.1-pro-preview"),
+)
+MODELS: dict[str, Model] = {row.id: row for row in _ROWS}
+
+
+class UnknownModel(ValueError):
+    """A model id the workbook has no row for."""
+
+
+def model_row(model: str) -> Model:
+    """The row for `model` ("models/" prefix allowed); UnknownModel names the ids that exist."""
+    if not isinstance(model, str) or not model.strip():
+        raise UnknownModel(f"A model id must be a non-empty string like {DEFAULT_MODEL!r}, not {model!r}.")
+    name = model.strip().removeprefix("models/")
+    if name not in MODELS:
+        raise UnknownModel(f"The workbook knows no model {name!r}. Known: {', '.join(MODELS)}. "
+                           f"Set WORKBOOK_MODEL to one of them, or add a row to harness/models.py.")
+    return MODELS[name]
+
+
+def price_of(model: str) -> Price:
+    """The Price row of `model`."""
+    return model_row(model).price
+
+
+def live_models() -> list[str]:
+    """Ids open to a brand-new key, in table order (what to suggest when a model is refused)."""
+    return [row.id for row in _ROWS if row.open_to_new_keys]
