@@ -47,10 +47,11 @@ class CheckpointDamaged(ValueError):
 
     def __init__(self, path, line: int, problem: str, good_turns: int, good_bytes: int):
         self.path, self.line, self.good_turns, self.good_bytes = Path(path), line, good_turns, good_bytes
-        super().__init__(
-            f"{path}, line {line}: {problem}. Nothing was run. The {good_turns} turn(s) before that line are "
-            f"intact: resume from turn {good_turns} with on_damage='resume', or start afresh with "
-            "on_damage='restart'; either way the old file is first copied to a backup next to it.")
+        keep = (f"The {good_turns} turn(s) before that line are intact: to resume after turn {good_turns}, call "
+                "run_agent again with on_damage='resume'; to start afresh, with on_damage='restart'"
+                if line > 1 else "To start afresh, call run_agent again with on_damage='restart' (or 'resume')")
+        super().__init__(f"{path}, line {line}: {problem}. Nothing was run. {keep}; "
+                         "either way the old file is first copied to a backup next to it.")
 
 
 def _canonical(body: dict) -> bytes:
