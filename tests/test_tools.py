@@ -88,7 +88,7 @@ def test_a_hanging_command_is_stopped(ws, monkeypatch):
 
 def test_output_is_capped(ws, monkeypatch):
     monkeypatch.setattr(tools, "OUTPUT_CAP_BYTES", 50)
-    assert "[output cut at 50 bytes]" in ws.run_command("cat README.md")
+    assert "[output cut at 50 bytes; the command was stopped]" in ws.run_command("cat README.md")
 
 
 def test_at_most_twenty_commands_a_turn(ws):
