@@ -11,10 +11,12 @@ tokens are billed as output. A field the API left out arrives as None and means 
 {'prompt': 1200, 'cached': 1024, 'uncached': 176, 'output': 140, 'total': 1340}
 """
 from google.genai import types
+from harness.arguments import require_instance
 
 
 def describe_usage(usage: types.GenerateContentResponseUsageMetadata) -> dict[str, int]:
     """Token counts of one call: prompt (incl. cached), cached, uncached, output (incl. thinking), total."""
+    require_instance("usage", usage, types.GenerateContentResponseUsageMetadata, "the usage_metadata of a response")
     prompt = usage.prompt_token_count or 0
     cached = usage.cached_content_token_count or 0
     output = (usage.candidates_token_count or 0) + (usage.thoughts_token_count or 0)

@@ -5,11 +5,13 @@
 """
 from dataclasses import dataclass, field
 
+from harness.arguments import require_instance, require_int, require_number, require_text
 from harness.compaction import COMPACT_RATIO, CONTEXT_BUDGET, KEEP_RECENT_TURNS
 from harness.masking import MASK_AFTER_TURNS
 from harness.truncation import HEAD_RATIO, TOOL_OUTPUT_MAX_CHARS
 
 SESSION_TOKEN_CAP = 400_000  # a cost guard, not a quality lever: stop a session that runs away
+MAX_COUNT = 10**9  # any knob above this is a typo, and a loop bound must be finite
 TRUNCATION_MODES = ("head_and_tail", "head_only")
 
 
@@ -37,6 +39,14 @@ class AgentConfig:
     mask_keep_last: int = MASK_AFTER_TURNS        # turns whose outputs are never masked (3)
 
     def __post_init__(self):
+        for name in ("context_budget", "keep_recent_turns", "tool_output_max_chars", "session_token_cap",
+                     "max_turns", "mask_keep_last"):
+            require_int(name, getattr(self, name), 1, MAX_COUNT)
+        require_number("compact_ratio", self.compact_ratio, 0, 1)
+        require_number("head_ratio", self.head_ratio, 0, 1)
+        for name in ("truncate", "compaction", "harness_state", "masking"):
+            require_instance(name, getattr(self, name), bool, "True or False")
+        require_text("model", self.model, empty=False)
         checks = [
             (self.context_budget >= 1, f"context_budget must be a positive token count, got {self.context_budget}"),
             (0 < self.compact_ratio <= 1, f"compact_ratio must be in (0, 1], got {self.compact_ratio}"),

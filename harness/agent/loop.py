@@ -9,6 +9,7 @@ in text, at `max_turns`, or at the session token cap.
 >>> report.status                                    # doctest: +SKIP
 'stopped: max turns 2 reached'
 """
+import os
 import shutil
 import tempfile
 import time
@@ -17,8 +18,9 @@ from pathlib import Path
 
 from google.genai import types
 
-from harness.agent.checkpoint import append_turn, damaged_line, open_checkpoint, recover
+from harness.agent.checkpoint import ON_DAMAGE, append_turn, damaged_line, open_checkpoint, recover
 from harness.agent.config import AgentConfig
+from harness.arguments import require_callable, require_instance, require_text
 from harness.agent.report import RunReport, TurnRecord
 from harness.compaction import compact, harness_state, summarizer_for
 from harness.context import as_content
@@ -103,6 +105,14 @@ def run_agent(config: AgentConfig | None = None, *, client=None, workdir=None, c
     """
     from harness import connect
 
+    require_instance("config", config, (AgentConfig, type(None)), "an AgentConfig or None")
+    require_instance("workdir", workdir, (str, os.PathLike, type(None)), "a folder path or None")
+    require_instance("checkpoint", checkpoint, (str, os.PathLike, type(None)), "a .jsonl path or None")
+    if on_turn is not None:
+        require_callable("on_turn", on_turn)
+    require_text("task", task, empty=False)
+    if on_damage not in ON_DAMAGE:
+        raise ValueError(f"on_damage must be one of {ON_DAMAGE}, got {on_damage!r}.")
     config = config or AgentConfig()
     client = client or connect()
     if workdir is None:  # a throwaway copy of the task, removed when the run ends
