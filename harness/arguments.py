@@ -37,7 +37,8 @@ def require_optional_text(name: str, value) -> str | None:
 def _iterable(name: str, value, expected: str):
     """Refuse a string, a mapping or a non-iterable where a list is expected; return `value` unchanged."""
     if isinstance(value, str):
-        raise TypeError(f"{name} must be {expected}, got the string {_shown(value)}; wrap it: [{_shown(value)}].")
+        shown = _shown(value)
+        raise TypeError(f"{name} must be {expected}, got the string {shown}; wrap it: [{shown}].")
     if isinstance(value, (bytes, Mapping)) or not isinstance(value, Iterable):
         raise TypeError(f"{name} must be {expected}, got {type(value).__name__} {_shown(value)}.")
     return value

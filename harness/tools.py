@@ -29,7 +29,7 @@ from pathlib import Path
 
 from google.genai import types
 
-from harness.client import KEY_SHAPE, KEY_VARIABLES
+from harness.client import KEY_SHAPE, KEY_VARIABLES, api_key
 
 ALLOWED_PROGRAMS = ("cat", "grep", "head", "ls", "pytest", "tail", "wc")
 COMMAND_TIMEOUT_SECONDS = 8  # the task's tests take well under a second; a hang must not stall a run
@@ -53,8 +53,7 @@ def redact(text: str) -> str:
     'key=[redacted] ok'
     """
     text = KEY_SHAPE.sub(REDACTED, text)
-    for name in KEY_VARIABLES:
-        value = os.environ.get(name, "")
+    for value in {os.environ.get(name) or "" for name in KEY_VARIABLES} | {api_key() or ""}:
         if len(value) >= 8:  # a short value would blank ordinary words
             text = text.replace(value, REDACTED)
     return text
@@ -329,8 +328,9 @@ class Workspace:
 
     def call(self, name, args) -> str:
         """Run the tool `name` with the model's `args`; unknown tools and bad arguments give ERROR text."""
-        tool = {"list_files": self.list_files, "read_file": self.read_file,
-                "edit_file": self.edit_file, "run_command": self.run_command}.get(name) if isinstance(name, str) else None
+        tools = {"list_files": self.list_files, "read_file": self.read_file,
+                 "edit_file": self.edit_file, "run_command": self.run_command}
+        tool = tools.get(name) if isinstance(name, str) else None
         if tool is None:
             return f"ERROR: no tool named {str(name)[:80]}. Tools: list_files, read_file, edit_file, run_command."
         if args is not None and not isinstance(args, dict):

@@ -43,7 +43,8 @@ FAKE_KEY = "AIza" + "FAKE-secret-key-0123456789abcdefghijk"
 
 
 def journey(records) -> list:
-    """What must not differ between an interrupted and an uninterrupted run (not timings, nor token counts: pytest prints its folder)."""
+    """What must not differ between an interrupted and an uninterrupted run: not timings, nor
+    token counts (pytest prints its folder, which differs)."""
     def untimed(text):
         return re.sub(r" in [0-9.]+s", " in <time>", text or "")
     return [(r.turn, r.tool, r.args, untimed(r.result), untimed(r.verdict), r.edited, r.compacted)
