@@ -8,7 +8,7 @@ True
 from dataclasses import dataclass
 
 import ipywidgets as widgets
-from harness.arguments import require_int, require_list_of_text, require_text
+from harness.arguments import require_instance, require_int, require_list_of_text, require_text
 
 
 @dataclass
@@ -34,6 +34,8 @@ class Question:
 
 def quiz(*questions: Question) -> widgets.VBox:
     """A panel with one radio group per question; each answer shows its explanation."""
+    for index, question in enumerate(questions):
+        require_instance(f"questions[{index}]", question, Question, "a quiz.Question")
     rows = []
     for number, question in enumerate(questions, 1):
         choices = widgets.RadioButtons(options=[(text, i) for i, text in enumerate(question.options)],

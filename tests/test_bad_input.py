@@ -11,7 +11,7 @@ import signal
 import pytest
 from google.genai import types
 
-from harness import billing, compaction, context, history, masking, ordering, probes, quiz, recording
+from harness import billing, checks, compaction, context, history, masking, ordering, probes, quiz, recording
 from harness import tokens, transcript, truncation, usage
 from harness.agent import AgentConfig
 from harness.recording import Recording
@@ -69,6 +69,10 @@ CALLS = [
     (usage.describe_usage, dict(usage=USAGE)),
     (recording.usage_dict, dict(usage=USAGE)),
     (quiz.Question, dict(prompt="Why?", options=["a", "b"], answer=0, why=["yes", "no"])),
+    (checks.run_check, dict(exercise_id="4.1", fn=truncation.truncate_output)),
+    (checks.check, dict(exercise_id="4.1", fn=truncation.truncate_output)),
+    (checks.mine, dict(exercise_id="4.1", fn=truncation.truncate_output)),
+    (quiz.quiz, dict()),
     (AgentConfig, dict(context_budget=5000, compact_ratio=0.7, keep_recent_turns=3, max_turns=5, head_ratio=0.4,
                        tool_output_max_chars=4000, session_token_cap=1000, mask_keep_last=3)),
 ]
@@ -90,7 +94,8 @@ def sweep():
 
 
 @pytest.mark.parametrize("fn, good, name, value", list(sweep()))
-def test_bad_values_get_a_clear_error_at_once(fn, good, name, value):
+def test_bad_values_get_a_clear_error_at_once(fn, good, name, value, monkeypatch):
+    monkeypatch.delenv("WORKBOOK_CHECKS_RAISE", raising=False)  # check() shows a failed answer, never raises
     previous = signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, 2)
     try:
@@ -129,6 +134,11 @@ def test_the_named_crashes_are_clear_errors():
         billing.priced_model(5)
     with pytest.raises(ValueError, match="head_ratio"):
         truncation.truncate_output("abc", 2, math.nan)
+
+
+def test_a_quiz_takes_questions():
+    with pytest.raises(TypeError, match=r"questions\[0\]"):
+        quiz.quiz("Why?")
 
 
 def test_workspace_and_run_agent_check_their_arguments(tmp_path):
