@@ -145,11 +145,12 @@ def _continuation(lines: list[str], number: int) -> list[str]:
 
 def _line_that_matters(text: str) -> str:
     """The line of a file to quote: the first a registered skill would rewrite, else the first that
-    states a skill's rule or decides something (comparison, rounding); '' if none."""
+    decides something (a comparison, a rounding), else the first that states a skill's rule; '' if none."""
     lines, skills = [ln.strip() for ln in text.splitlines()], all_skills()
     rewritten = (ln for ln in lines if any(skill.breaks(ln) for skill in skills))
-    decisive = (ln for ln in lines if _DECISIVE.search(ln) or any(skill.rule.search(ln) for skill in skills))
-    return next(rewritten, None) or next(decisive, "")
+    decisive = (ln for ln in lines if _DECISIVE.search(ln))
+    stated = (ln for ln in lines if any(skill.rule.search(ln) for skill in skills))
+    return next(rewritten, None) or next(decisive, None) or next(stated, "")
 
 
 def _tool_result(items: dict, call: tuple[str, str], output: str, number: int, last_edit: int) -> int:
