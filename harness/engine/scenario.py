@@ -32,7 +32,7 @@ class Skill:
 
     >>> strict = Skill("inclusive threshold", re.compile(r"\\bor more\\b"), re.compile(r"if (\\w+) > (\\w+):"),
     ...                lambda found, code: found.group(0).replace(" > ", " >= "))
-    >>> strict.fix("if units > LIMIT:\\n    ...", rules="10 units or more get a discount")
+    >>> strict.fix("if units > LIMIT:\\n    ...", rules="10 units or more ship free")
     ('if units > LIMIT:', 'if units >= LIMIT:')
     >>> strict.fix("if units > LIMIT:", rules="no rule in view") is None
     True

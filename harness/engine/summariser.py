@@ -5,9 +5,9 @@ A request asks for a summary when its system instruction (or its last user messa
 the request only (the `harness.transcript` format, or plain messages), by fixed rules:
 
     >>> print(summarise("Summarise under Objective, Changes made, Last tests.",
-    ...     ["user: Fix the discount rule.", 'model called run_command({"command": "pytest"})',
+    ...     ["user: Fix the failing tests.", 'model called run_command({"command": "pytest"})',
     ...      "tool run_command returned: 4 passed, 2 failed in 0.02s"]))
-    **Objective:** Fix the discount rule.
+    **Objective:** Fix the failing tests.
     **Changes made:** none
     **Last tests:** 4 passed, 2 failed in 0.02s
 
