@@ -14,8 +14,8 @@ A request whose declared functions select no registered scenario gets this deter
     ...      "contents": [{"role": "user", "parts": [{"text": "Call get_weather for 'Lyon', days: 3."}]}]})
     [{'functionCall': {'name': 'get_weather', 'args': {'city': 'Lyon', 'days': 3}}}]
 
-The arguments follow the declaration's schema (`parameters`, or `parametersJsonSchema` as the SDK
-sends for a Python function). A property gets a value when the last user message shows one:
+The arguments follow the declaration's schema (`parameters`, or the JSON schema the SDK sends for
+a Python function). A property gets a value when the last user message shows one:
 `name: value` or `name=value`, else, for a required property, by its type: a string takes the
 first quoted text (else the first capitalised word after the first, else the message), a number the
 first number, a boolean "true"/"yes", an enum the first of its values named (else its first value).
@@ -93,5 +93,7 @@ def act(request: dict) -> list[dict]:
     if not chosen:
         return reader.respond(request)
     declaration = chosen[0]
-    schema = declaration.get("parameters") or declaration.get("parametersJsonSchema")
+    # NOTE: for a Python function the SDK (1.4x) sends its JSON schema under the snake_case key.
+    schema = next((declaration[k] for k in ("parameters", "parametersJsonSchema", "parameters_json_schema")
+                   if declaration.get(k)), None)
     return [{"functionCall": {"name": declaration["name"], "args": arguments(schema, text)}}]
