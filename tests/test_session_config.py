@@ -6,6 +6,7 @@ import pytest
 from harness.agent import AgentConfig
 from harness.agent.config import SessionConfig
 from harness.probes import Strategy, run_session, script_turns
+from harness.usage import output_tokens
 
 SHARED = [f.name for f in dataclasses.fields(SessionConfig)]
 BAD = {"context_budget": (0, "a token count of at least 1"), "compact_ratio": (7, "in (0, 1]"),
@@ -54,7 +55,7 @@ def test_the_cap_counts_input_and_output_and_stops_once_reached():
 def test_the_tutor_stops_when_input_plus_output_reach_the_cap(glass_box):
     full = run_session(glass_box, Strategy(), questions=2)
     turn_zero = [b for b in full.bundles if b.turn == 0]
-    spent = sum(b.prompt_tokens + int(b.usage.get("candidatesTokenCount") or 0) for b in turn_zero)
+    spent = sum(b.prompt_tokens + output_tokens(b.usage) for b in turn_zero)
     capped = run_session(glass_box, Strategy(session_token_cap=spent), questions=2)
     assert capped.config["stopped"] == "session token cap reached before turn 1"
     assert len(script_turns(2)) > 1 and {b.turn for b in capped.bundles} == {0}
