@@ -22,6 +22,7 @@ from google.genai import types
 
 from harness.arguments import (require_callable, require_contents, require_instance, require_int, require_list_of_text,
                                require_optional_text, require_text)
+from harness.formats import state_block
 from harness.transcript import transcript_text_of
 
 CONTEXT_BUDGET = 24_000  # tokens a prompt may grow to before the harness steps in (seed 000)
@@ -93,9 +94,7 @@ def harness_state(edited_files, last_verdict: str | None) -> str:
     require_instance("edited_files", edited_files, (list, tuple, set, frozenset), "a list of file paths")
     require_list_of_text("edited_files", sorted(edited_files, key=str))
     require_optional_text("last_verdict", last_verdict)
-    files = ", ".join(sorted(edited_files)) or "none"
-    return ("[Harness-held state: recorded by the harness from the tool calls themselves; authoritative.]\n"
-            f"Edited files: {files}\nLast test verdict: {last_verdict or 'no tests run yet'}")
+    return state_block(edited_files, last_verdict)
 
 
 def summarizer_for(client, model: str | None = None) -> Callable[[str], str]:

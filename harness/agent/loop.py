@@ -25,7 +25,7 @@ from harness.agent.report import RunReport, TurnRecord
 from harness.compaction import compact, harness_state, summarizer_for
 from harness.context import as_content
 from harness.masking import mask_observations
-from harness.scenarios import TASK, TASK_DIR, copy_task
+from harness.scenarios import copy_task, task_named
 from harness.tools import TOOL, Workspace
 from harness.truncation import extract_verdict, truncate_output
 
@@ -53,18 +53,18 @@ def _run_calls(calls, workspace: Workspace, config: AgentConfig, record: TurnRec
     return types.Content(role="user", parts=parts)
 
 
-def _task_copy(workdir, reuse: bool) -> Path:
+def _task_copy(workdir, task: str, reuse: bool) -> Path:
     """A fresh copy of the task in `workdir`; a resumed run may pass the folder of the run it resumes,
     whose contents are then replaced (the workspace is rebuilt from the task, never trusted from disk)."""
     workdir = Path(workdir)
-    task_names = {p.name for p in TASK_DIR.iterdir()} - {"__pycache__", ".pytest_cache"}
+    task_names = {p.name for p in task_named(task).folder.iterdir()} - {"__pycache__", ".pytest_cache"}
     if reuse and workdir.is_dir() and task_names <= {p.name for p in workdir.iterdir()}:
         for entry in workdir.iterdir():
             if entry.is_dir() and not entry.is_symlink():
                 shutil.rmtree(entry)
             else:
                 entry.unlink()
-    return copy_task(workdir)
+    return copy_task(workdir, task)
 
 
 def _replay(workspace: Workspace, edits: list, checkpoint):
@@ -76,12 +76,12 @@ def _replay(workspace: Workspace, edits: list, checkpoint):
     return None
 
 
-def _prepare(workdir, checkpoint, task, on_damage):
+def _prepare(workdir, checkpoint, task, config: AgentConfig, on_damage):
     """Workspace, history and report for a new run, or for a resumed one (edits replayed)."""
     resuming = bool(checkpoint) and Path(checkpoint).exists()
     while True:  # each recovery shortens the checkpoint, so this ends
         resumed = open_checkpoint(checkpoint, task, on_damage) if checkpoint else None
-        workspace, report = Workspace(_task_copy(workdir, reuse=resuming)), RunReport()
+        workspace, report = Workspace(_task_copy(workdir, config.task, reuse=resuming)), RunReport()
         if resumed is None:
             return workspace, [as_content("user", task)], report
         damage = _replay(workspace, resumed.edits, checkpoint)
@@ -92,9 +92,10 @@ def _prepare(workdir, checkpoint, task, on_damage):
 
 
 def run_agent(config: AgentConfig | None = None, *, client=None, workdir=None, checkpoint=None,
-              on_turn=None, task: str = TASK, on_damage: str = "stop") -> RunReport:
-    """Run the agent on the invoicing task and return its report.
+              on_turn=None, task: str | None = None, on_damage: str = "stop") -> RunReport:
+    """Run the agent on `config.task` (the invoicing task by default) and return its report.
 
+    `task`: the first user message, if not the task's own prompt.
     `workdir`: an empty folder for the task copy, kept after the run so you can look at the edits
     (default: a temporary folder, removed at the end).
     `checkpoint`: a .jsonl path; if it already holds turns, the run resumes after the last one
@@ -110,7 +111,8 @@ def run_agent(config: AgentConfig | None = None, *, client=None, workdir=None, c
     require_instance("checkpoint", checkpoint, (str, os.PathLike, type(None)), "a .jsonl path or None")
     if on_turn is not None:
         require_callable("on_turn", on_turn)
-    require_text("task", task, empty=False)
+    if task is not None:
+        require_text("task", task, empty=False)
     if on_damage not in ON_DAMAGE:
         raise ValueError(f"on_damage must be one of {ON_DAMAGE}, got {on_damage!r}.")
     config = config or AgentConfig()
@@ -119,7 +121,8 @@ def run_agent(config: AgentConfig | None = None, *, client=None, workdir=None, c
         with tempfile.TemporaryDirectory(prefix="workbook-task-") as folder:
             return run_agent(config, client=client, workdir=folder, checkpoint=checkpoint, on_turn=on_turn,
                              task=task, on_damage=on_damage)
-    workspace, history, report = _prepare(workdir, checkpoint, task, on_damage)
+    workspace, history, report = _prepare(workdir, checkpoint, task or task_named(config.task).prompt, config,
+                                          on_damage)
     if report.turns and not report.turns[-1].tool:  # resumed after the final answer: nothing left to do
         warnings.warn(f"{checkpoint} holds a finished run (turn {report.turns[-1].turn} answered); nothing was run. "
                       "Use a new checkpoint path to run the task again.", stacklevel=2)
@@ -129,7 +132,7 @@ def run_agent(config: AgentConfig | None = None, *, client=None, workdir=None, c
     request = types.GenerateContentConfig(system_instruction=SYSTEM_PROMPT, tools=[TOOL])
     report.status = f"stopped: max turns {config.max_turns} reached"
     for turn in range(len(report.turns) + 1, config.max_turns + 1):
-        if report.input_tokens + report.output_tokens >= config.session_token_cap:
+        if config.over_cap(report.input_tokens + report.output_tokens):
             report.status = f"stopped: session token cap {config.session_token_cap:,} reached"
             break
         workspace.new_turn()
