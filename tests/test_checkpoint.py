@@ -81,11 +81,11 @@ def test_a_run_killed_at_random_points_ends_as_an_uninterrupted_run(tmp_path, re
     kills = 0
     for attempt in range(40):
         if attempt % 2:  # inside a write: a random write, cut at a random byte (0: before it, ~1: all but the newline)
-            proc = start(path, workdir, tear=f"{rng.randint(1, 3)}:{rng.random():.3f}")
+            proc = start(path, workdir, tear=f"{rng.randint(2, 4)}:{rng.random():.3f}")
         else:            # anywhere: between turns, inside a tool, during the start-up of the run
             proc = start(path, workdir)
             try:
-                proc.wait(timeout=rng.uniform(0, 0.3))
+                proc.wait(timeout=rng.uniform(0.1, 0.8))
             except subprocess.TimeoutExpired:
                 proc.send_signal(signal.SIGKILL)
         out, err = proc.communicate()
@@ -96,9 +96,9 @@ def test_a_run_killed_at_random_points_ends_as_an_uninterrupted_run(tmp_path, re
         assert proc.returncode == -signal.SIGKILL, err
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # a torn tail is expected here; its warning is tested below
-            done = journey(load_checkpoint(path).records)
+            done = journey(load_checkpoint(path).records) if path.exists() else []  # killed before the first write
         assert done == expected[:len(done)], f"after kill {kills}: turns lost, repeated or different"
-    assert kills >= 5, "the seeded kills should interrupt the run several times"
+    assert kills >= 4, "the seeded kills should interrupt the run several times"
     assert journey(load_checkpoint(path).records) == expected and seqs(path) == list(range(len(expected) + 1))
     assert {p.relative_to(workdir): p.read_bytes() for p in workdir.rglob("*.py")} == files
     assert FAKE_KEY not in path.read_text() and "secret" not in path.read_text().lower()
