@@ -13,8 +13,10 @@ $(STAMP): pyproject.toml jupyter/overrides.json
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed: found " + sys.version.split()[0])'
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e .
+	# [hub]: nbgitpuller, which the release tests run (pulling an update into a student's copy).
+	$(PY) -m pip install --quiet -e '.[hub]'
 	# No news or update toasts in class: the room may have no network and they cover the notebook.
+	# (pyproject.toml installs this file too, but an editable install skips data files.)
 	mkdir -p $(VENV)/share/jupyter/lab/settings
 	cp jupyter/overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
 	touch $(STAMP)
