@@ -69,6 +69,11 @@ def progress(step: str, figures: dict) -> None:
     print(f"\n[hub test] {step}: {json.dumps(figures)}", file=sys.stderr, flush=True)
 
 
+def kernel_cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) used so far by what a server started: its kernels."""
+    return sum(sum(p.cpu_times()[:2]) for p in psutil.Process(pid).children(recursive=True))
+
+
 def rss_mib(pid: int) -> float:
     """Resident memory of a server and everything it started (its kernels), in MiB."""
     process = psutil.Process(pid)
@@ -165,8 +170,12 @@ def test_a_class_on_the_hub(hub):
         notebook = student.load(path)
         answer(notebook, plans[name])
         student.save(path, notebook)
+    start = time.monotonic()
     with ThreadPoolExecutor(len(names)) as pool:
         runs = dict(zip(names, pool.map(lambda s: s.run_all(path), students.values())))
+    figures["run_all_wall_s"] = round(time.monotonic() - start, 1)
+    figures["kernel_cpu_s"] = {name: round(kernel_cpu_s(pid), 1) for name, pid in pids.items()}
+    figures["load_average_1min"] = round(os.getloadavg()[0], 1)  # other work on the machine at the time
     figures["lesson_run_s"] = {name: round(seconds, 1) for name, (_, seconds) in runs.items()}
     figures["rss_with_kernel_mib"] = {name: round(rss_mib(pid)) for name, pid in pids.items()}
     for name, (notebook, _) in runs.items():
@@ -183,11 +192,14 @@ def test_a_class_on_the_hub(hub):
     progress("ran and saved", figures)
 
     # 4. `workbook check 03` and `workbook reset 03` typed in a JupyterLab terminal (it opens in the home).
-    figures["check_s"] = {}
-    for name, student in students.items():
+    def check_in_terminal(student):
         start = time.monotonic()
-        status, output = student.terminal("workbook check 03")
-        figures["check_s"][name] = round(time.monotonic() - start, 1)
+        return (*student.terminal("workbook check 03"), round(time.monotonic() - start, 1))
+
+    with ThreadPoolExecutor(len(names)) as pool:  # the room checks at the end of the lesson: at once
+        checked = dict(zip(names, pool.map(check_in_terminal, students.values())))
+    figures["check_s"] = {name: seconds for name, (_, _, seconds) in checked.items()}
+    for name, (status, output, _) in checked.items():
         said = {}
         for line in re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", output).splitlines():
             words = line.split()
@@ -195,15 +207,22 @@ def test_a_class_on_the_hub(hub):
                 said[words[1]] = " ".join(words[2:4]) if words[2] == "not" else words[2]
         assert said == EXPECTED[plans[name]], f"{name}: `workbook check 03` said:\n{output[-1500:]}"
         assert status == (0 if plans[name] == "3.1 3.2" else 1), output[-800:]
-    status, output = first.terminal("workbook reset 03")  # the lesson is still open in its session
-    assert status == 1 and "is open in JupyterLab" in output and "File > Close and Shut Down Notebook" in output, \
-        output[-1500:]
-
     progress("checked in terminals", figures)
 
-    # 5. The instructor collects the homes and grades them.
+    # 5. The instructor collects the homes (a snapshot), and grades them below.
     submissions = hub["base"] / "submissions"
     shutil.copytree(hub["state"] / "homes", submissions)
+
+    # 6. `workbook reset 03` while the lesson is open, then after doing what it says.
+    status, output = first.terminal("workbook reset 03")
+    assert status == 1 and "is open in JupyterLab" in output and "File > Close and Shut Down Notebook" in output, \
+        output[-1500:]
+    for session in first.api("GET", "api/sessions").json():  # File > Close and Shut Down Notebook
+        first.api("DELETE", f"api/sessions/{session['id']}")
+    status, output = first.terminal("workbook reset 03")
+    assert status == 0 and "Restored" in output and "Your version is kept" in output, output[-1500:]
+    backups = list((hub["state"] / "homes" / names[0] / TARGET / "lessons").glob(f"{LESSON}.backup-*.ipynb"))
+    assert len(backups) == 1 and "check+json" in backups[0].read_text(encoding="utf-8")  # the run's outputs kept
     grades = hub["base"] / "grades"
     start = time.monotonic()
     pristine = hub["base"] / "pristine"  # grade lesson 03 only: the one the class ran
