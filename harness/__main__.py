@@ -15,7 +15,7 @@ COMMANDS = {
     "reset": ("harness.workbook.reset", "restore a pristine lesson, keeping yours as a backup"),
     "release": ("harness.workbook.release", "write what a student gets (lessons, no solutions) to a folder or branch"),
     "doctor": ("harness.workbook.doctor", "check this machine before class: mode, key, model, JupyterLab, timing"),
-    "demo": ("harness.agent.demo", "run the agent on the invoicing task offline and print its turns"),
+    "demo": ("harness.agent.demo", "run the agent on a coding task offline (--task) and print its turns"),
 }
 
 
