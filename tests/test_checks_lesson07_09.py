@@ -100,14 +100,18 @@ def test_8_2_rejects_plausible_wrong_filters(wrong):
         check("8.2", wrong)
 
 
-@pytest.mark.parametrize("wrong", [
-    STRATEGIES["full history"],                                                  # over the window
-    STRATEGIES["capped outputs"],                                                # still over the window
-    STRATEGIES["compaction at threshold"],                                       # loses the facts
-    with_knobs(STRATEGIES["compaction at threshold"], summary_words=100),        # keeps them, too dear
+@pytest.mark.parametrize("wrong, broken", [
+    (STRATEGIES["full history"], "window"),                                       # peaks near 12,700 tokens
+    (STRATEGIES["capped outputs"], "window"),                                     # capping alone: still over
+    (with_knobs(STRATEGIES["capped outputs"], tool_output_max_chars=600), "window"),   # just over
+    (with_knobs(STRATEGIES["capped outputs"], tool_output_max_chars=500), "answers are cut"),  # fits, no compaction
+    (with_knobs(STRATEGIES["capped outputs"], tool_output_max_chars=100), "answers are cut"),  # cut-off titles
+    (STRATEGIES["compaction at threshold"], "planted fact was lost"),             # a 60-word summary
+    (with_knobs(STRATEGIES["prefix-preserving summary"], context_budget=5_000, summary_words=100,
+                tool_output_max_chars=2_400), "Too expensive"),                   # three compactions of long results
 ])
-def test_9_1_rejects_configurations_that_miss_the_target(wrong):
-    with pytest.raises(ExerciseFailed):
+def test_9_1_rejects_configurations_that_miss_the_target(wrong, broken):
+    with pytest.raises(ExerciseFailed, match=broken):
         check("9.1", lambda: wrong)
 
 
