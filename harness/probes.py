@@ -221,6 +221,7 @@ def quotes_whole_sentence(answer: str) -> bool:
     >>> quotes_whole_sentence('From what I can see: "Safe cut points are the pla"')
     False
     """
+    require_text("answer", answer)
     whole = course_sentences()
     for quote in re.findall(r'"([^"]+)"', answer):
         kept = quote.removesuffix(CLIP)
@@ -231,11 +232,13 @@ def quotes_whole_sentence(answer: str) -> bool:
 
 def course_answers(run: Recording) -> list[str]:
     """The tutor's final answers to the course questions (not the acknowledgement, not the probes)."""
+    require_instance("run", run, Recording, "a Recording (from run_session or recording.load)")
     return [b.answer for b in run.bundles if b.kind == "turn" and b.answer and not b.probe and b.turn > 0]
 
 
 def whole_answer_share(run: Recording) -> float:
     """Share of the course answers that quote a whole course sentence (0.0 with no answer)."""
+    require_instance("run", run, Recording, "a Recording (from run_session or recording.load)")
     answers = course_answers(run)
     return sum(map(quotes_whole_sentence, answers)) / len(answers) if answers else 0.0
 
