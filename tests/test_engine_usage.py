@@ -27,7 +27,8 @@ def test_total_is_prompt_plus_candidates_and_candidates_count_the_reply(glass_bo
     usage_reply = glass_box.models.generate_content(model=MODEL, contents=history(TURNS))
     usage = usage_reply.usage_metadata
     assert usage.candidates_token_count == approx_tokens(usage_reply.text) > 0
-    assert usage.total_token_count == usage.prompt_token_count + usage.candidates_token_count
+    assert usage.total_token_count == usage.prompt_token_count + usage.candidates_token_count + \
+        (usage.thoughts_token_count or 0)  # thinking is on at the model's default level: billed as output
 
 
 def test_a_small_cold_request_reports_no_cached_tokens(glass_box):

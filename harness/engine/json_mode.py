@@ -1,0 +1,77 @@
+"""JSON mode: an answer that parses and fits the schema it was asked for, built from the window.
+
+With `responseMimeType: application/json` the glass box writes its usual answer (the reader's, the
+summariser's) into the schema: every string field gets the answer's text, an enum the first value
+the answer mentions (else its first value), and every other field the type's default. Both schema
+dialects are read: `responseSchema` (OpenAPI subset, types in capitals) and `responseJsonSchema`
+(JSON Schema, with `$ref` into `$defs`). Without a schema the answer is `{"answer": text}`.
+
+    >>> fill({"type": "OBJECT", "properties": {"rate": {"type": "STRING"}, "pages": {"type": "INTEGER"},
+    ...       "sure": {"type": "BOOLEAN"}, "tags": {"type": "ARRAY", "items": {"type": "STRING"}}}},
+    ...      "The VAT rate is 20%.")
+    {'rate': 'The VAT rate is 20%.', 'pages': 0, 'sure': False, 'tags': []}
+    >>> fill({"enum": ["low", "high"], "type": "string"}, "The risk is high.")
+    'high'
+
+`text/x.enum` answers with the chosen enum value as plain text.
+"""
+import json
+
+JSON = "application/json"
+ENUM = "text/x.enum"
+_DEFAULTS = {"integer": 0, "number": 0.0, "boolean": False, "null": None}
+
+
+def _type(schema: dict) -> str:
+    kind = schema.get("type")
+    if isinstance(kind, list):  # JSON Schema's ["string", "null"]
+        kind = next((k for k in kind if str(k).lower() != "null"), "null")
+    if kind is None:
+        kind = "object" if "properties" in schema else "array" if "items" in schema else "string"
+    return str(kind).lower()
+
+
+def _resolve(schema: dict, root: dict) -> dict:
+    reference = schema.get("$ref", "")
+    if reference.startswith("#/"):
+        target = root
+        for key in reference[2:].split("/"):
+            target = target.get(key, {}) if isinstance(target, dict) else {}
+        return target
+    return schema
+
+
+def fill(schema: dict, text: str, root: dict | None = None):
+    """A value of `schema`'s shape holding `text` in its string fields (see the module docstring)."""
+    root = root or schema
+    schema = _resolve(schema if isinstance(schema, dict) else {}, root)
+    for union in ("anyOf", "oneOf", "any_of"):
+        if schema.get(union):
+            return fill(schema[union][0], text, root)
+    if schema.get("enum"):
+        mentioned = [value for value in schema["enum"] if str(value).lower() in text.lower()]
+        return (mentioned or schema["enum"])[0]
+    kind = _type(schema)
+    if kind == "object":
+        properties = schema.get("properties") or {}
+        order = schema.get("propertyOrdering") or list(properties)
+        return {name: fill(properties[name], text, root) for name in order if name in properties}
+    if kind == "array":
+        return [fill(schema.get("items") or {}, text, root) for _ in range(int(schema.get("minItems") or 0))]
+    if kind in _DEFAULTS:
+        return schema.get("minimum", _DEFAULTS[kind]) if kind in ("integer", "number") else _DEFAULTS[kind]
+    return text
+
+
+def shape_answer(parts: list, config: dict) -> list:
+    """The answer's parts, rewritten for JSON mode or enum mode; unchanged otherwise or for calls."""
+    mime = config.get("responseMimeType") or ""
+    if mime not in (JSON, ENUM) or any("text" not in part for part in parts):
+        return parts
+    text = "\n".join(part["text"] for part in parts if not part.get("thought"))
+    schema = config.get("responseJsonSchema") or config.get("responseSchema")
+    if mime == ENUM:
+        answer = str(fill(schema or {}, text))
+    else:
+        answer = json.dumps(fill(schema, text) if schema else {"answer": text}, ensure_ascii=False)
+    return [part for part in parts if part.get("thought")] + [{"text": answer}]
