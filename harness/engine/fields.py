@@ -26,6 +26,7 @@ from harness.engine.wire import invalid
 ANY = None  # a value kept as sent: data, or a message the glass box does not read
 _TYPES = {"string": (str, "TYPE_STRING"), "int": (int, "TYPE_INT32"), "float": ((int, float), "TYPE_FLOAT"),
           "bool": (bool, "TYPE_BOOL"), "bytes": (str, "TYPE_BYTES")}
+_BASE64 = re.compile(r"[A-Za-z0-9+/_-]*={0,2}")  # proto JSON reads standard and URL-safe base64, padded or not
 _V = "type.googleapis.com/google.ai.generativelanguage.v1beta."
 
 
@@ -75,6 +76,10 @@ def _camel(name: str) -> str:
     return head + "".join(word[:1].upper() + word[1:] for word in rest)
 
 
+def _is_base64(value: str) -> bool:
+    return bool(_BASE64.fullmatch(value)) and len(value.rstrip("=")) % 4 != 1
+
+
 def _at(path: str) -> str:
     return f" at '{path}'" if path else ""
 
@@ -112,6 +117,8 @@ def _read(spec, value, path: str, name: str):
             raise invalid(f"Invalid value at '{path}' ({label}), {_shown(value)}")
         if isinstance(value, str):
             _check_text(value, path)
+        if spec == "bytes" and not _is_base64(value):
+            raise invalid(f'Invalid value at \'{path}\' ({label}), Base64 decoding failed for "{value[:80]}"')
         return value
     if spec[0] == "repeated":
         if not isinstance(value, list):  # proto JSON reads a lone value as a list of one

@@ -285,6 +285,7 @@ class _Handler(BaseHTTPRequestHandler):
         if code == 501:  # no do_<METHOD>: the method is not one the API has
             code, message = 405, f"The method {self.command} is not allowed: use GET, POST, PATCH or DELETE."
         self.close_connection = True
+        self.request_version = "HTTP/1.1"  # a garbled request line leaves 0.9, which would drop the status line
         body = {"error": {"code": code, "status": "METHOD_NOT_ALLOWED" if code == 405 else "INVALID_ARGUMENT",
                           "message": message or explain or "The request could not be read."}}
         self._send(code, JSON_TYPE, json.dumps(body).encode())
