@@ -3,7 +3,7 @@ harness/engine/thinking.py, counted in thoughtsTokenCount and totalTokenCount, s
 import pytest
 from google.genai import errors, types
 
-from harness.engine.thinking import RULES
+from harness.engine.thinking import MULTIPLES
 from harness.models import model_row
 
 QUESTION = "The VAT rate is 20 percent and invoices are due in 30 days. Which VAT rate applies?"
@@ -21,8 +21,7 @@ def refusal(client, model="gemini-3.8-flash", **thinking) -> errors.ClientError:
 
 
 def expected(level, usage):
-    multiple, share = RULES[level]
-    return int(multiple * usage.candidates_token_count + share * usage.prompt_token_count)
+    return MULTIPLES[level] * usage.candidates_token_count
 
 
 @pytest.mark.parametrize("level", ["LOW", "MEDIUM", "HIGH"])

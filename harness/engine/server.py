@@ -132,7 +132,7 @@ def generate(model_name: str, body: dict, api_version: str, method: str = "gener
     prompt, cached = _prompt_tokens(model, body, request, cached)
     parts = _stopped(shape_answer(respond(request), config), config.get("stopSequences") or [])
     answer = parts_tokens(parts)
-    thoughts, finish = thought_tokens(thinking, prompt, answer), "STOP"
+    thoughts, finish = thought_tokens(thinking, answer), "STOP"
     limit = config.get("maxOutputTokens")
     if limit is not None and thoughts + answer > limit:  # thoughts spend the output budget first
         thoughts = min(thoughts, limit)

@@ -4,15 +4,16 @@ Thinking is on at the model's default level (`default_thinking` in harness/model
 `thinkingLevel` or `thinkingBudget` the request sets (not both: Gemini's 400). The glass box does
 not think; it reports what thinking would cost, by one deterministic rule:
 
-    thoughtsTokenCount = multiple[level] x answer tokens + share[level] x prompt tokens  (rounded down)
+    thoughtsTokenCount = multiple[level] x answer tokens
 
-    level     minimal  low   medium  high
-    multiple  0        1     2       4
-    share     0        1%    2%      4%
+    level     minimal  low  medium  high
+    multiple  0        1    2       4
 
 A 2.5 model's dynamic budget thinks at medium; `thinkingBudget` 0 turns thinking off and N > 0
-caps the medium figure at N. Worked example: a 1,000-token prompt answered in 50 tokens at medium
-costs 2 x 50 + 20 = 120 thought tokens, billed at the output rate (`totalTokenCount` includes them).
+caps the medium figure at N. Worked example: an answer of 50 tokens at medium costs 2 x 50 = 100
+thought tokens, billed at the output rate (`totalTokenCount` includes them), whatever the prompt.
+NOTE: the prompt is left out on purpose, so that thinking and caching stay separate levers in the
+lessons: the cache acts on input tokens, the thinking level on output tokens.
 With `includeThoughts` the answer starts with one thought part (`"thought": true`) saying that no
 reasoning ran; without it the thoughts are counted and not shown, as Gemini does.
 """
@@ -21,7 +22,7 @@ from typing import NamedTuple
 from harness.engine.wire import invalid
 from harness.models import model_row
 
-RULES = {"minimal": (0, 0.0), "low": (1, 0.01), "medium": (2, 0.02), "high": (4, 0.04)}  # (multiple, share)
+MULTIPLES = {"minimal": 0, "low": 1, "medium": 2, "high": 4}  # thought tokens per answer token
 LEVELS = ("MINIMAL", "LOW", "MEDIUM", "HIGH", "XHIGH")  # the ThinkingLevel enum [OFF SDK types.ThinkingLevel]
 MAX_BUDGET = 32_768  # the largest 2.5 budget (2.5 Pro) [OFF thinking docs, as quoted by lobehub/lobehub #8122]
 # Gemini's words, as quoted in public reports ([3P] sterlp/eclipse-peon-ai #115, 2026-08-05; help.apiyi.com
@@ -32,7 +33,7 @@ BAD_BUDGET = "The thinking budget ({budget}) is invalid."
 
 
 class Thinking(NamedTuple):
-    level: str | None  # a key of RULES, or None when thinking is off
+    level: str | None  # a key of MULTIPLES, or None when thinking is off
     budget: int | None  # a cap on thought tokens, from thinkingBudget
     include: bool  # includeThoughts: show a thought part
 
@@ -70,12 +71,11 @@ def _level(value: str, row) -> str:
     return level
 
 
-def thought_tokens(thinking: Thinking, prompt_tokens: int, answer_tokens: int) -> int:
+def thought_tokens(thinking: Thinking, answer_tokens: int) -> int:
     """Thought tokens by the rule in the module docstring."""
     if thinking.level is None:
         return 0
-    multiple, share = RULES[thinking.level]
-    tokens = int(multiple * answer_tokens + share * prompt_tokens)
+    tokens = MULTIPLES[thinking.level] * answer_tokens
     return min(tokens, thinking.budget) if thinking.budget else tokens
 
 
