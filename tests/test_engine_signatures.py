@@ -3,7 +3,6 @@ over the current turn only, dummies accepted, and kept through the SDK's bytes r
 
 The expected wording is written out here, not imported, so editing the engine's copy fails a test.
 """
-import base64
 
 import pytest
 from google.genai import errors, types
@@ -139,12 +138,17 @@ def test_a_signature_that_is_not_base64_is_refused_like_any_bytes_field(glass_bo
     assert "contents[1].parts[0].thought_signature" in caught.value.message and "Base64" in caught.value.message
 
 
-def test_the_agent_session_finishes_on_a_signing_model(glass_box, monkeypatch):
+def test_the_agent_session_compacts_and_resumes_on_a_signing_model(glass_box, tmp_path):
+    # the harness side keeps the signatures: the loop appends the model's content whole, compaction keeps
+    # the current turn's steps as they were, and a checkpoint stores the bytes as base64
     from harness.agent.config import AgentConfig
     from harness.agent.loop import run_agent
 
-    report = run_agent(AgentConfig(model=SIGNED), client=glass_box)
-    assert report.status == "finished"
-    assert "6 passed" in (report.last_verdict or "")
-    signed = [p for c in report.history if c.role == "model" for p in c.parts or [] if p.function_call]
-    assert signed and base64.b64encode(signed[0].thought_signature)
+    checkpoint = tmp_path / "run.jsonl"
+    first = run_agent(AgentConfig(model=SIGNED, context_budget=5000, max_turns=9), client=glass_box,
+                      checkpoint=checkpoint)
+    assert any(turn.compacted for turn in first.turns), "a budget of 5000 should compact before turn 9"
+    report = run_agent(AgentConfig(model=SIGNED, context_budget=5000), client=glass_box, checkpoint=checkpoint)
+    assert report.status == "finished" and "6 passed" in (report.last_verdict or "")
+    calls = [p for c in report.history if c.role == "model" for p in c.parts or [] if p.function_call]
+    assert calls and all(isinstance(p.thought_signature, bytes) for p in calls)

@@ -259,3 +259,53 @@ def test_json_mode_parses_into_the_sdks_pydantic_model(glass_box):
     reply = glass_box.models.generate_content(model=MODEL, contents=QUESTION, config=types.GenerateContentConfig(
         response_mime_type="application/json", response_schema=Opening))
     assert isinstance(reply.parsed, Opening) and "8 am" in reply.parsed.answer
+
+
+FUZZ_BASES = [  # an agent step (tools, a signed call, its response) and a JSON-mode question
+    {"contents": [{"role": "user", "parts": [{"text": "Fix the failing tests."}]},
+                  {"role": "model", "parts": [{"functionCall": {"name": "list_files", "args": {"path": "."}},
+                                               "thoughtSignature": "abcd"}]},
+                  {"role": "user", "parts": [{"functionResponse": {"name": "list_files", "response": {"output": "a.py"}}}]}],
+     "systemInstruction": {"parts": [{"text": "Be brief."}]},
+     "tools": [{"functionDeclarations": [{"name": name, "description": name, "parameters": {
+         "type": "OBJECT", "properties": {"path": {"type": "STRING"}}}} for name in ("list_files", "read_file")]}],
+     "generationConfig": {"maxOutputTokens": 50, "stopSequences": ["x"], "temperature": 1.0,
+                          "thinkingConfig": {"includeThoughts": True, "thinkingLevel": "LOW"}}},
+    {"contents": [{"role": "user", "parts": [{"text": QUESTION}]}],
+     "generationConfig": {"responseMimeType": "application/json", "responseSchema": {
+         "type": "OBJECT", "properties": {"a": {"type": "STRING", "enum": ["x"]},
+                                          "b": {"type": "ARRAY", "items": {"type": "STRING"}, "minItems": 1}}}}},
+]
+FUZZ_VALUES = [None, 1, -1, 1.5, "x", "", [], {}, True, [1], {"a": 1}]
+
+
+def _leaves(value, path=()):
+    yield path
+    children = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, child in children:
+        yield from _leaves(child, path + (key,))
+
+
+def test_no_value_anywhere_in_a_request_gets_a_5xx():
+    # every field of two realistic requests replaced in turn by each JSON type: a 200 or a 4xx, never a 5xx
+    import copy
+
+    from harness.engine.server import glass_box as answer
+
+    broken = []
+    for base in FUZZ_BASES:
+        for path in list(_leaves(base))[1:]:
+            for value in FUZZ_VALUES:
+                body = copy.deepcopy(base)
+                target = body
+                for key in path[:-1]:
+                    target = target[key]
+                target[path[-1]] = value
+                for action in ("generateContent", "countTokens"):
+                    try:
+                        status = answer("POST", f"/v1beta/models/{MODEL}:{action}", "", json.dumps(body).encode())[0]
+                    except Exception as err:  # what the HTTP handler would turn into a 500
+                        status = f"{type(err).__name__}: {err}"
+                    if not isinstance(status, int) or status >= 500:
+                        broken.append((path, value, action, status))
+    assert not broken, broken[:5]

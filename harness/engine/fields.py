@@ -19,13 +19,16 @@ Error paths use the proto names (`contents[0].parts[1].function_call`), as Googl
 NOTE: a string holding a lone UTF-16 surrogate (`"\\ud800"` in the JSON) is refused here too: it is
 not text, and writing it back out would fail later, far from the cause.
 """
+import json
 import re
 
 from harness.engine.wire import invalid
 
 ANY = None  # a value kept as sent: data, or a message the glass box does not read
+STRUCT = "struct"  # a JSON object kept as sent (google.protobuf.Struct: function arguments, schemas)
 _TYPES = {"string": (str, "TYPE_STRING"), "int": (int, "TYPE_INT32"), "float": ((int, float), "TYPE_FLOAT"),
-          "bool": (bool, "TYPE_BOOL"), "bytes": (str, "TYPE_BYTES")}
+          "bool": (bool, "TYPE_BOOL"), "bytes": (str, "TYPE_BYTES"),
+          STRUCT: (dict, "type.googleapis.com/google.protobuf.Struct")}
 _BASE64 = re.compile(r"[A-Za-z0-9+/_-]*={0,2}")  # proto JSON reads standard and URL-safe base64, padded or not
 _V = "type.googleapis.com/google.ai.generativelanguage.v1beta."
 
@@ -39,8 +42,8 @@ def _repeated(spec) -> tuple:
 
 
 PART = _message("Part", text="string", thought="bool", thoughtSignature="bytes",
-                functionCall=_message("FunctionCall", id="string", name="string", args=ANY),
-                functionResponse=_message("FunctionResponse", id="string", name="string", response=ANY,
+                functionCall=_message("FunctionCall", id="string", name="string", args=STRUCT),
+                functionResponse=_message("FunctionResponse", id="string", name="string", response=STRUCT,
                                           willContinue="bool", scheduling=ANY, parts=ANY),
                 inlineData=_message("Blob", mimeType="string", data="bytes"),
                 fileData=_message("FileData", mimeType="string", fileUri="string"),
@@ -51,11 +54,11 @@ THINKING = _message("ThinkingConfig", includeThoughts="bool", thinkingBudget="in
 GENERATION = _message("GenerationConfig", temperature="float", topP="float", topK="int", candidateCount="int",
                       maxOutputTokens="int", stopSequences=_repeated("string"), seed="int",
                       presencePenalty="float", frequencyPenalty="float", responseLogprobs="bool", logprobs="int",
-                      responseMimeType="string", responseSchema=ANY, responseJsonSchema=ANY,
+                      responseMimeType="string", responseSchema=STRUCT, responseJsonSchema=STRUCT,
                       responseModalities=_repeated("string"), mediaResolution=ANY, speechConfig=ANY,
                       imageConfig=ANY, thinkingConfig=THINKING, enableEnhancedCivicAnswers="bool")
-FUNCTION_DECLARATION = _message("FunctionDeclaration", name="string", description="string", parameters=ANY,
-                                parametersJsonSchema=ANY, response=ANY, responseJsonSchema=ANY, behavior=ANY)
+FUNCTION_DECLARATION = _message("FunctionDeclaration", name="string", description="string", parameters=STRUCT,
+                                parametersJsonSchema=STRUCT, response=ANY, responseJsonSchema=ANY, behavior=ANY)
 TOOL = _message("Tool", functionDeclarations=_repeated(FUNCTION_DECLARATION), googleSearch=ANY,
                 googleSearchRetrieval=ANY, codeExecution=ANY, urlContext=ANY, computerUse=ANY, fileSearch=ANY)
 GENERATE = _message("GenerateContentRequest", model="string", contents=_repeated(CONTENT),
@@ -85,7 +88,7 @@ def _at(path: str) -> str:
 
 
 def _shown(value) -> str:
-    return f'"{value}"' if isinstance(value, str) else repr(value).replace("True", "true").replace("False", "false")
+    return f'"{value}"' if isinstance(value, str) else json.dumps(value)
 
 
 def _check_text(value: str, path: str) -> None:
@@ -115,8 +118,8 @@ def _read(spec, value, path: str, name: str):
         kind, label = _TYPES[spec]
         if not isinstance(value, kind) or (spec != "bool" and isinstance(value, bool)):
             raise invalid(f"Invalid value at '{path}' ({label}), {_shown(value)}")
-        if isinstance(value, str):
-            _check_text(value, path)
+        if isinstance(value, (str, dict)):
+            _any(value, path)
         if spec == "bytes" and not _is_base64(value):
             raise invalid(f'Invalid value at \'{path}\' ({label}), Base64 decoding failed for "{value[:80]}"')
         return value
@@ -132,6 +135,8 @@ def _read(spec, value, path: str, name: str):
         raise invalid(f"Invalid value at '{path}' ({_V}{message}), {_shown(value)}")
     out = {}
     for key, item in value.items():
+        if item is None:  # proto JSON reads null as "not set"
+            continue
         field = _camel(key)
         if field not in fields:
             raise invalid(f'Invalid JSON payload received. Unknown name "{key}"{_at(path)}: Cannot find field.')

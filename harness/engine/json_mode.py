@@ -17,6 +17,9 @@ dialects are read: `responseSchema` (OpenAPI subset, types in capitals) and `res
 """
 import json
 
+from harness.engine.fields import snake
+from harness.engine.wire import invalid
+
 JSON = "application/json"
 ENUM = "text/x.enum"
 _DEFAULTS = {"integer": 0, "number": 0.0, "boolean": False, "null": None}
@@ -39,6 +42,39 @@ def _resolve(schema: dict, root: dict) -> dict:
             target = target.get(key, {}) if isinstance(target, dict) else {}
         return target
     return schema
+
+
+# What each schema keyword the glass box reads must hold.
+_KEYWORDS = {"properties": dict, "items": dict, "enum": list, "anyOf": list, "oneOf": list, "any_of": list,
+             "propertyOrdering": list, "minItems": int, "$defs": dict, "$ref": str}
+_NAMES = {dict: "object", list: "array", int: "integer", str: "string"}
+
+
+def _subschemas(key: str, value) -> dict:
+    """The schemas nested under one keyword, by the name that locates them."""
+    if key in ("properties", "$defs"):
+        return value
+    if key == "items":
+        return {"": value}
+    if key in ("anyOf", "oneOf", "any_of"):
+        return dict(enumerate(value))
+    return {}
+
+
+def check_schema(schema: dict, path: str) -> None:
+    """A 400 naming the first keyword of `schema` (or of a schema nested in it) holding the wrong type."""
+    for key, kind in _KEYWORDS.items():
+        value = schema.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise invalid(f"Invalid value at '{path}.{key}': a schema's {key} must be a JSON {_NAMES[kind]}, "
+                          f"not {json.dumps(value)}.")
+        for name, child in _subschemas(key, value).items():
+            where = f"{path}.{key}[{name}]" if name != "" else f"{path}.{key}"
+            if not isinstance(child, dict):
+                raise invalid(f"Invalid value at '{where}': a schema must be a JSON object, not {json.dumps(child)}.")
+            check_schema(child, where)
 
 
 def fill(schema: dict, text: str, root: dict | None = None):
@@ -65,6 +101,9 @@ def fill(schema: dict, text: str, root: dict | None = None):
 
 def shape_answer(parts: list, config: dict) -> list:
     """The answer's parts, rewritten for JSON mode or enum mode; unchanged otherwise or for calls."""
+    for field in ("responseSchema", "responseJsonSchema"):
+        if config.get(field):
+            check_schema(config[field], f"generation_config.{snake(field)}")
     mime = config.get("responseMimeType") or ""
     if mime not in (JSON, ENUM) or any("text" not in part for part in parts):
         return parts

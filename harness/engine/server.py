@@ -202,7 +202,7 @@ def glass_box(method: str, path: str, query: str, raw: bytes) -> tuple[int, str,
     try:
         payload = route(method, path, query, raw)
     except WireError as err:
-        return err.code, JSON_TYPE, json.dumps(err.body(), ensure_ascii=False).encode()
+        return err.code, JSON_TYPE, json.dumps(err.body()).encode()  # ASCII: a message may echo a lone surrogate
     if path.endswith(":streamGenerateContent"):
         sse = "alt=sse" in query
         return 200, "text/event-stream" if sse else JSON_TYPE, encode(chunks(payload), sse)
