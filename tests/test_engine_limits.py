@@ -86,6 +86,18 @@ def test_models_get_reports_the_tables_limits(glass_box):
         assert "generateContent" in model.supported_actions and model.display_name
 
 
+def test_models_get_answers_on_v1_too():
+    from google import genai
+
+    from harness.client import OFFLINE_KEY
+    from harness.engine.server import ensure_running
+
+    client = genai.Client(api_key=OFFLINE_KEY, vertexai=False, http_options=types.HttpOptions(
+        base_url=ensure_running(), api_version="v1", retry_options=types.HttpRetryOptions(attempts=1)))
+    assert client.models.get(model=MODEL).input_token_limit == model_row(MODEL).input_token_limit
+    assert len(list(client.models.list())) == len(MODELS)
+
+
 def test_models_list_lists_every_model_of_the_table_across_pages(glass_box):
     listed = [model.name for model in glass_box.models.list(config={"page_size": 3})]
     assert listed == [f"models/{model_id}" for model_id in MODELS]

@@ -1,10 +1,12 @@
 """Read a request's fields the way Gemini's proto JSON parser does: both spellings, known names only.
 
 Proto JSON accepts a field under its camelCase JSON name or its snake_case proto name, so
-`{"system_instruction": ...}` and `{"systemInstruction": ...}` are the same request. A name the
-message does not have, a list where one value goes, or a value of the wrong type is a 400 in the
-parser's own words ([3P] issue reports quoting Gemini's 400, 2025-2026, e.g. google-gemini/gemini-cli
-#13972, zed-industries/zed #53919, simonw/llm-gemini #49):
+`{"system_instruction": ...}` and `{"systemInstruction": ...}` are the same request, and reads
+`null` as "not set". A name the message does not have, a list where one value goes, or a value of
+the wrong type is a 400 in the parser's own words ([3P] issue reports quoting Gemini's 400,
+2025-2026: "Unknown name ... Cannot find field." google-gemini/gemini-cli #13972; "Proto field is not
+repeating, cannot start list." zed-industries/zed #53919; "Invalid value at '...' (type), value"
+simonw/llm-gemini #49). The base64 message follows the same pattern; its exact words were not found.
 
     >>> normalise({"contents": [{"parts": [{"text": "hi"}]}], "generation_config": {"max_output_tokens": 5}})
     {'contents': [{'parts': [{'text': 'hi'}]}], 'generationConfig': {'maxOutputTokens': 5}}

@@ -21,8 +21,11 @@ from harness.models import model_row
 
 # Gemini's 400, as quoted in public reports ([3P] google-gemini/gemini-cli #4231, #6678, 2025).
 TOO_LONG = "The input token count ({count}) exceeds the maximum number of tokens allowed ({limit})."
-MAX_STOP_SEQUENCES = 5  # [OFF] API reference, GenerationConfig.stopSequences: "up to 5 character sequences"
-MAX_CANDIDATES = 8  # [3P] candidateCount 1-8 on current models
+# [OFF] ai.google.dev/api/rest/v1/GenerationConfig (read 2026-12-01): "The set of character sequences (up
+# to 5)", temperature "can range from [0.0, 2.0]". topP is a probability. The upper bound of candidateCount
+# is [3P] (Vertex pages give 1-8; the Gemini API page does not state one): unverified.
+MAX_STOP_SEQUENCES = 5
+MAX_CANDIDATES = 8
 # (field, low, high) for the numbers the glass box checks; high None = the model's output limit.
 RANGES = (("temperature", 0.0, 2.0), ("topP", 0.0, 1.0), ("topK", 1, None), ("candidateCount", 1, MAX_CANDIDATES),
           ("maxOutputTokens", 1, None))

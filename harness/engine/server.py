@@ -50,8 +50,8 @@ CACHE_CONFLICT = ("CachedContent can not be used with GenerateContent request se
                   "tools or tool_config.\n\nProposed fix: move those values to CachedContent from "
                   "GenerateContent request.")
 IDLE_SECONDS = 60  # an idle keep-alive connection gives its thread back after this long
-# The request size limit, worded as Gemini's 400 is quoted ([3P] reports of "Request payload size exceeds
-# the limit: 20971520 bytes.", 2024-2026; [OFF] the docs give 20 MB for a whole generateContent request).
+# The request size limit: [OFF] the Gemini docs cap a request with inline data at 20 MB. The wording is the
+# one other Google APIs use for an oversized body; Gemini's own was not found (glass-box choice).
 MAX_BODY_BYTES = 20 * 1024 * 1024
 TOO_LARGE = f"Request payload size exceeds the limit: {MAX_BODY_BYTES} bytes."
 LISTEN_QUEUE = 128  # socketserver's default of 5 left 22 of a 320-connection burst hanging 20 s (issue 9)
@@ -235,7 +235,10 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True
             return
         while size > 0:
-            size -= len(self.rfile.read(min(size, 1 << 20)) or b"") or size
+            chunk = self.rfile.read(min(size, 1 << 20))
+            if not chunk:  # the client hung up
+                return
+            size -= len(chunk)
 
     def _read_chunked(self) -> bytes:
         data = bytearray()
