@@ -107,10 +107,10 @@ def shape_answer(parts: list, config: dict) -> list:
     mime = config.get("responseMimeType") or ""
     if mime not in (JSON, ENUM) or any("text" not in part for part in parts):
         return parts
-    text = "\n".join(part["text"] for part in parts if not part.get("thought"))
+    text = "\n".join(part["text"] for part in parts)
     schema = config.get("responseJsonSchema") or config.get("responseSchema")
     if mime == ENUM:
         answer = str(fill(schema or {}, text))
     else:
         answer = json.dumps(fill(schema, text) if schema else {"answer": text}, ensure_ascii=False)
-    return [part for part in parts if part.get("thought")] + [{"text": answer}]
+    return [{"text": answer}]

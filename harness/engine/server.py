@@ -96,13 +96,10 @@ def _within(parts: list, budget: int) -> list:
     kept = []
     for part in parts:
         cost = parts_tokens([part])
-        if cost <= budget:
-            kept.append(part)
-        elif "text" in part and budget > 0:
-            kept.append(dict(part, text=cut_to_tokens(part["text"], budget)))
-            cost = budget
-        else:
-            break
+        if cost > budget:
+            cut = cut_to_tokens(part["text"], budget) if "text" in part else ""
+            return kept + [dict(part, text=cut)] if cut else kept
+        kept.append(part)
         budget -= cost
     return kept
 
@@ -115,6 +112,17 @@ def _stopped(parts: list, sequences: list) -> list:
             return out + [dict(part, text=cut)]
         out.append(part)
     return out
+
+
+def _output(parts: list, config: dict, thinking) -> tuple[list, int, str]:
+    """The behaviour's answer as generation settings shape it: (parts, thought tokens, finishReason).
+    JSON mode first, then a stop sequence, then maxOutputTokens, which thoughts spend first."""
+    parts = _stopped(shape_answer(parts, config), config.get("stopSequences") or [])
+    thoughts, limit = thought_tokens(thinking, parts_tokens(parts)), config.get("maxOutputTokens")
+    if limit is None or thoughts + parts_tokens(parts) <= limit:
+        return parts, thoughts, "STOP"
+    thoughts = min(thoughts, limit)
+    return _within(parts, limit - thoughts), thoughts, "MAX_TOKENS"
 
 
 def generate(model_name: str, body: dict, api_version: str, method: str = "generateContent") -> dict:
@@ -130,14 +138,8 @@ def generate(model_name: str, body: dict, api_version: str, method: str = "gener
     check_contents(request["contents"])
     check_signatures(request["contents"], model)
     prompt, cached = _prompt_tokens(model, body, request, cached)
-    parts = _stopped(shape_answer(respond(request), config), config.get("stopSequences") or [])
+    parts, thoughts, finish = _output(respond(request), config, thinking)
     answer = parts_tokens(parts)
-    thoughts, finish = thought_tokens(thinking, answer), "STOP"
-    limit = config.get("maxOutputTokens")
-    if limit is not None and thoughts + answer > limit:  # thoughts spend the output budget first
-        thoughts = min(thoughts, limit)
-        parts, finish = _within(parts, limit - thoughts), "MAX_TOKENS"
-        answer = parts_tokens(parts)
     parts = sign(parts, request, model)
     if thinking.include and thinking.level:
         parts = [thought_part(thinking)] + parts
