@@ -78,6 +78,7 @@ def connect(retry_attempts: int | None = None) -> genai.Client:
 
         record = {"client_args": {"transport": RecordingTransport(os.environ["WORKBOOK_RECORD"])}}
     if is_offline():
+        import harness.scenarios  # noqa: F401  (each scenario registers what the glass box knows of it)
         from harness.engine.server import ensure_running
 
         # Vertex mode would send the client elsewhere; the glass box speaks the Gemini API.
