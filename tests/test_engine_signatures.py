@@ -47,11 +47,11 @@ def refusal(client, contents, model=SIGNED) -> errors.ClientError:
 
 
 def test_a_signing_model_signs_the_first_call_of_its_step_and_the_signature_survives_the_sdk(glass_box):
-    task = [user("List the files of the project, then read the README.")]
+    task = [user("Call list_files for '.' first.")]
     reply = glass_box.models.generate_content(model=SIGNED, contents=task, config=CONFIG)
     parts = reply.candidates[0].content.parts
     calls = [part for part in parts if part.function_call]
-    assert calls, "the agent policy should answer a task with a tool call"
+    assert calls, "the generic caller should call the function the message names"
     assert isinstance(calls[0].thought_signature, bytes) and calls[0].thought_signature
     assert all(part.thought_signature is None for part in calls[1:])
     # sent back as the SDK sends it (base64 on the wire), the step is accepted
@@ -60,10 +60,11 @@ def test_a_signing_model_signs_the_first_call_of_its_step_and_the_signature_surv
 
 
 def test_the_signature_is_derived_from_the_request_not_drawn_at_random(glass_box):
-    task = [user("List the files of the project.")]
+    task = [user("Call list_files for '.' first.")]
     first = glass_box.models.generate_content(model=SIGNED, contents=task, config=CONFIG)
     again = glass_box.models.generate_content(model=SIGNED, contents=task, config=CONFIG)
-    other = glass_box.models.generate_content(model=SIGNED, contents=[user("Read the README first.")], config=CONFIG)
+    other = glass_box.models.generate_content(model=SIGNED, contents=[user("Call read_file for 'README.md'.")],
+                                              config=CONFIG)
 
     def signature(reply):
         return next(p.thought_signature for p in reply.candidates[0].content.parts if p.function_call)
@@ -71,7 +72,9 @@ def test_the_signature_is_derived_from_the_request_not_drawn_at_random(glass_box
 
 
 def test_a_model_that_does_not_require_signatures_sends_none(glass_box):
-    reply = glass_box.models.generate_content(model=UNSIGNED, contents=[user("List the files.")], config=CONFIG)
+    reply = glass_box.models.generate_content(model=UNSIGNED, contents=[user("Call list_files for '.' first.")],
+                                              config=CONFIG)
+    assert any(part.function_call for part in reply.candidates[0].content.parts)
     assert all(part.thought_signature is None for part in reply.candidates[0].content.parts)
 
 

@@ -84,14 +84,18 @@ def test_snake_case_fields_are_read_as_the_real_api_reads_them(glass_box):
 
 def test_snake_case_tools_and_inline_data_are_read_too(glass_box):
     def request(declarations, image, **tools):
-        parts = [{"text": "Fix the failing tests."}, {image: {"mimeType": "image/png", "data": "iVBORw0K"}}]
+        parts = [{"text": "Call read_file for 'README.md'."}, {image: {"mimeType": "image/png", "data": "iVBORw0K"}}]
         return {"contents": [{"role": "user", "parts": parts}], **({"tools": [{declarations: [
             {"name": "read_file", "description": "Read a file",
              "parameters": {"type": "OBJECT", "properties": {"path": {"type": "STRING"}}}}]}]} if tools else {})}
     snake = send(request("function_declarations", "inline_data", tools=True))
     camel = send(request("functionDeclarations", "inlineData", tools=True))
     assert snake == camel and snake[0] == 200
-    assert snake != send(request("functionDeclarations", "inlineData"))  # the tools were read, not dropped
+    call = snake[1]["candidates"][0]["content"]["parts"][0]["functionCall"]  # the tools were read, not dropped
+    assert call["name"] == "read_file"
+    image = send(request("functionDeclarations", "inlineData"))[1]["usageMetadata"]["promptTokenCount"]
+    assert image > send({"contents": [{"parts": [{"text": "Call read_file for 'README.md'."}]}]})[1][
+        "usageMetadata"]["promptTokenCount"]  # the inline_data part was read (it costs its marker)
 
 
 def test_deep_nesting_is_a_400_not_a_crash(glass_box):
