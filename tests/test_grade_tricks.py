@@ -58,4 +58,4 @@ def test_fifty_megabytes_of_output_stay_out_of_the_gradebook(graded):
 
 def test_restored_cells_are_listed_for_a_look(graded):
     rows = graded[1]
-    assert "was edited" in rows[("check_commented_out", "-")]["message"]
+    assert "was edited" in rows[("check_commented_out", "notebook")]["message"]

@@ -113,8 +113,10 @@ def _write_csv(path: Path, table: list[list]) -> None:
 
 
 def write_csv(cohort, path: Path) -> None:
+    """One row per exercise; a row about the notebook as a whole has "notebook" for its exercise."""
     _write_csv(path, [["student", "lesson", "exercise", "status", "rule", "message"]] +
-               [[safe_cell(x) for x in (s, r.lesson, r.exercise, r.status, r.rule, r.message)] for s, r in rows(cohort)])
+               [[safe_cell(x) for x in (s, r.lesson, "notebook" if r.exercise == "-" else r.exercise, r.status, r.rule, r.message)]
+                for s, r in rows(cohort)])
 
 
 def write_lms_csv(cohort, path: Path) -> None:
