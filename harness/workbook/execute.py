@@ -6,7 +6,7 @@
 
 Every cell runs (`allow_errors`): an exception is an error output and the next cell goes on. A cell
 still busy after `cell_timeout` seconds is interrupted and recorded in `timed_out`. Outputs stop
-being kept once a notebook has shown `output_limit` bytes (the rest is replaced by one line), so
+being kept once a cell has shown `output_limit` bytes (the rest is replaced by one line), so
 50 MB of prints cannot fill the grader's memory or the gradebook. The kernel talks to the grader
 over Unix sockets in the sandbox's folder, which no other student's kernel can open. If the whole
 run takes longer than `total_timeout`, every process of the sandbox is killed and `stopped` says so.
@@ -24,7 +24,7 @@ from nbformat.v4 import new_output
 from harness.workbook.restore import GUARD_ID
 from harness.workbook.sandbox import Sandbox
 
-OUTPUT_LIMIT = 2_000_000  # bytes of output kept per notebook
+OUTPUT_LIMIT = 2_000_000  # bytes of output kept per cell
 GRADER_CELL_TIMEOUT = 180  # the grader's cells and the import cell load the harness: slow on a loaded machine
 
 
@@ -54,7 +54,7 @@ class SandboxedKernelManager(AsyncKernelManager):
 class GradingClient(NotebookClient):
     def __init__(self, notebook, output_limit: int, **kwargs):
         super().__init__(notebook, **kwargs)
-        self.output_limit, self.output_bytes, self.timed_out = output_limit, 0, set()
+        self.output_limit, self.output_bytes, self.timed_out = output_limit, {}, set()
 
     async def _async_handle_timeout(self, timeout, cell=None):
         if cell is not None:
@@ -63,9 +63,9 @@ class GradingClient(NotebookClient):
 
     def output(self, outs, msg, display_id, cell_index):
         size = len(str(msg.get("content", "")))
-        self.output_bytes += size
-        if self.output_bytes > self.output_limit:
-            if self.output_bytes - size <= self.output_limit:  # say it once, where it happened
+        shown = self.output_bytes[cell_index] = self.output_bytes.get(cell_index, 0) + size
+        if shown > self.output_limit:
+            if shown - size <= self.output_limit:  # say it once
                 outs.append(new_output("stream", name="stderr",
                                        text=f"[the grader stopped keeping output here: more than {self.output_limit:,} bytes]\n"))
             return None

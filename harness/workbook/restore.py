@@ -69,9 +69,10 @@ def prepare(student: nbformat.NotebookNode, pristine: nbformat.NotebookNode) -> 
             j = (by_id or by_source)[0]
             if cells[j]["source"].strip() != source.strip():
                 notes.append(f"{_what(mark)} was edited: the lesson's own was run instead")
-        else:
-            earlier = [k for k, o in enumerate(owner) if o is not None and o < index]
-            j = earlier[-1] + 1 if earlier else min(index, len(cells))
+        else:  # put it back after the student's copy of the lesson cell just before it
+            ids = [c.get("id") for c in cells]
+            before = [ids.index(p.get("id")) for p in pristine.cells[:index] if p.get("id") in ids]
+            j = max(before) + 1 if before else min(index, len(cells))
             cells.insert(j, None)
             owner.insert(j, None)
             notes.append(f"{_what(mark)} was deleted: the lesson's own was put back")
