@@ -25,7 +25,7 @@ from harness.agent.config import SessionConfig
 from harness.client import start_cold
 from harness.compaction import compact
 from harness.recording import Bundle, Recording, usage_dict
-from harness.scenarios.course import TUTOR_SYSTEM, TUTOR_TOOLS, search_course
+from harness.scenarios.course import TUTOR_SYSTEM, TUTOR_TOOLS, passages, search_course
 from harness.scenarios.course.script import OPENING, PLANTED, PROBES, QUESTIONS
 from harness.formats import CONVERSATION_HEADINGS
 from harness.truncation import truncate_output
@@ -187,6 +187,45 @@ def recall(run: Recording) -> float:
     """Share of the run's probes answered with every key point (0.0 for a run with no probe)."""
     results = probe_results(run)
     return sum(results) / len(results) if results else 0.0
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+CLIP = " ..."  # how the tutor marks a long sentence it quotes only in part (its own brevity, not a cut)
+
+
+def course_sentences() -> frozenset[str]:
+    """Every whole sentence of the course passages."""
+    return frozenset(s for p in passages() for s in _SENTENCE_END.split(p.text) if s[-1:] in ".!?")
+
+
+def quotes_whole_sentence(answer: str) -> bool:
+    """True when the answer quotes at least one whole sentence of the course.
+
+    A quote cut by a tool-output cap ("A cap keeps the head and the tail of a lo") is not one; a
+    long sentence the tutor itself shortened with " ..." counts when what it kept starts a sentence.
+
+    >>> quotes_whole_sentence('From what I can see: "Safe cut points are the places just before a model message."')
+    True
+    >>> quotes_whole_sentence('From what I can see: "Safe cut points are the pla"')
+    False
+    """
+    whole = course_sentences()
+    for quote in re.findall(r'"([^"]+)"', answer):
+        kept = quote.removesuffix(CLIP)
+        if quote in whole or (kept != quote and any(s.startswith(kept) for s in whole)):
+            return True
+    return False
+
+
+def course_answers(run: Recording) -> list[str]:
+    """The tutor's final answers to the course questions (not the acknowledgement, not the probes)."""
+    return [b.answer for b in run.bundles if b.kind == "turn" and b.answer and not b.probe and b.turn > 0]
+
+
+def whole_answer_share(run: Recording) -> float:
+    """Share of the course answers that quote a whole course sentence (0.0 with no answer)."""
+    answers = course_answers(run)
+    return sum(map(quotes_whole_sentence, answers)) / len(answers) if answers else 0.0
 
 
 def compaction_fired_before_probe(run: Recording) -> bool:
