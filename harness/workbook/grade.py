@@ -107,7 +107,7 @@ def grade(submissions: Path, out: Path, lessons: dict[str, nbformat.NotebookNode
     chosen = {n: f for n, f in folders.items() if not students or n in students}
     out.mkdir(parents=True, exist_ok=True)
     hide = [submissions.resolve(), out.resolve()]
-    enforced = enforcement()
+    enforced = enforcement(online=not offline)
     lock, done = threading.Lock(), 0
     # Threads are enough: each notebook runs in a kernel process of its own.
     with ThreadPoolExecutor(max_workers=jobs or 2) as pool:

@@ -44,12 +44,14 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--uid", type=int, required=True)
     parser.add_argument("--gid", type=int, required=True)
     parser.add_argument("--hide", action="append", default=[])
+    parser.add_argument("--loopback", action="store_true", help="bring up lo (in a new network namespace)")
     parser.add_argument("--keep", action="append", default=[])
     parser.add_argument("--read-only", action="append", default=[])
     parser.add_argument("--own", action="append", default=[])
     parser.add_argument("command", nargs=argparse.REMAINDER)
     args = parser.parse_args(argv)
-    loopback_up()
+    if args.loopback:
+        loopback_up()
     for path in args.read_only:
         mount("--bind", path, path)
         mount("-o", "remount,bind,ro", path)

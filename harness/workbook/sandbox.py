@@ -145,7 +145,9 @@ class Sandbox:
         """The kernel command, run inside the jail when this process can isolate it."""
         if self.uid is None:
             return command
-        jail = ["unshare", "--mount", "--net", "--", sys.executable, "-I", str(JAIL),
+        offline = self.offline is not False  # --online grading must reach Gemini
+        jail = ["unshare", "--mount", *(["--net"] if offline else []), "--", sys.executable, "-I", str(JAIL),
+                *(["--loopback"] if offline else []),
                 "--uid", str(self.uid), "--gid", str(self.uid), "--read-only", str(ROOT), "--own", connection_file]
         hidden = self.hidden_paths()
         for path in hidden:
@@ -170,7 +172,7 @@ class Sandbox:
             time.sleep(0.05)
 
 
-def enforcement() -> dict[str, str]:
+def enforcement(online: bool = False) -> dict[str, str]:
     """Each protection a graded notebook gets here and whether it holds, for the gradebook."""
     isolated = can_isolate()
     why_not = "not enforced: the grader is not running as root, so the kernel runs as the instructor"
@@ -181,7 +183,8 @@ def enforcement() -> dict[str, str]:
         "submissions, gradebook folder, instructor's HOME and .env files hidden": "enforced" if isolated else why_not,
         "instructor's clone read-only": "enforced" if isolated else
         ("by file permissions only" if not os.stat(ROOT).st_mode & stat.S_IWOTH else why_not),
-        "no network (loopback only)": "enforced" if isolated else why_not,
+        "no network (loopback only)": "not enforced: --online grading calls Gemini" if online else
+        "enforced" if isolated else why_not,
         "every process killed at the end": "enforced (by uid)" if isolated else
         "by a marker in each process's environment (a process that clears its environment escapes)",
         "memory and CPU limits": "not enforced here: give the grading machine or container its own",
