@@ -8,6 +8,7 @@ True
 from dataclasses import dataclass
 
 import ipywidgets as widgets
+from harness.arguments import require_instance, require_int, require_list_of_text, require_text
 
 
 @dataclass
@@ -18,8 +19,13 @@ class Question:
     why: list[str]       # one explanation per option, shown once that option is picked
 
     def __post_init__(self):
+        require_text("prompt", self.prompt, empty=False)
+        require_list_of_text("options", self.options)
+        require_int("answer", self.answer, 0, max(len(self.options) - 1, 0))
+        require_list_of_text("why", self.why)
         if len(self.why) != len(self.options) or not 0 <= self.answer < len(self.options):
-            raise ValueError(f"Question {self.prompt[:40]!r}: give one explanation per option and a valid answer index.")
+            raise ValueError(f"Question {self.prompt[:40]!r}: why must give one explanation per option "
+                             f"(options has {len(self.options)}), got {len(self.why)}.")
 
     def explain(self, choice: int) -> str:
         verdict = "Right." if choice == self.answer else "Not quite."
@@ -28,6 +34,8 @@ class Question:
 
 def quiz(*questions: Question) -> widgets.VBox:
     """A panel with one radio group per question; each answer shows its explanation."""
+    for index, question in enumerate(questions):
+        require_instance(f"questions[{index}]", question, Question, "a quiz.Question")
     rows = []
     for number, question in enumerate(questions, 1):
         choices = widgets.RadioButtons(options=[(text, i) for i, text in enumerate(question.options)],
