@@ -122,9 +122,11 @@ def test_a_deleted_check_cell_shows_as_missing(tmp_path):
     assert [(r.exercise, r.status) for r in results] == [("99.1", "passed"), ("99.2", "missing")]
 
 
-def test_exercise_ids_come_from_check_calls_in_code_cells():
-    notebook = new_notebook(cells=[new_markdown_cell('check("1.1", f)'), new_code_cell('check( "3.2", f)\ncheck("3.1", g)')])
-    assert exercise_ids(notebook) == ["3.2", "3.1"]
+def test_exercise_ids_come_from_cells_that_are_one_check_call():
+    notebook = new_notebook(cells=[new_markdown_cell('check("1.1", f)'), new_code_cell('check( "3.2", f)'),
+                                   new_code_cell('# check("2.1", f)'), new_code_cell('check("3.1", g)\nprint("done")'),
+                                   new_code_cell('check("3.3", h)')])
+    assert exercise_ids(notebook) == ["3.2", "3.3"]
 
 
 def test_the_table_keeps_the_first_two_lines_of_a_message():

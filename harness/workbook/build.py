@@ -12,7 +12,13 @@ The lesson keeps the indentation of the BEGIN line and gets, in its place:
         raise NotImplementedError("Exercise 3.1")
 
 Cells tagged `solution-only` are left out of the lesson; outputs and execution counts are cleared.
+The cells the grader restores from the pristine lesson are marked in their metadata, with a checksum
+of their source, so the grader finds them (by cell id) and sees whether a student changed them:
+
+    check("3.1", build_context)        ->  {"workbook": {"check": "3.1", "checksum": "sha256:..."}}
+    from harness.checks import check   ->  {"workbook": {"import": true, "checksum": "sha256:..."}}
 """
+import hashlib
 import json
 import re
 import sys
@@ -24,6 +30,9 @@ from harness.workbook import LESSONS, SOLUTIONS, keep_backup
 
 BEGIN = re.compile(r"^(?P<indent>[ \t]*)### BEGIN SOLUTION(?: (?P<id>\d+\.\d+))?[ \t]*$")
 END = re.compile(r"^[ \t]*### END SOLUTION[ \t]*$")
+# A check cell is this call and nothing else; the import cell is the one that imports `check`.
+CHECK_CELL = re.compile(r"""\s*check\(\s*["'](?P<id>\d+\.\d+)["']\s*,\s*(?P<name>[A-Za-z_]\w*)\s*\)\s*""")
+IMPORT_OF_CHECK = re.compile(r"^from harness\.checks import .*\bcheck\b", re.MULTILINE)
 
 
 class BuildError(ValueError):
@@ -59,6 +68,24 @@ def stub_source(source: str, where: str = "cell") -> str:
     return "\n".join(out)
 
 
+def checksum(source: str) -> str:
+    return "sha256:" + hashlib.sha256(source.encode("utf-8")).hexdigest()
+
+
+def protection(source: str) -> dict | None:
+    """The grader's mark for a cell it restores (a check cell, the import cell), or None.
+
+    >>> protection('check("3.1", build_context)')["check"]
+    '3.1'
+    """
+    match = CHECK_CELL.fullmatch(source)
+    if match:
+        return {"check": match["id"], "checksum": checksum(source)}
+    if IMPORT_OF_CHECK.search(source):
+        return {"import": True, "checksum": checksum(source)}
+    return None
+
+
 def lesson_from_solution(notebook: dict, name: str = "notebook") -> dict:
     """The student's version of a solution notebook (a new dict; the input is not changed)."""
     cells = []
@@ -70,6 +97,9 @@ def lesson_from_solution(notebook: dict, name: str = "notebook") -> dict:
         if cell["cell_type"] == "code":
             source = stub_source(source, f"{name}, cell {index}")
             cell.update(outputs=[], execution_count=None)
+            mark = protection(source)
+            metadata = {k: v for k, v in cell.get("metadata", {}).items() if k != "workbook"}
+            cell["metadata"] = {**metadata, "workbook": mark} if mark else metadata
         cell["source"] = source
         cells.append(cell)
     return {**notebook, "cells": cells}
