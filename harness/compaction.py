@@ -22,7 +22,7 @@ from google.genai import types
 
 from harness.transcript import transcript_text_of
 
-CONTEXT_BUDGET = 24_000  # tokens a prompt may grow to before the harness steps in (seed 000)
+CONTEXT_BUDGET = 24_000  # tokens a prompt may grow to before the harness steps in (« Le budget de contexte »)
 COMPACT_RATIO = 0.7  # compact at 70% of the budget: early enough that the summary call has room
 KEEP_RECENT_TURNS = 3  # the last three turns stay word for word: the model is still working on them
 

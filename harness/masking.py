@@ -27,7 +27,7 @@ from google.genai import types
 
 from harness.truncation import extract_verdict
 
-MASK_AFTER_TURNS = 3  # seed 004: mask an output once three newer turns have followed it
+MASK_AFTER_TURNS = 3  # « Techniques d'Optimisation de Contexte »: mask an output once three newer turns have followed it
 MASKED_PREFIX = "[masked obs-"
 
 

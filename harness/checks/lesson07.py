@@ -5,7 +5,7 @@ from google.genai import types
 
 from harness.checks import call, exercise, rule
 
-FLASH = {"input": 0.30, "cached_input": 0.03, "output": 2.50}  # $/M, gemini-2.5-flash (FACTS.md)
+FLASH = {"input": 0.30, "cached_input": 0.03, "output": 2.50}  # $/M, gemini-2.5-flash (“Gemini Developer API pricing”, copies of Sept-Oct 2026)
 
 
 def usage(prompt=None, cached=None, output=None, thoughts=None):

@@ -10,7 +10,7 @@ The agent never touches these files: `copy_task` gives it a fresh copy to work i
 The two bugs (both against the README's rules): the bulk discount tests `quantity > BULK_THRESHOLD`
 (50) where the rule says "50 units or more", and amounts are quantized in Python's default mode
 (half to even) where the rule says half-up. Fixed, `pytest` in the copy prints "6 passed".
-Its pytest.ini is verbose (-vv), so the failing run prints about 18,000 characters, as in seed 000.
+Its pytest.ini is verbose (-vv), so the failing run prints about 18,000 characters, as in « Le budget de contexte ».
 """
 import shutil
 from pathlib import Path

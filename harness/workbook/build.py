@@ -12,6 +12,7 @@ The lesson keeps the indentation of the BEGIN line and gets, in its place:
         raise NotImplementedError("Exercise 3.1")
 
 Cells tagged `solution-only` are left out of the lesson; outputs and execution counts are cleared.
+Markdown files beside the notebooks (the glossary) are copied unchanged.
 """
 import json
 import re
@@ -93,6 +94,8 @@ def expected_lessons(solutions: Path = SOLUTIONS) -> dict[str, str]:
     for path in sorted(solutions.glob("*.ipynb")):
         notebook = json.loads(path.read_text(encoding="utf-8"))
         lessons[path.name] = render(lesson_from_solution(notebook, path.name))
+    for path in sorted(solutions.glob("*.md")):  # the glossary the lessons link to, copied as it is
+        lessons[path.name] = path.read_text(encoding="utf-8")
     return lessons
 
 
