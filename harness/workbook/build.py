@@ -94,14 +94,18 @@ def expected_lessons(solutions: Path = SOLUTIONS) -> dict[str, str]:
     for path in sorted(solutions.glob("*.ipynb")):
         notebook = json.loads(path.read_text(encoding="utf-8"))
         lessons[path.name] = render(lesson_from_solution(notebook, path.name))
-    for path in sorted(solutions.glob("*.md")):  # the glossary the lessons link to, copied as it is
-        lessons[path.name] = path.read_text(encoding="utf-8")
     return lessons
+
+
+def expected_files(solutions: Path = SOLUTIONS) -> dict[str, str]:
+    """Every file of lessons/ -> its text: the lessons, and the markdown beside them (the glossary), as it is."""
+    copies = {path.name: path.read_text(encoding="utf-8") for path in sorted(solutions.glob("*.md"))}
+    return expected_lessons(solutions) | copies
 
 
 def stale_lessons(solutions: Path = SOLUTIONS, lessons: Path = LESSONS) -> list[str]:
     """Names of lessons that are missing or differ from what the build would write."""
-    return [name for name, text in expected_lessons(solutions).items()
+    return [name for name, text in expected_files(solutions).items()
             if not (lessons / name).is_file() or (lessons / name).read_text(encoding="utf-8") != text]
 
 
@@ -113,7 +117,7 @@ def build(solutions: Path = SOLUTIONS, lessons: Path = LESSONS) -> list[tuple[st
     """
     lessons.mkdir(exist_ok=True)
     written = []
-    for name, text in expected_lessons(solutions).items():
+    for name, text in expected_files(solutions).items():
         target = lessons / name
         if target.is_file() and target.read_text(encoding="utf-8") == text:
             continue
