@@ -27,7 +27,8 @@ def growth_panel(turns: int = 13, turn_size: int = 400, system_tokens: int = 300
     """Sliders for the number of turns and the tokens each turn adds; a chart of each turn's
     prompt (bars) and the session's cumulative input (line), redrawn on every change."""
     turns_slider = widgets.IntSlider(value=turns, min=1, max=max_turns, description="turns")
-    size_slider = widgets.IntSlider(value=turn_size, min=20, max=2000, step=20, description="turn size")
+    # Step 1, so the panel can open on the lesson's measured turn size (209, not a rounded 200).
+    size_slider = widgets.IntSlider(value=turn_size, min=20, max=max(2000, turn_size), description="turn size")
     readout = widgets.HTML()
     figure = go.FigureWidget(
         data=[go.Bar(name="prompt of this turn"), go.Scatter(name="cumulative input", mode="lines+markers")],
