@@ -51,18 +51,25 @@ def bill_panel(usage, model: str | None = None) -> widgets.VBox:
     output = widgets.IntSlider(value=tokens["output"], min=0, max=max(MAX_OUTPUT, tokens["output"]),
                                description="output")
     models = widgets.Dropdown(options=list(PRICES), value=model, description="model")
-    readout = widgets.HTML()
+
+    def shown():
+        """(costs, readout) for the controls' values."""
+        cached_tokens = min(cached.value, prompt.value)
+        return (_costs(prompt.value, cached_tokens, output.value, models.value),
+                _readout(prompt.value, cached_tokens, output.value, models.value))
+
+    costs, text = shown()
+    readout = widgets.HTML(text)
+    # NOTE: the traces get their data when built; a FigureWidget changed before it is displayed may
+    # draw empty in the browser.
     figure = go.FigureWidget(
-        data=[go.Bar(x=list(PARTS), y=[0, 0, 0], marker_color=list(COLOURS),
+        data=[go.Bar(x=list(PARTS), y=costs, marker_color=list(COLOURS),
                      hovertemplate="%{x}: $%{y:.6f}<extra></extra>")],
         layout=go.Layout(height=300, margin=dict(l=70, r=20, t=30, b=40), yaxis_title="dollars per call"))
 
     def redraw(_change=None):
-        cached_tokens = min(cached.value, prompt.value)
-        figure.data[0].y = _costs(prompt.value, cached_tokens, output.value, models.value)
-        readout.value = _readout(prompt.value, cached_tokens, output.value, models.value)
+        figure.data[0].y, readout.value = shown()
 
     for control in (prompt, cached, output, models):
         control.observe(redraw, names="value")
-    redraw()
     return widgets.VBox([widgets.HBox([prompt, cached]), widgets.HBox([output, models]), readout, figure])

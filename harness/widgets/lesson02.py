@@ -32,9 +32,11 @@ def cache_panel(measure, choices, price: Price, description: str = "layout") -> 
         raise ValueError("cache_panel needs at least one layout to choose from.")
     picker = widgets.Dropdown(options=choices, value=choices[0], description=description,
                               layout=widgets.Layout(width="420px"))
-    readout = widgets.HTML()
     first = measure(choices[0])
+    readout = widgets.HTML(_readout(choices[0], first, price))
     numbers = list(range(1, len(first) + 1))
+    # NOTE: the traces get their data when built; a FigureWidget changed before it is displayed may
+    # draw empty in the browser.
     figure = go.FigureWidget(
         data=[go.Bar(name="cached", x=numbers, y=[c for _, c in first], marker_color=CACHED),
               go.Bar(name="not cached", x=numbers, y=[p - c for p, c in first], marker_color=UNCACHED)],
@@ -49,5 +51,4 @@ def cache_panel(measure, choices, price: Price, description: str = "layout") -> 
         readout.value = _readout(picker.value, calls, price)
 
     picker.observe(redraw, names="value")
-    redraw()
     return widgets.VBox([picker, readout, figure])

@@ -76,19 +76,26 @@ def budget_panel(system, facts, summary, turns, question, docs=(), budget=None, 
     room = max(full, sum(costs), 1)  # a wrong build's total must not break the slider
     slider = widgets.IntSlider(value=budget or room, min=1, max=room + room // 4, description="budget",
                                continuous_update=True, layout=widgets.Layout(width="500px"))
-    readout = widgets.HTML()
+
+    def shown():
+        """(bar colours, readout) for the slider's budget."""
+        system_instruction, contents, total = build(system, facts, summary, turns, question, budget=slider.value,
+                                                    count=count, docs=docs)
+        kept = _kept(blocks, system_instruction, contents)
+        return [KEPT if k else DROPPED for k in kept], _readout(slider.value, total, blocks, kept)
+
+    colours, text = shown()
+    readout = widgets.HTML(text)
+    # NOTE: the traces get their data when built; a FigureWidget changed before it is displayed may
+    # draw empty in the browser.
     figure = go.FigureWidget(
-        data=[go.Bar(orientation="h", y=labels, x=costs, hovertemplate="%{y}: %{x} tokens<extra></extra>")],
+        data=[go.Bar(orientation="h", y=labels, x=costs, marker_color=colours,
+                     hovertemplate="%{y}: %{x} tokens<extra></extra>")],
         layout=go.Layout(height=120 + 22 * len(blocks), margin=dict(l=110, r=20, t=10, b=40),
                          xaxis_title="tokens (block alone)", yaxis=dict(autorange="reversed")))
 
     def redraw(_change=None):
-        system_instruction, contents, total = build(system, facts, summary, turns, question, budget=slider.value,
-                                                    count=count, docs=docs)
-        kept = _kept(blocks, system_instruction, contents)
-        figure.data[0].marker.color = [KEPT if k else DROPPED for k in kept]
-        readout.value = _readout(slider.value, total, blocks, kept)
+        figure.data[0].marker.color, readout.value = shown()
 
     slider.observe(redraw, names="value")
-    redraw()
     return widgets.VBox([slider, readout, figure])
