@@ -25,8 +25,16 @@ def _readout(choice: str, calls, price: Price) -> str:
             f"against ${prompt * price.input / 1e6:.6f} with no cache.")
 
 
+def _stacked(calls) -> dict:
+    """Bar data for (prompt, cached) per call: two bars per call, the uncached one based on the cached."""
+    return dict(x=[n for n in range(1, len(calls) + 1) for _ in (0, 1)],
+                y=[tokens for prompt, cached in calls for tokens in (cached, prompt - cached)],
+                base=[base for _, cached in calls for base in (0, cached)],
+                marker_color=[CACHED, UNCACHED] * len(calls))
+
+
 def cache_panel(measure, choices, price: Price, description: str = "layout") -> widgets.VBox:
-    """A dropdown of `choices`, a readout, and stacked bars (cached / uncached) per call."""
+    """A dropdown of `choices`, a readout, and each call's prompt as a bar: cached part, then the rest."""
     choices = list(choices)
     if not choices:
         raise ValueError("cache_panel needs at least one layout to choose from.")
@@ -34,20 +42,18 @@ def cache_panel(measure, choices, price: Price, description: str = "layout") -> 
                               layout=widgets.Layout(width="420px"))
     first = measure(choices[0])
     readout = widgets.HTML(_readout(choices[0], first, price))
-    numbers = list(range(1, len(first) + 1))
-    # NOTE: the traces get their data when built; a FigureWidget changed before it is displayed may
-    # draw empty in the browser.
+    # NOTE: ONE bar trace, each call's cached part with its uncached part on top (`base`): a
+    # FigureWidget with two bar traces draws nothing in JupyterLab (plotly 7.1, measured here).
+    # And the trace gets its data when built: a FigureWidget changed before display may draw empty.
     figure = go.FigureWidget(
-        data=[go.Bar(name="cached", x=numbers, y=[c for _, c in first], marker_color=CACHED),
-              go.Bar(name="not cached", x=numbers, y=[p - c for p, c in first], marker_color=UNCACHED)],
-        layout=go.Layout(barmode="stack", height=320, margin=dict(l=60, r=20, t=30, b=40), xaxis_title="call",
-                         yaxis_title="prompt tokens", legend=dict(orientation="h", y=1.12)))
+        data=[go.Bar(**_stacked(first), hovertemplate="call %{x}: %{y:,} tokens<extra></extra>")],
+        layout=go.Layout(height=320, margin=dict(l=60, r=20, t=40, b=40), xaxis=dict(title="call", dtick=1),
+                         yaxis_title="prompt tokens", title=dict(
+                             text="green: served from the cache · orange: read at full price", font=dict(size=13))))
 
     def redraw(_change=None):
         calls = measure(picker.value)
-        with figure.batch_update():
-            figure.data[0].y = [c for _, c in calls]
-            figure.data[1].y = [p - c for p, c in calls]
+        figure.data[0].update(**_stacked(calls))
         readout.value = _readout(picker.value, calls, price)
 
     picker.observe(redraw, names="value")

@@ -141,6 +141,13 @@ def chart_shapes(panel) -> list[str]:
     return panel.locator(CHART_PATHS).evaluate_all("paths => paths.map(p => p.getAttribute('d') + ' ' + p.style.fill)")
 
 
+def wait_for_chart(page, panel) -> None:
+    """Until the panel's plotly chart has drawn a trace with some size (a zero-height bar is hidden)."""
+    page.wait_for_function(f"""el => [...el.querySelectorAll('{CHART_PATHS}')]
+        .some(p => {{ const box = p.getBoundingClientRect(); return box.width > 0 && box.height > 0; }})""",
+                           arg=panel.element_handle(), timeout=REDRAW_TIMEOUT_MS, polling=POLL_MS)
+
+
 def control_name(control) -> str:
     label = control.locator(".widget-label")
     return label.first.inner_text().strip() if label.count() else "(no label)"
@@ -167,7 +174,7 @@ def nudge(control, attempt: int) -> None:
 
 def move_and_watch(page, panel, control) -> tuple[str, str]:
     """Nudge `control` until the panel's readout and chart both change; return (before, after) readouts."""
-    panel.locator(CHART_PATHS).first.wait_for(timeout=REDRAW_TIMEOUT_MS)
+    wait_for_chart(page, panel)
     before_text, before_chart = readout_text(panel), chart_shapes(panel)
     for attempt in range(3):
         nudge(control, attempt)

@@ -48,10 +48,16 @@ def test_lesson_runs_and_its_panels_and_quiz_answer(lab, page, lesson):
         assert not markdown.locator("mjx-container").count(), (
             "a markdown cell was typeset as LaTeX (an unescaped $ pair?): "
             + markdown.filter(has=page.locator("mjx-container")).first.inner_text()[:300])
-        drawn = page.locator(f"{NOTEBOOK} .jp-RenderedMermaid svg")
+        drawn = page.locator(f"{NOTEBOOK} .jp-MarkdownOutput img[src^=\"data:image/svg+xml\"]")  # how JupyterLab 4 draws mermaid
         if mermaid_fences(lesson):
             drawn.first.wait_for(timeout=30_000)
+            drawn.first.scroll_into_view_if_needed()
+            drawn.first.screenshot(path=str(SCREENSHOTS / f"{number}-4-diagram.png"))
         assert drawn.count() == mermaid_fences(lesson), "a mermaid diagram did not draw"
+        dollars = page.locator(f"{NOTEBOOK} .jp-RenderedMarkdown", has_text="$")
+        if dollars.count():
+            dollars.first.scroll_into_view_if_needed()
+            dollars.first.screenshot(path=str(SCREENSHOTS / f"{number}-5-dollars.png"))
 
         found = panels(page)
         assert found, "no panel: no slider or dropdown in any output"
@@ -75,6 +81,18 @@ def test_lesson_runs_and_its_panels_and_quiz_answer(lab, page, lesson):
         assert not page.js_errors, f"JavaScript errors in the page: {page.js_errors}"
     finally:
         lab.stop_kernel(lesson.name)
+
+
+def test_the_glossary_opens_rendered_from_a_lesson(lab, page):
+    path = f"{PRISTINE}/01_growing_history.ipynb"
+    open_notebook(page, lab, path)
+    try:
+        page.locator(f"{NOTEBOOK} .jp-MarkdownOutput a", has_text="glossary").first.click()
+        viewer = page.locator(".jp-MarkdownViewer:not(.lm-mod-hidden) .jp-RenderedMarkdown")
+        viewer.get_by_text("observation masking").first.wait_for(timeout=30_000)
+        page.screenshot(path=str(SCREENSHOTS / "glossary.png"))
+    finally:
+        lab.stop_kernel(path)
 
 
 def test_a_wrong_answer_in_a_pristine_lesson_shows_one_line_and_no_traceback(lab, page):
