@@ -35,7 +35,7 @@ lessons: setup
 bench: setup
 	$(PY) benchmarks/bench.py
 
-# Lesson 03 in a real browser (slow; not part of `make test`). Uses Debian's chromium, never a
+# Every lesson in a real browser (a few minutes; not part of `make test`). Uses Debian's chromium, never a
 # downloaded browser: Playwright only drives it.
 test-browser: setup
 	@test -x /usr/bin/chromium || (apt-get update && apt-get install -y chromium)

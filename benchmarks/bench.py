@@ -43,7 +43,7 @@ def sample_turns(n: int, rng: random.Random) -> list[tuple[str, str]]:
 
 def bench_build_context() -> None:
     rng = random.Random(7)
-    print("build_context vs a naive version that re-renders and re-counts after each drop (seed 001 style):")
+    print("build_context vs a naive version that re-renders and re-counts after each drop (the style of « Ordonner le contexte et tenir un budget »):")
     for n in (100, 1_000, 5_000):
         turns = sample_turns(n, rng)
         facts = [f"fact {i}: the user likes item {i}" for i in range(20)]

@@ -28,10 +28,10 @@ PRICES_AS_OF = "2026-12-01"  # the date of harness/models.py's rows; check the p
 
 # One price sheet per model of harness/models.py (the one table of model facts), plus a contrast row.
 PRICES = {name: row.price for name, row in MODELS.items()}
-# The contrast seed 003 draws: cached input 50x cheaper than input (0.0028 vs 0.14 $/M).
+# The contrast the Towards AI tutor article draws: cached input 50x cheaper than input (0.0028 vs 0.14 $/M).
 # NOTE: its output rate is an assumption made for the lessons (twice the input rate), not a quote.
 PRICES["contrast-50x (DeepSeek-like)"] = Price(0.14, 0.0028, 0.28, 0.0,
-                                               note="input and cached rates as seed 003 reports them; output assumed")
+                                               note="input and cached rates as the Towards AI tutor article reports them; output assumed")
 
 
 def priced_model(model: str | None = None) -> str:

@@ -25,7 +25,7 @@ from harness.arguments import (require_callable, require_contents, require_insta
 from harness.formats import state_block
 from harness.transcript import transcript_text_of
 
-CONTEXT_BUDGET = 24_000  # tokens a prompt may grow to before the harness steps in (seed 000)
+CONTEXT_BUDGET = 24_000  # tokens a prompt may grow to before the harness steps in (« Le budget de contexte »)
 COMPACT_RATIO = 0.7  # compact at 70% of the budget: early enough that the summary call has room
 KEEP_RECENT_TURNS = 3  # the last three turns stay word for word: the model is still working on them
 

@@ -161,9 +161,9 @@ def build_context(system: str, facts: Iterable[str], summary: str, turns: Iterab
 def build_context_naive(system: str, facts: Iterable[str], summary: str, turns: Iterable[tuple[str, str]],
                         question: str, budget: int = 6000, count: Callable[[str], int] = approx_tokens,
                         docs: Iterable[str] = ()) -> tuple[str, list[types.Content], int]:
-    """Same result as `build_context`, written as seed 001 writes it: drop one block, re-render and
-    re-count everything, repeat. Kept for the lesson's benchmark: with n turns to drop it counts
-    about n²/2 turns instead of n.
+    """Same result as `build_context`, written as « Ordonner le contexte et tenir un budget » writes
+    it: drop one block, re-render and re-count everything, repeat. Kept for the lesson's benchmark:
+    with n turns to drop it counts about n²/2 turns instead of n.
     """
     _arguments(system, facts, summary, turns, question, count, docs)
     turns = _validated(budget, turns)

@@ -312,7 +312,7 @@ def global_quality(question: str, answer: str) -> float:
 
     On topic (shares a content word with the question), well formed (a few words, closed
     sentences or quotes), confident (no hedge such as "I don't know"). Like the blind judges of
-    seed 003 it never sees what the student said earlier, so it cannot notice a forgotten fact.
+    the Towards AI tutor article it never sees what the student said earlier, so it cannot notice a forgotten fact.
 
     >>> global_quality("Which topic is my weak spot?", 'From what I can see: "Plan one topic at a time."')
     1.0

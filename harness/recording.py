@@ -1,6 +1,6 @@
 """Recorded sessions: one JSON line per model call, saved once, re-billed and re-graded for free.
 
-Seed 003's harness saved a "bundle" per turn (the answer, every tool call, token counts, timing)
+The harness of the Towards AI tutor article saved a "bundle" per turn (the answer, every tool call, token counts, timing)
 so that findings could be re-graded and re-billed later without spending another dollar. This
 module does the same for the workbook's runs:
 

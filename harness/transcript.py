@@ -8,7 +8,7 @@ summariser can parse it back:
     model called read_file({"path": "README.md"})
     tool read_file returned: # Invoicing ...
 
-Tool outputs are cut to `max_output_chars` (600 by default, as in seed 000): a summary needs the
+Tool outputs are cut to `max_output_chars` (600 by default, as in « Le budget de contexte »): a summary needs the
 gist of an output, not all of it, and a long log would crowd out the rest of the transcript. The cut
 keeps the head and the tail (lesson 04's `truncate_output`): a pytest verdict sits at the end, and a
 summariser shown only the head would report the tests as never run.

@@ -13,7 +13,7 @@ bbbbbb
 import re
 from harness.arguments import require_int, require_number, require_text
 
-TOOL_OUTPUT_MAX_CHARS = 4_000  # seed 000's cap: a pytest summary fits whole, an 18,000-char log does not
+TOOL_OUTPUT_MAX_CHARS = 4_000  # the cap of « Le budget de contexte »: a pytest summary fits whole, an 18,000-char log does not
 HEAD_RATIO = 0.4  # the tail weighs more: the verdict is at the end
 
 _VERDICT = re.compile(r"\d+ (passed|failed)")

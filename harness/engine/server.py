@@ -22,7 +22,7 @@ maxOutputTokens, signed, and billed with its thought tokens.
 
 Every malformed request gets a 4xx JSON error in Google's shape, never an HTML page or a dropped
 connection. One server per process, in a daemon thread: HTTP/1.1 keep-alive and TCP_NODELAY make a
-call take a couple of milliseconds (44 ms with Nagle's algorithm on, FACTS.md). `ensure_replaying`
+call take a couple of milliseconds (44 ms with Nagle's algorithm on, measured here). `ensure_replaying`
 starts the same server answering from a recording instead (replay.py).
 """
 import json

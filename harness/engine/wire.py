@@ -1,7 +1,7 @@
 """Check a request the way Gemini does, and say what is wrong in Google's error shape.
 
 A student who splits a function call from its response must meet the error the real API gives,
-word for word, so the messages below are the real ones (FACTS.md):
+word for word, so the messages below are the real ones (as public issue reports quote them, 2026):
 
     >>> try:
     ...     check_contents([{"role": "user", "parts": [{"text": "hi"}]},

@@ -17,6 +17,8 @@ of their source, so the grader finds them (by cell id) and sees whether a studen
 
     check("3.1", build_context)        ->  {"workbook": {"check": "3.1", "checksum": "sha256:..."}}
     from harness.checks import check   ->  {"workbook": {"import": true, "checksum": "sha256:..."}}
+
+Markdown files beside the notebooks (the glossary) are copied unchanged.
 """
 import hashlib
 import json
@@ -126,9 +128,15 @@ def expected_lessons(solutions: Path = SOLUTIONS) -> dict[str, str]:
     return lessons
 
 
+def expected_files(solutions: Path = SOLUTIONS) -> dict[str, str]:
+    """Every file of lessons/ -> its text: the lessons, and the markdown beside them (the glossary), as it is."""
+    copies = {path.name: path.read_text(encoding="utf-8") for path in sorted(solutions.glob("*.md"))}
+    return expected_lessons(solutions) | copies
+
+
 def stale_lessons(solutions: Path = SOLUTIONS, lessons: Path = LESSONS) -> list[str]:
     """Names of lessons that are missing or differ from what the build would write."""
-    return [name for name, text in expected_lessons(solutions).items()
+    return [name for name, text in expected_files(solutions).items()
             if not (lessons / name).is_file() or (lessons / name).read_text(encoding="utf-8") != text]
 
 
@@ -140,7 +148,7 @@ def build(solutions: Path = SOLUTIONS, lessons: Path = LESSONS) -> list[tuple[st
     """
     lessons.mkdir(exist_ok=True)
     written = []
-    for name, text in expected_lessons(solutions).items():
+    for name, text in expected_files(solutions).items():
         target = lessons / name
         if target.is_file() and target.read_text(encoding="utf-8") == text:
             continue
