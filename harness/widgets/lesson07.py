@@ -41,6 +41,19 @@ def readout_text(runs: dict, price, cached: float, turn: int, keep: str, compact
             f"<p>{keep} vs {compacting}: {verdict}.</p>")
 
 
+def _traces(runs: dict, price, cached: float, turn: int, keep: str, compacting: str) -> list[dict]:
+    """Data of every trace at this price and length: one cost line per strategy, the break-even
+    point (none when the lines do not cross on the axis), and each strategy's bill at `cached`."""
+    usages = {name: _up_to(run, turn) for name, run in runs.items()}
+    lines = [dict(x=[0, MAX_PRICE], y=[bill(u, _at(price, 0.0)), bill(u, _at(price, MAX_PRICE))]) for u in usages.values()]
+    even = break_even_cached_price(usages[keep], usages[compacting], price)
+    inside = even is not None and 0 <= even <= MAX_PRICE
+    crossing = dict(x=[even] if inside else [], y=[bill(usages[keep], _at(price, even))] if inside else [])
+    here = sorted((bill(u, _at(price, cached)), name) for name, u in usages.items())
+    here = dict(x=[cached] * len(here), y=[cost for cost, _ in here], text=[name for _, name in here])
+    return lines + [crossing, here]
+
+
 def cost_panel(runs: dict, price, keep: str = "capped outputs", compacting: str = "compaction at threshold") -> widgets.VBox:
     """Sliders for the cached price and the session length; one cost line per strategy; break-even marked."""
     last_turn = max(b.turn for run in runs.values() for b in run.bundles)
@@ -48,29 +61,25 @@ def cost_panel(runs: dict, price, keep: str = "capped outputs", compacting: str 
                                  readout_format=".3f", description="cached $/M", layout=widgets.Layout(width="500px"))
     length = widgets.IntSlider(value=last_turn, min=1, max=last_turn, description="turns",
                                layout=widgets.Layout(width="500px"))
-    readout = widgets.HTML()
+    readout = widgets.HTML(readout_text(runs, price, cached.value, last_turn, keep, compacting))
+    # NOTE: every trace gets its data when built; a FigureWidget whose traces are filled in before
+    # it is displayed may draw empty in JupyterLab (plotly 7.1, measured here in headless chromium).
+    data = _traces(runs, price, cached.value, last_turn, keep, compacting)
     figure = go.FigureWidget(
-        data=[go.Scatter(x=[0, MAX_PRICE], y=[0, 0], mode="lines", name=name) for name in runs]
-        + [go.Scatter(x=[0], y=[0], mode="markers", marker=dict(size=12, symbol="x", color="black"), name="break-even")],
+        data=[go.Scatter(**line, mode="lines", name=name) for line, name in zip(data, runs)]
+        + [go.Scatter(**data[-2], mode="markers", marker=dict(size=12, symbol="x", color="black"), name="break-even"),
+           # Joined by a line: moved markers alone change only a transform, which the browser test cannot see.
+           go.Scatter(**data[-1], mode="lines+markers", line=dict(dash="dot", color="grey"), marker=dict(size=8),
+                      name="at this cached price", hovertemplate="%{text}: $%{y:.5f}<extra></extra>")],
         layout=go.Layout(height=380, margin=dict(l=60, r=20, t=30, b=50), xaxis_title="cached input price ($ per million tokens)",
                          yaxis_title="session cost ($)"))
 
     def redraw(_change=None):
-        turn = length.value
         with figure.batch_update():
-            for trace, run in zip(figure.data, runs.values()):
-                usages = _up_to(run, turn)
-                trace.y = [bill(usages, _at(price, 0.0)), bill(usages, _at(price, MAX_PRICE))]
-            even = break_even_cached_price(_up_to(runs[keep], turn), _up_to(runs[compacting], turn), price)
-            marker = figure.data[-1]
-            inside = even is not None and 0 <= even <= MAX_PRICE
-            marker.x = [even] if inside else []
-            marker.y = [bill(_up_to(runs[keep], turn), _at(price, even))] if inside else []
-            figure.layout.shapes = [dict(type="line", x0=cached.value, x1=cached.value, yref="paper", y0=0, y1=1,
-                                         line=dict(dash="dot", color="grey"))]
-        readout.value = readout_text(runs, price, cached.value, turn, keep, compacting)
+            for trace, values in zip(figure.data, _traces(runs, price, cached.value, length.value, keep, compacting)):
+                trace.update(**values)
+        readout.value = readout_text(runs, price, cached.value, length.value, keep, compacting)
 
     cached.observe(redraw, names="value")
     length.observe(redraw, names="value")
-    redraw()
     return widgets.VBox([cached, length, readout, figure])
