@@ -27,18 +27,20 @@ def test_cost_panel_follows_the_price_and_the_session_length(runs):
 
 def test_recall_cost_panel_rebills_at_another_price_sheet():
     battery = run_battery(connect(), {n: STRATEGIES[n] for n in ("full history", "compaction at threshold")}, lengths=(8,))
-    picker, figure = recall_cost_panel(battery).children
+    picker, readout, figure = recall_cost_panel(battery).children
+    before_text = readout.value
     before = [list(trace.x) for trace in figure.data]
     picker.value = "gemini-2.5-pro"
     after = [list(trace.x) for trace in figure.data]
     assert all(a > b for xs_a, xs_b in zip(after, before) for a, b in zip(xs_a, xs_b))  # pro costs more
+    assert readout.value != before_text and "gemini-2.5-pro prices" in readout.value
 
 
 
 def test_recall_cost_panel_opens_on_the_workbook_model_as_the_api_names_it(monkeypatch):
     import harness
     monkeypatch.setattr(harness, "MODEL", "models/gemini-2.5-pro")
-    picker, _ = recall_cost_panel([]).children
+    picker = recall_cost_panel([]).children[0]
     assert picker.value == "gemini-2.5-pro"
 
 def test_capstone_panel_opens_drawn_on_the_given_configs():

@@ -4,6 +4,8 @@ Switching the sheet re-bills the saved bundles (no model call), so you can see w
 ranking of strategies by cost survives a change of provider while their recall stays put.
 
     >>> panel = recall_cost_panel(runs)     # doctest: +SKIP
+    >>> panel.children[1].value             # doctest: +SKIP
+    '<p>at gemini-2.5-flash prices ...'
 """
 import ipywidgets as widgets
 import plotly.graph_objects as go
@@ -16,15 +18,36 @@ def _strategy(run) -> str:
     return run.name.split(",")[0]  # run_battery names runs "<strategy>, <n> questions"
 
 
-def recall_cost_panel(runs, prices: dict = PRICES, sheet: str | None = None) -> widgets.VBox:
-    """A price-sheet dropdown above a scatter (x cost, y recall); hollow points: compaction never fired."""
-    picker = widgets.Dropdown(options=list(prices), value=sheet or priced_model(), description="prices",
-                              layout=widgets.Layout(width="420px"))
+def _groups(runs) -> dict:
+    """Runs by strategy, shortest session first (the order the chart joins them in)."""
     groups = {}
     for run in runs:
         groups.setdefault(_strategy(run), []).append(run)
+    return {name: sorted(group, key=lambda r: len(r.bundles)) for name, group in groups.items()}
+
+
+def readout_text(groups: dict, prices: dict, sheet: str) -> str:
+    """Each strategy's cost range and recall range at this sheet, cheapest total first."""
+    price = prices[sheet]
+    costs = {name: [bill(r.usages(), price) for r in group] for name, group in groups.items()}
+    rows = "".join(f"<li>{name}: ${min(costs[name]):.5f}-${max(costs[name]):.5f}, recall "
+                   f"{min(map(recall, group)):.0%}-{max(map(recall, group)):.0%}</li>"
+                   for name, group in sorted(groups.items(), key=lambda item: sum(costs[item[0]])))
+    return (f"<p>at {sheet} prices ($/M: input {price.input}, cached {price.cached_input}, output {price.output}), "
+            f"cheapest first:</p><ul>{rows}</ul>")
+
+
+def recall_cost_panel(runs, prices: dict = PRICES, sheet: str | None = None) -> widgets.VBox:
+    """A price-sheet dropdown, a readout, and a scatter (x cost, y recall); hollow points: compaction never fired."""
+    picker = widgets.Dropdown(options=list(prices), value=sheet or priced_model(), description="prices",
+                              layout=widgets.Layout(width="420px"))
+    groups = _groups(runs)
+    readout = widgets.HTML(readout_text(groups, prices, picker.value))
+    # NOTE: every trace gets its data when built (one filled in before display may draw empty in
+    # JupyterLab, measured here); a strategy's runs are joined by a line, shortest session first.
     figure = go.FigureWidget(
-        data=[go.Scatter(x=[], y=[recall(r) for r in group], mode="markers", name=name,
+        data=[go.Scatter(x=[bill(r.usages(), prices[picker.value]) for r in group], y=[recall(r) for r in group],
+                         mode="lines+markers", name=name, line=dict(width=1, dash="dot"),
                          text=[f"{r.name}: {r.compaction_count()} compaction(s)" for r in group],
                          marker=dict(size=11, symbol=["circle" if compaction_fired_before_probe(r) else "circle-open"
                                                       for r in group]),
@@ -37,7 +60,7 @@ def recall_cost_panel(runs, prices: dict = PRICES, sheet: str | None = None) -> 
         with figure.batch_update():
             for trace, group in zip(figure.data, groups.values()):
                 trace.x = [bill(r.usages(), prices[picker.value]) for r in group]
+        readout.value = readout_text(groups, prices, picker.value)
 
     picker.observe(redraw, names="value")
-    redraw()
-    return widgets.VBox([picker, figure])
+    return widgets.VBox([picker, readout, figure])
