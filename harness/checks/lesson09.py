@@ -22,7 +22,8 @@ COST_SHARE = 1.45   # times the full history's bill on the same session
 
 
 def measure(strategy) -> dict:
-    """Run the target's session under `strategy`: largest request, recall, whole answers, bill, compactions."""
+    """Run the target's session under `strategy`: largest request, recall, whole answers, bill, compactions,
+    and each call's prompt tokens (the capstone panel draws them)."""
     from harness import connect
     from harness.billing import bill, price_for
     from harness.probes import recall, run_session, whole_answer_share
@@ -30,7 +31,7 @@ def measure(strategy) -> dict:
     run = run_session(connect(), strategy)
     return {"largest request": max(b.prompt_tokens for b in run.bundles), "recall": recall(run),
             "whole answers": whole_answer_share(run), "cost": bill(run.usages(), price_for()),
-            "compactions": run.compaction_count()}
+            "compactions": run.compaction_count(), "prompts": [b.prompt_tokens for b in run.bundles]}
 
 
 @lru_cache(maxsize=None)

@@ -14,11 +14,13 @@ from dataclasses import replace
 
 import ipywidgets as widgets
 import plotly.graph_objects as go
+from plotly.subplots import make_subplots
 
 from harness.agent import AgentConfig, run_agent
 from harness.billing import cache_hit_rate
-from harness.checks.lesson09 import full_history, measure, verdict
+from harness.checks.lesson09 import WINDOW, full_history, measure, verdict
 from harness.probes import Strategy
+from harness.widgets.lesson02 import stacked
 
 _LAYOUT = dict(layout=widgets.Layout(width="420px"), style={"description_width": "150px"},
                continuous_update=False)  # a run takes seconds: run once the knob is released
@@ -65,21 +67,54 @@ def tutor_readout(got: dict, full: dict) -> str:
             f"{'every target met' if passed else 'some target missed'}</p><table>{rows}</table>")
 
 
-def agent_readout(report) -> str:
-    """The agent's status, the tests' verdict, its bill and cache hit rate."""
+def agent_readout(report, config: AgentConfig) -> str:
+    """The agent's status, the tests' verdict, its bill, cache hit rate and compactions."""
     return (f"<p><b>agent on the invoicing task</b>: {html.escape(report.status)}; tests: "
             f"<b>{html.escape(report.last_verdict or 'never run')}</b>; ${report.cost:.5f}, "
-            f"cache hit {cache_hit_rate(report.usages()):.0%}, {len(report.compactions)} compaction(s)</p>")
+            f"cache hit {cache_hit_rate(report.usages()):.0%}, {len(report.compactions)} compaction(s) "
+            f"(it compacts past {config.compact_threshold:,.0f} prompt tokens)</p>")
 
 
-def _bars(report) -> tuple[list, list, list]:
-    """Per agent turn: turn numbers, uncached prompt tokens, cached prompt tokens."""
-    return ([t.turn for t in report.turns], [t.prompt_tokens - t.cached_tokens for t in report.turns],
-            [t.cached_tokens for t in report.turns])
+def _bars(report) -> dict:
+    """One bar per agent turn: its cached prompt tokens, the uncached ones on top."""
+    return stacked([(t.prompt_tokens, t.cached_tokens) for t in report.turns], x=[t.turn for t in report.turns])
+
+
+def _threshold(report, config: AgentConfig) -> dict:
+    """A level line across the agent's turns at the prompt size past which it compacts."""
+    turns = [t.turn for t in report.turns] or [1]
+    return dict(x=[min(turns) - 0.5, max(turns) + 0.5], y=[config.compact_threshold] * 2)
+
+
+def _line(got: dict) -> dict:
+    """The tutor session's prompt tokens, call by call."""
+    return dict(x=list(range(1, len(got["prompts"]) + 1)), y=got["prompts"])
+
+
+def _figure(report, config: AgentConfig, got: dict) -> go.FigureWidget:
+    """The agent's prompt per turn against its compaction threshold (left), the tutor's per call
+    against its window (right).
+
+    NOTE: ONE bar trace (see `stacked`) and lines, each built with its data: a FigureWidget with two
+    bar traces, or with traces filled in before display, may draw nothing in JupyterLab (measured here).
+    """
+    figure = go.FigureWidget(make_subplots(rows=1, cols=2, horizontal_spacing=0.12, subplot_titles=(
+        "agent: cached (green), full price; dashed compaction", "tutor: prompt per call, window dashed")))
+    figure.add_trace(go.Bar(**_bars(report), hovertemplate="turn %{x}: %{y:,} tokens<extra></extra>"), row=1, col=1)
+    figure.add_trace(go.Scatter(**_threshold(report, config), mode="lines", line=dict(dash="dash", color="grey"),
+                                hovertemplate="compacts past %{y:,.0f} tokens<extra></extra>"), row=1, col=1)
+    figure.add_trace(go.Scatter(**_line(got), mode="lines+markers", line=dict(color="#264653"),
+                                hovertemplate="call %{x}: %{y:,} tokens<extra></extra>"), row=1, col=2)
+    figure.add_hline(y=WINDOW, line=dict(dash="dash", color="grey"), row=1, col=2)
+    figure.update_layout(height=320, margin=dict(l=60, r=20, t=40, b=40), showlegend=False)
+    figure.update_xaxes(title_text="agent turn", row=1, col=1)
+    figure.update_xaxes(title_text="tutor call", row=1, col=2)
+    figure.update_yaxes(title_text="prompt tokens", row=1, col=1)
+    return figure
 
 
 class CapstonePanel(widgets.VBox):
-    """Two columns of knobs, each with its readout; the agent's per-turn chart and turn table below.
+    """Knobs in two columns, each with its readout; the agent's and the tutor's prompts; the turn table.
 
     `strategy`: the tutor's opening configuration (your `my_config()`); `agent_config` the agent's;
     `report`: the agent's run of `agent_config` if the lesson already has it (saves a run on open).
@@ -92,14 +127,13 @@ class CapstonePanel(widgets.VBox):
         self.agent_config = agent_config or AgentConfig()
         self.tutor_knobs, self.agent_knobs = tutor_knobs(strategy), agent_knobs(self.agent_config)
         self.tutor_readout, self.agent_readout, self.table = widgets.HTML(), widgets.HTML(), widgets.HTML()
+        # What is running, apart from the readouts: they change once, with the chart, when a run is done.
+        self.status = widgets.Label()
         report = report or run_agent(self.agent_config, client=self.client)
-        turns, uncached, cached = _bars(report)
-        self.figure = go.FigureWidget(  # opened with the data, so it draws before any knob moves
-            data=[go.Bar(x=turns, y=uncached, name="uncached prompt"), go.Bar(x=turns, y=cached, name="cached prompt")],
-            layout=go.Layout(barmode="stack", height=300, margin=dict(l=60, r=20, t=30, b=40),
-                             xaxis_title="agent turn", yaxis_title="prompt tokens"))
-        self.show_agent(report)
-        self.run_tutor()
+        got = self._measure_tutor()
+        self.figure = _figure(report, self.agent_config, got)
+        self._show_agent_text(report, self.agent_config)
+        self.tutor_readout.value = tutor_readout(got, full_history())
         for knob in self.tutor_knobs.values():
             knob.observe(lambda _change: self.run_tutor(), names="value")
         for knob in self.agent_knobs.values():
@@ -107,26 +141,35 @@ class CapstonePanel(widgets.VBox):
         columns = widgets.HBox([
             widgets.VBox([widgets.HTML("<b>tutor session</b>"), *self.tutor_knobs.values(), self.tutor_readout]),
             widgets.VBox([widgets.HTML("<b>agent</b>"), *self.agent_knobs.values(), self.agent_readout])])
-        super().__init__([columns, self.figure, self.table])
+        super().__init__([columns, self.status, self.figure, self.table])
+
+    def _measure_tutor(self) -> dict:
+        return measure(replace(self.strategy, **_values(self.tutor_knobs)))
 
     def run_tutor(self) -> dict:
         """Run exercise 9.1's session with the tutor's knobs; show and return its measurement."""
-        self.tutor_readout.value = "<p>running the tutor session…</p>"
-        got = measure(replace(self.strategy, **_values(self.tutor_knobs)))
+        self.status.value = "running the tutor session…"
+        got = self._measure_tutor()
+        self.figure.data[2].update(**_line(got))
         self.tutor_readout.value = tutor_readout(got, full_history())
+        self.status.value = ""
         return got
 
     def run_agent(self):
         """Run the agent with the agent's knobs; show and return its report."""
-        self.agent_readout.value = "<p>running the agent…</p>"
-        report = run_agent(replace(self.agent_config, **_values(self.agent_knobs)), client=self.client)
-        self.show_agent(report)
+        self.status.value = "running the agent…"
+        config = replace(self.agent_config, **_values(self.agent_knobs))
+        report = run_agent(config, client=self.client)
+        self.show_agent(report, config)
+        self.status.value = ""
         return report
 
-    def show_agent(self, report) -> None:
-        self.agent_readout.value = agent_readout(report)
-        turns, uncached, cached = _bars(report)
+    def show_agent(self, report, config: AgentConfig) -> None:
         with self.figure.batch_update():
-            self.figure.data[0].x = self.figure.data[1].x = turns
-            self.figure.data[0].y, self.figure.data[1].y = uncached, cached
+            self.figure.data[0].update(**_bars(report))
+            self.figure.data[1].update(**_threshold(report, config))
+        self._show_agent_text(report, config)
+
+    def _show_agent_text(self, report, config: AgentConfig) -> None:
+        self.agent_readout.value = agent_readout(report, config)
         self.table.value = f"<pre>{html.escape(report.table())}</pre>"

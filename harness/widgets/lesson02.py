@@ -25,9 +25,15 @@ def _readout(choice: str, calls, price: Price) -> str:
             f"against ${prompt * price.input / 1e6:.6f} with no cache.")
 
 
-def _stacked(calls) -> dict:
-    """Bar data for (prompt, cached) per call: two bars per call, the uncached one based on the cached."""
-    return dict(x=[n for n in range(1, len(calls) + 1) for _ in (0, 1)],
+def stacked(calls, x=None) -> dict:
+    """Bar data for (prompt, cached) per call: two bars at each x (default 1, 2, ...), the uncached
+    one based on the cached, so ONE bar trace looks stacked (two bar traces draw nothing, see below).
+
+    >>> stacked([(1500, 0), (1600, 1480)])["base"]
+    [0, 0, 0, 1480]
+    """
+    x = list(x) if x is not None else list(range(1, len(calls) + 1))
+    return dict(x=[n for n in x for _ in (0, 1)],
                 y=[tokens for prompt, cached in calls for tokens in (cached, prompt - cached)],
                 base=[base for _, cached in calls for base in (0, cached)],
                 marker_color=[CACHED, UNCACHED] * len(calls))
@@ -46,14 +52,14 @@ def cache_panel(measure, choices, price: Price, description: str = "layout") -> 
     # FigureWidget with two bar traces draws nothing in JupyterLab (plotly 7.1, measured here).
     # And the trace gets its data when built: a FigureWidget changed before display may draw empty.
     figure = go.FigureWidget(
-        data=[go.Bar(**_stacked(first), hovertemplate="call %{x}: %{y:,} tokens<extra></extra>")],
+        data=[go.Bar(**stacked(first), hovertemplate="call %{x}: %{y:,} tokens<extra></extra>")],
         layout=go.Layout(height=320, margin=dict(l=60, r=20, t=40, b=40), xaxis=dict(title="call", dtick=1),
                          yaxis_title="prompt tokens", title=dict(
                              text="green: served from the cache · orange: read at full price", font=dict(size=13))))
 
     def redraw(_change=None):
         calls = measure(picker.value)
-        figure.data[0].update(**_stacked(calls))
+        figure.data[0].update(**stacked(calls))
         readout.value = _readout(picker.value, calls, price)
 
     picker.observe(redraw, names="value")
