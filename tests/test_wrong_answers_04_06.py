@@ -15,9 +15,9 @@ from google.genai import types
 
 from harness.checks import run_check
 from harness.compaction import compact, harness_state, keep_signatures, safe_split_points
-from harness.masking import mask_observations
+from harness.masking import _outputs, mask_observations
 from harness.transcript import transcript_text_of
-from harness.truncation import truncate_output
+from harness.truncation import extract_verdict, truncate_output
 
 VERDICT = r"\d+ (passed|failed)"
 
@@ -112,9 +112,20 @@ def masks_everything(history, store, keep_last=3):
     return _replace_outputs(history, store, lambda i, output: False)
 
 
+def _is_error(output):
+    return output.startswith("ERROR:") or "failed" in (extract_verdict(output) or "")
+
+
 def keeps_every_error(history, store, keep_last=3):
     cutoff = _cutoff(history, keep_last)
-    return _replace_outputs(history, store, lambda i, output: i > cutoff or output.startswith("ERROR:"))
+    return _replace_outputs(history, store, lambda i, output: i > cutoff or _is_error(output))
+
+
+def ignores_red_test_runs(history, store, keep_last=3):
+    cutoff = _cutoff(history, keep_last)
+    latest = {key: i for i, _, key in _outputs(history)}
+    live = {i for i, _, key in _outputs(history) if latest[key] == i}
+    return _replace_outputs(history, store, lambda i, output: i > cutoff or (output.startswith("ERROR:") and i in live))
 
 
 def masks_errors_too(history, store, keep_last=3):
@@ -334,6 +345,7 @@ WRONG_ANSWERS = [
     ("4.2", empty_string_for_none, "no verdict line must give None"),
     ("4.3", masks_everything, "outputs of the last two turns must stay word for word"),
     ("4.3", keeps_every_error, "no longer being debugged"),
+    ("4.3", ignores_red_test_runs, "latest test run, when its verdict reports failures"),
     ("4.3", masks_errors_too, "still the latest news about its file must stay visible"),
     ("4.3", ignores_keep_last, "keep_last=3 the output of the third turn from the end must stay"),
     ("4.3", keeps_one_turn_too_many, "third turn from the end must be masked"),

@@ -93,15 +93,18 @@ def _output(content) -> str | None:
 def check_masking(fn) -> str:
     rid = "4.3"
     readme = "# invoicing\n" + "Amounts round half-up to the cent. " * 40
+    red = "collected 6 items\n=========== 1 failed, 5 passed in 0.02s ===========\n"
     turns = (("read_file", {"path": "README.md"}, readme),                                   # outputs[2]
              ("read_file", {"path": "missing.py"}, "ERROR: missing.py does not exist."),     # [4] live error
+             ("run_command", {"command": "pytest"}, LOG + PYTEST_TAIL),                      # [6] superseded run
              ("edit_file", {"path": "invoicing/amounts.py", "old": "x", "new": "y"},
-              "ERROR: old text not found in invoicing/amounts.py."),                        # [6] superseded
+              "ERROR: old text not found in invoicing/amounts.py."),                        # [8] superseded
              ("edit_file", {"path": "invoicing/amounts.py", "old": "a", "new": "b"},
-              "Edited invoicing/amounts.py"),                                                # [8]
-             ("read_file", {"path": "invoicing/amounts.py"}, "import decimal\n" * 30),       # [10]
-             ("run_command", {"command": "pytest"}, LOG + PYTEST_TAIL),                      # [12] kept
-             ("read_file", {"path": "tests/test_amounts.py"}, "def test_a(): pass\n" * 20))  # [14] kept
+              "Edited invoicing/amounts.py"),                                                # [10]
+             ("run_command", {"command": "pytest"}, red),                                    # [12] live red run
+             ("read_file", {"path": "invoicing/amounts.py"}, "import decimal\n" * 30),       # [14]
+             ("read_file", {"path": "invoicing/discounts.py"}, "BULK = 10\n" * 30),          # [16] kept
+             ("read_file", {"path": "tests/test_amounts.py"}, "def test_a(): pass\n" * 20))  # [18] kept
     history = agent_history(*turns)
     original = [_output(c) for c in history]
     before = [c.model_dump() for c in history]
@@ -119,13 +122,17 @@ def check_masking(fn) -> str:
          "count turns from the end by model messages; only outputs before those are masked.")
     rule(outputs[4] == original[4], rid, "an error that is still the latest news about its file must stay visible.",
          "an 'ERROR:' output with no later output for the same tool and path is still being debugged.")
-    rule(outputs[10] != original[10], rid,
+    rule(outputs[12] == original[12], rid,
+         "the latest test run, when its verdict reports failures, is an error still being debugged: it must stay visible.",
+         "a red test run counts as an error too: read its verdict with your extract_verdict.")
+    rule(outputs[14] != original[14], rid,
          "with keep_last=2 the output of the third turn from the end must be masked.",
          "exactly keep_last turns are kept: count model messages from the end, and mask everything before them.")
-    rule(outputs[6] != original[6], rid,
-         "an 'ERROR:' output followed by a later output of the same tool on the same path is no longer being "
-         "debugged (here a failed edit_file of invoicing/amounts.py, then a successful one): it must be masked.",
-         "an error stays visible only while it is the LATEST output for its (tool, path); compare positions.")
+    rule(outputs[8] != original[8] and outputs[6] != original[6], rid,
+         "an error followed by a later output of the same tool on the same path is no longer being debugged "
+         "(here a failed edit_file of invoicing/amounts.py, then a successful one; a red test run, then another "
+         "run): it must be masked.",
+         "an error stays visible only while it is the LATEST output for its tool and path; compare positions.")
     masked = outputs[2]
     rule(len(masked) < len(readme) / 4, rid, "an old, long output must be replaced by a short reference.",
          "replace the README's text with one line naming a reference.")
@@ -134,7 +141,7 @@ def check_masking(fn) -> str:
          "the reference in the masked output must be a key of the store holding the full original text.",
          "store[ref] = output, and put ref in the replacement text.")
     wider = call(rid, fn, history, {}, 3)
-    rule(wider[10].model_dump() == history[10].model_dump(), rid,
+    rule(wider[14].model_dump() == history[14].model_dump(), rid,
          "with keep_last=3 the output of the third turn from the end must stay word for word.",
          "use the keep_last you are given: it says how many recent turns are never masked.")
     return "old outputs masked, recent and live errors kept, full text in the store"
