@@ -56,13 +56,35 @@ def bench_build_context() -> None:
     print("  (targets: linear growth for build_context; at least 20x faster than naive at 5,000 turns)")
 
 
+def bare_kernels_seconds(count: int) -> float:
+    """Wall time to start `count` kernels, one cell (`pass`) each, two at a time like the suite."""
+    import nbformat
+    from concurrent.futures import ThreadPoolExecutor
+    from nbclient import NotebookClient
+
+    def one(_):
+        nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("pass")])
+        NotebookClient(nb, timeout=120, kernel_name="python3").execute()
+
+    start = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        list(pool.map(one, range(count)))
+    return time.perf_counter() - start
+
+
 def bench_notebooks() -> None:
+    notebooks = sorted((ROOT / "solutions").glob("*.ipynb"))
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     start = time.perf_counter()
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "2", "--dist", "loadfile", "--nbval-lax",
-                          "--nbval-current-env", "solutions"], cwd=ROOT, capture_output=True, text=True)
+                          "--nbval-current-env", "-p", "no:randomly", "solutions"], cwd=ROOT, capture_output=True,
+                         text=True)
     seconds = time.perf_counter() - start
     last = run.stdout.strip().splitlines()[-1] if run.stdout.strip() else "no output"
     print(f"solution notebook suite (pytest --nbval-lax -n 2 --dist loadfile): {seconds:.1f} s wall ({last})")
+    bare = bare_kernels_seconds(len(notebooks))
+    print(f"  {len(notebooks)} bare kernels, two at a time: {bare:.1f} s; the suite costs {seconds / bare:.1f}x "
+          f"bare kernels (target at most 2.5x); load average {load:.1f} on {os.cpu_count()} cores at the start")
 
 
 def bench_grading() -> None:

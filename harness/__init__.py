@@ -7,7 +7,7 @@ import os
 from harness.models import DEFAULT_MODEL
 
 # The one place the model id is set: a row of harness/models.py. Override with WORKBOOK_MODEL.
-MODEL = os.environ.get("WORKBOOK_MODEL", "gemini-2.5-flash")  # TODO(issue 9): DEFAULT_MODEL once the lessons follow it
+MODEL = os.environ.get("WORKBOOK_MODEL", DEFAULT_MODEL)
 
 from harness.client import connect, mode_line  # noqa: E402  (needs MODEL above)
 

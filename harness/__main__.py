@@ -10,7 +10,7 @@ COMMANDS = {
     "check": ("harness.workbook.check", "run your lesson notebooks and list each exercise's status"),
     "grade": ("harness.workbook.grade", "grade a cohort: one folder of notebooks per student"),
     "reset": ("harness.workbook.reset", "restore a pristine lesson, keeping yours as a backup"),
-    "demo": ("harness.agent.demo", "run the agent on the invoicing task offline and print its turns"),
+    "demo": ("harness.agent.demo", "run the agent on a coding task offline (--task) and print its turns"),
 }
 
 

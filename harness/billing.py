@@ -21,6 +21,7 @@ Edit PRICES (or make your own `Price`) to re-bill a recorded session at another 
 from collections.abc import Mapping
 
 from harness.models import MODELS, Price
+from harness.usage import output_tokens, token_count
 
 PRICES_AS_OF = "2026-12-01"  # the date of harness/models.py's rows; check the provider's page before you rely on them
 
@@ -48,14 +49,6 @@ def price_for(model: str | None = None) -> Price:
     return PRICES[priced_model(model)]
 
 
-_USAGE_FIELDS = {  # snake_case attribute -> camelCase key of the REST JSON (and of recorded bundles)
-    "prompt_token_count": "promptTokenCount",
-    "cached_content_token_count": "cachedContentTokenCount",
-    "candidates_token_count": "candidatesTokenCount",
-    "thoughts_token_count": "thoughtsTokenCount",
-}
-
-
 def rate(price, name: str) -> float:
     """`price.name` or `price[name]`: a Price, any object with the attribute, or a dict."""
     value = price.get(name) if isinstance(price, Mapping) else getattr(price, name, None)
@@ -63,15 +56,6 @@ def rate(price, name: str) -> float:
         raise ValueError(f"The price has no {name!r} rate. Give per-million rates for "
                          "'input', 'cached_input' and 'output', e.g. PRICES['gemini-2.5-flash'].")
     return float(value)
-
-
-def token_count(usage, field: str) -> int:
-    """One usage field as an int (None -> 0), from a UsageMetadata or a snake/camelCase dict."""
-    if isinstance(usage, Mapping):
-        value = usage.get(field, usage.get(_USAGE_FIELDS[field]))
-    else:
-        value = getattr(usage, field, None)
-    return int(value or 0)
 
 
 def usages_of(usage) -> list:
@@ -86,7 +70,7 @@ def split_tokens(usage) -> tuple[int, int, int]:
         prompt, hit = token_count(one, "prompt_token_count"), token_count(one, "cached_content_token_count")
         uncached += prompt - hit
         cached += hit
-        output += token_count(one, "candidates_token_count") + token_count(one, "thoughts_token_count")
+        output += output_tokens(one)
     return uncached, cached, output
 
 
@@ -143,7 +127,7 @@ def perfect_cache_floor(usage, price) -> float:
     for one in usages_of(usage):
         prompt = token_count(one, "prompt_token_count")
         new = max(prompt - previous, 0)
-        output = token_count(one, "candidates_token_count") + token_count(one, "thoughts_token_count")
+        output = output_tokens(one)
         total += new * rate(price, "input") + (prompt - new) * rate(price, "cached_input") + output * rate(price, "output")
         previous = prompt
     return total / 1e6

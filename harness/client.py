@@ -66,6 +66,7 @@ def connect(retry_attempts: int | None = None) -> genai.Client:
     model_row(MODEL)  # an unknown WORKBOOK_MODEL is one clear error here, not a crash after a run
     retry = types.HttpRetryOptions(attempts=retry_attempts) if retry_attempts else None
     if is_offline():
+        import harness.scenarios  # noqa: F401  (each scenario registers what the glass box knows of it)
         from harness.engine.server import ensure_running
 
         # Vertex mode would send the client elsewhere; the glass box speaks the Gemini API.

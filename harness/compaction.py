@@ -20,6 +20,7 @@ from typing import Callable
 
 from google.genai import types
 
+from harness.formats import state_block
 from harness.transcript import transcript_text_of
 
 CONTEXT_BUDGET = 24_000  # tokens a prompt may grow to before the harness steps in (seed 000)
@@ -119,9 +120,7 @@ def harness_state(edited_files, last_verdict: str | None) -> str:
     Edited files: a.py, b.py
     Last test verdict: 1 failed, 5 passed
     """
-    files = ", ".join(sorted(edited_files)) or "none"
-    return ("[Harness-held state: recorded by the harness from the tool calls themselves; authoritative.]\n"
-            f"Edited files: {files}\nLast test verdict: {last_verdict or 'no tests run yet'}")
+    return state_block(edited_files, last_verdict)
 
 
 def summarizer_for(client, model: str | None = None) -> Callable[[str], str]:

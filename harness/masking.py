@@ -25,10 +25,9 @@ import hashlib
 
 from google.genai import types
 
-from harness.truncation import extract_verdict
+from harness.formats import CallMatcher, is_error_output, is_masked, masked_stub, verdict_line
 
 MASK_AFTER_TURNS = 3  # seed 004: mask an output once three newer turns have followed it
-MASKED_PREFIX = "[masked obs-"
 
 
 def reference_of(output: str) -> str:
@@ -38,8 +37,8 @@ def reference_of(output: str) -> str:
 
 def is_error(output: str) -> bool:
     """True for a refused or failed call and for a test run that reports failures."""
-    verdict = extract_verdict(output) or ""
-    return output.startswith("ERROR:") or "failed" in verdict
+    verdict = verdict_line(output) or ""
+    return is_error_output(output) or "failed" in verdict
 
 
 def _key(name: str, args: dict) -> tuple:
@@ -48,19 +47,16 @@ def _key(name: str, args: dict) -> tuple:
 
 
 def _outputs(history) -> list[tuple[int, int, tuple]]:
-    """(content index, part index, key) of every function response, in order.
-
-    Responses answer calls in the order they were made, so each takes the oldest call of its
-    name still unanswered: two read_file calls in one turn keep their own paths.
-    """
-    found, pending = [], []
+    """(content index, part index, key) of every function response, in order (each response's
+    call found by `formats.CallMatcher`, so two read_file calls in one turn keep their own paths)."""
+    found, calls = [], CallMatcher()
     for i, content in enumerate(history):
-        pending += [p.function_call for p in content.parts or [] if p.function_call]
+        for p in content.parts or []:
+            if p.function_call:
+                calls.called(p.function_call.name, p.function_call)
         for j, part in enumerate(content.parts or []):
             if part.function_response:
-                call = next((c for c in pending if c.name == part.function_response.name), None)
-                if call is not None:
-                    pending.remove(call)
+                call = calls.answered(part.function_response.name)
                 found.append((i, j, _key(part.function_response.name, call.args if call else {})))
     return found
 
@@ -82,12 +78,12 @@ def mask_observations(history, store: dict, keep_last: int = MASK_AFTER_TURNS) -
         part = history[i].parts[j]
         output = str((part.function_response.response or {}).get("output", ""))
         active_error = is_error(output) and latest[key] == (i, j)
-        if i > cutoff or active_error or output.startswith(MASKED_PREFIX):
+        if i > cutoff or active_error or is_masked(output):
             continue
         ref = reference_of(output)
         store[ref] = output
-        key_line = extract_verdict(output) or next((ln.strip() for ln in output.splitlines() if ln.strip()), "")
-        stub = f"[masked {ref}: {key_line[:80]} ({len(output)} chars). Full text kept by the harness under {ref}.]"
+        key_line = verdict_line(output) or next((ln.strip() for ln in output.splitlines() if ln.strip()), "")
+        stub = masked_stub(ref, key_line, len(output))
         parts = list(new[i].parts)
         parts[j] = types.Part.from_function_response(name=part.function_response.name, response={"output": stub})
         new[i] = types.Content(role=new[i].role, parts=parts)

@@ -88,10 +88,9 @@ _ROWS = (
     Model("gemini-3-flash-preview", Price(0.50, 0.05, 3.00, 1.00), 1024, 1_048_576, 65_536, True,
           "high", ("minimal", "low", "medium", "high"), "preview", "2026-12-01",
           "[OFF] caching page of May 2026 (minimum 1,024); prices [3P]"),
-    # TODO(lessons-late): 2,048 per the caching page of 2026-10-13; the lessons were measured at 1,024.
-    Model("gemini-2.5-flash", Price(0.30, 0.03, 2.50, 1.00), 1024, 1_048_576, 65_536, False, "dynamic", (),
+    Model("gemini-2.5-flash", Price(0.30, 0.03, 2.50, 1.00), 2048, 1_048_576, 65_536, False, "dynamic", (),
           "closed to new keys", "2026-12-01",
-          "[OFF] caching page (2,048; an older version said 1,024) and pricing page; closed to new users: "
+          "[OFF] caching page updated 2026-10-13 (2,048; an older version said 1,024) and pricing page; closed to new users: "
           "[3P] issue reports quoting the 404 since July 2026, shutdown 2026-12-01 per [3P] trackers",
           replacement="gemini-3.5-flash-lite"),
     Model("gemini-2.5-flash-lite", Price(0.10, 0.01, 0.40, 1.00), 2048, 1_048_576, 65_536, False, "off", (),

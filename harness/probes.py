@@ -10,45 +10,54 @@ call as a `Recording`, so it can be graded and billed again later without callin
     >>> grade_probe("From what I can see: \\"I build it in  GODOT.\\"", ["godot"])
     True
 
-Strategies use the agent's knob names (context_budget, compact_ratio, keep_recent_turns,
-tool_output_max_chars, head_ratio, session_token_cap) so one config panel can drive both.
+A `Strategy` is a `SessionConfig` (harness.agent.config), like the agent's `AgentConfig`: the knobs
+they share (context_budget, compact_ratio, keep_recent_turns, tool_output_max_chars, head_ratio,
+truncation_mode, session_token_cap) have one meaning, so one config panel can drive both.
 """
 import re
 import time
-from dataclasses import asdict, dataclass, replace
+from dataclasses import KW_ONLY, asdict, dataclass, replace
 
 from google.genai import types
 
 from harness import MODEL
+from harness.agent.config import SessionConfig
 from harness.client import start_cold
 from harness.compaction import compact
 from harness.recording import Bundle, Recording, usage_dict
-from harness.scenarios.course import TUTOR_SYSTEM, TUTOR_TOOLS, search_course
+from harness.scenarios.course import TUTOR_SYSTEM, TUTOR_TOOLS, passages, search_course
 from harness.scenarios.course.script import OPENING, PLANTED, PROBES, QUESTIONS
+from harness.formats import CONVERSATION_HEADINGS
 from harness.truncation import truncate_output
+from harness.usage import output_tokens
 
 # Asks the glass-box summariser (and a real model) for a conversation checkpoint. "at most N words"
 # is the fixed budget that makes facts compete for room.
-CONVERSATION_SUMMARY = ("Summarise the conversation so far as a checkpoint, under the headings User facts, "
-                        "Topics discussed, Open questions. Keep what the student said about themselves. "
+CONVERSATION_SUMMARY = ("Summarise the conversation so far as a checkpoint, under the headings "
+                        f"{', '.join(CONVERSATION_HEADINGS)}. Keep what the student said about themselves. "
                         "Use at most {words} words.")
 
 
 @dataclass(frozen=True)
-class Strategy:
-    """How a session manages its context. Defaults: keep everything, as it came."""
+class Strategy(SessionConfig):
+    """How a tutor session manages its context: the shared knobs of `SessionConfig` (same names,
+    same meanings as the agent's), tutor defaults, and the tutor's own knobs. Defaults: keep
+    everything, as it came."""
     name: str = "full history"
+    _: KW_ONLY
     truncate: bool = False              # cap each tool output (truncate_output) before it enters the history
     tool_output_max_chars: int = 1200   # the cap: a search returns 2,000-2,300 chars, so this cuts about half
-    head_ratio: float = 0.4             # share of the cap kept from the head; the rest from the tail
     compaction: bool = False            # summarise old turns when the last prompt passes ratio x budget
     context_budget: int = 4000          # tokens: small, so compaction fires in a 20-turn session
-    compact_ratio: float = 0.7          # fire at 70% of the budget, room left for the next result
-    keep_recent_turns: int = 3          # turns kept word for word after the summary
     summary_words: int = 60             # the summariser's word budget
     prefix_preserving: bool = False     # summarise by appending one instruction to the unchanged history
     timestamp_in_system: bool = False   # the cache-breaking mistake: the time on the first line
-    session_token_cap: int = 400_000    # stop the session once this many prompt tokens were sent
+
+    def _broken(self) -> list[str]:
+        broken = super()._broken()
+        if self.summary_words < 1:
+            broken.append(f"summary_words must be at least 1, got {self.summary_words!r}")
+        return broken
 
 
 STRATEGIES = {s.name: s for s in (
@@ -117,9 +126,9 @@ class _Session:
 
     def maybe_compact(self, turn: int) -> None:
         s = self.strategy
-        if not s.compaction or self.last_prompt <= s.compact_ratio * s.context_budget:
+        if not s.compaction or self.last_prompt <= s.compact_threshold:
             return
-        trigger = f"{self.last_prompt} > {s.compact_ratio * s.context_budget:g}"  # worded as the agent's
+        trigger = f"{self.last_prompt} > {s.compact_threshold:g}"  # worded as the agent's
         # compact() keeps only the task of history[0]: the old summary reaches the new one through summarize().
         history, folded = compact(self.history, s.keep_recent_turns, lambda text: self.summarize(turn, text))
         if folded:
@@ -131,7 +140,7 @@ class _Session:
             return f"ERROR: unknown tool {call.name!r}; the only tool is search_course(query)."
         output = search_course(str((call.args or {}).get("query", "")))
         s = self.strategy
-        return truncate_output(output, s.tool_output_max_chars, s.head_ratio) if s.truncate else output
+        return truncate_output(output, s.tool_output_max_chars, s.effective_head_ratio) if s.truncate else output
 
     def turn(self, turn: int, text: str, probe) -> None:
         self.maybe_compact(turn)
@@ -155,7 +164,7 @@ def run_session(client, strategy: Strategy = Strategy(), questions: int = len(QU
     start_cold()
     session = _Session(client, strategy, model)
     for turn, (text, probe) in enumerate(script_turns(questions)):
-        if sum(b.prompt_tokens for b in session.record.bundles) > strategy.session_token_cap:
+        if strategy.over_cap(sum(b.prompt_tokens + output_tokens(b.usage) for b in session.record.bundles)):
             session.record.config["stopped"] = f"session token cap reached before turn {turn}"
             break
         session.turn(turn, text, probe)
@@ -178,6 +187,45 @@ def recall(run: Recording) -> float:
     """Share of the run's probes answered with every key point (0.0 for a run with no probe)."""
     results = probe_results(run)
     return sum(results) / len(results) if results else 0.0
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+CLIP = " ..."  # how the tutor marks a long sentence it quotes only in part (its own brevity, not a cut)
+
+
+def course_sentences() -> frozenset[str]:
+    """Every whole sentence of the course passages."""
+    return frozenset(s for p in passages() for s in _SENTENCE_END.split(p.text) if s[-1:] in ".!?")
+
+
+def quotes_whole_sentence(answer: str) -> bool:
+    """True when the answer quotes at least one whole sentence of the course.
+
+    A quote cut by a tool-output cap ("A cap keeps the head and the tail of a lo") is not one; a
+    long sentence the tutor itself shortened with " ..." counts when what it kept starts a sentence.
+
+    >>> quotes_whole_sentence('From what I can see: "Safe cut points are the places just before a model message."')
+    True
+    >>> quotes_whole_sentence('From what I can see: "Safe cut points are the pla"')
+    False
+    """
+    whole = course_sentences()
+    for quote in re.findall(r'"([^"]+)"', answer):
+        kept = quote.removesuffix(CLIP)
+        if quote in whole or (kept != quote and any(s.startswith(kept) for s in whole)):
+            return True
+    return False
+
+
+def course_answers(run: Recording) -> list[str]:
+    """The tutor's final answers to the course questions (not the acknowledgement, not the probes)."""
+    return [b.answer for b in run.bundles if b.kind == "turn" and b.answer and not b.probe and b.turn > 0]
+
+
+def whole_answer_share(run: Recording) -> float:
+    """Share of the course answers that quote a whole course sentence (0.0 with no answer)."""
+    answers = course_answers(run)
+    return sum(map(quotes_whole_sentence, answers)) / len(answers) if answers else 0.0
 
 
 def compaction_fired_before_probe(run: Recording) -> bool:

@@ -1,6 +1,7 @@
 """Render a `types.Content` history as plain text: what a summariser reads and what we measure.
 
-One line (or block) per part, so the glass-box summariser can parse it back:
+One line (or block) per part, in the entry format of `harness.formats`, so the glass-box
+summariser can parse it back:
 
     user: Fix the invoicing package.
     model: Let me look around.
@@ -16,21 +17,22 @@ import json
 
 from google.genai import types
 
+from harness.formats import call_entry, response_entry, text_entry
 from harness.truncation import truncate_output
 
 
 def render_part(role: str, part: types.Part, max_output_chars: int = 600) -> str:
     """One part as one transcript entry; '' for parts with nothing to show (thought signatures)."""
     if part.text is not None:
-        return f"{role}: {part.text}"
+        return text_entry(role, part.text)
     if part.function_call is not None:
         args = json.dumps(dict(part.function_call.args or {}), ensure_ascii=False, sort_keys=True)
-        return f"{role} called {part.function_call.name}({args})"
+        return call_entry(role, part.function_call.name, args)
     if part.function_response is not None:
         response = part.function_response.response or {}
         output = response.get("output", response.get("result", json.dumps(response, ensure_ascii=False)))
         output = truncate_output(str(output), max_output_chars)
-        return f"tool {part.function_response.name} returned: {output}"
+        return response_entry(part.function_response.name, output)
     return ""
 
 

@@ -10,13 +10,35 @@ tokens are billed as output. A field the API left out arrives as None and means 
 ...     thoughts_token_count=100, total_token_count=1340))
 {'prompt': 1200, 'cached': 1024, 'uncached': 176, 'output': 140, 'total': 1340}
 """
+from collections.abc import Mapping
+
 from google.genai import types
+
+_USAGE_FIELDS = {  # snake_case attribute -> camelCase key of the REST JSON (and of recorded bundles)
+    "prompt_token_count": "promptTokenCount",
+    "cached_content_token_count": "cachedContentTokenCount",
+    "candidates_token_count": "candidatesTokenCount",
+    "thoughts_token_count": "thoughtsTokenCount",
+}
+
+
+def token_count(usage, field: str) -> int:
+    """One usage field as an int (None -> 0), from a UsageMetadata or a snake/camelCase dict."""
+    if isinstance(usage, Mapping):
+        value = usage.get(field, usage.get(_USAGE_FIELDS[field]))
+    else:
+        value = getattr(usage, field, None)
+    return int(value or 0)
+
+
+def output_tokens(usage) -> int:
+    """Tokens billed at the output rate: the answer's (candidates) plus the thinking (thoughts)."""
+    return token_count(usage, "candidates_token_count") + token_count(usage, "thoughts_token_count")
 
 
 def describe_usage(usage: types.GenerateContentResponseUsageMetadata) -> dict[str, int]:
     """Token counts of one call: prompt (incl. cached), cached, uncached, output (incl. thinking), total."""
     prompt = usage.prompt_token_count or 0
     cached = usage.cached_content_token_count or 0
-    output = (usage.candidates_token_count or 0) + (usage.thoughts_token_count or 0)
-    return {"prompt": prompt, "cached": cached, "uncached": prompt - cached, "output": output,
+    return {"prompt": prompt, "cached": cached, "uncached": prompt - cached, "output": output_tokens(usage),
             "total": usage.total_token_count or 0}

@@ -1,9 +1,13 @@
-"""The glass box's agent policy decides from the request alone, by rules, never by turn number."""
+"""The glass box's coding agent decides from the request alone, by rules, never by turn number.
+
+These tests drive it on the invoicing task; tests/test_scenarios.py runs every registered task."""
 from google.genai import types
 
 from harness.checks.lesson04 import agent_history
-from harness.engine.agent_policy import MAX_BLIND_RUNS, act
-from harness.scenarios import TASK_DIR
+from harness.engine.agent_policy import MAX_BLIND_RUNS, CodingAgent
+from harness.scenarios import TASK_DIR  # importing the scenarios registers their skills
+
+act = CodingAgent().act
 
 TOOLS = [{"functionDeclarations": [{"name": n} for n in ("list_files", "read_file", "edit_file", "run_command")]}]
 LISTING = "README.md\ninvoicing/amounts.py\ninvoicing/discounts.py\ntests/test_amounts.py\ntests/test_discounts.py"
@@ -120,6 +124,10 @@ def test_the_same_request_gets_the_same_answer():
     assert act(request(h)) == act(request(h))
 
 
-def test_requests_with_other_tools_get_a_text_answer():
-    reply = act({"contents": request(agent_history())["contents"], "tools": [{"functionDeclarations": [{"name": "search"}]}]})
-    assert "text" in reply[0]
+def test_without_the_readme_rule_in_view_it_does_not_edit():
+    """A skill fires only when its rule is in the window: the code alone is not enough."""
+    reads = [("read_file", {"path": p}, task_file(p)) for p in LISTING.splitlines() if p != "README.md"]
+    h = agent_history(("list_files", {"path": "."}, LISTING), ("read_file", {"path": "README.md"}, "# invoicing"),
+                      *reads, ("run_command", {"command": "pytest"}, FAILING))
+    kind, text = action(h)
+    assert kind == "text" and "nothing I can see" in text

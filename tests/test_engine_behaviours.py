@@ -1,13 +1,9 @@
 """Which behaviour answers: a policy when functions are declared, else the summariser or the reader."""
-import sys
-import types as pytypes
-
 import pytest
 from google.genai import types
 
-import harness.engine
 from harness import MODEL
-from harness.engine import reader
+from harness.engine import reader, scenario
 
 READ_FILE = types.Tool(function_declarations=[types.FunctionDeclaration(
     name="read_file", description="Read a file.",
@@ -21,39 +17,40 @@ SEARCH = types.Tool(function_declarations=[types.FunctionDeclaration(
 
 @pytest.fixture
 def policy(monkeypatch):
-    """Stand-ins for the agent and tutor policy modules that record who was shown what."""
+    """Stand-ins for the registered scenarios that record which one was shown what."""
     seen = []
 
-    def install(module_name, function):
-        def act(request):
-            seen.append((module_name, request))
-            return [{"functionCall": {"name": function, "args": {"path": "README.md"}}}]
+    def install(name, function, tools):
+        class StandIn(scenario.Scenario):
+            def act(self, request):
+                seen.append((self.name, request))
+                return [{"functionCall": {"name": function, "args": {"path": "README.md"}}}]
 
-        module = pytypes.ModuleType(f"harness.engine.{module_name}")
-        module.act = act
-        monkeypatch.setitem(sys.modules, module.__name__, module)
-        monkeypatch.setattr(harness.engine, module_name, module, raising=False)
+        stand_in = StandIn()
+        stand_in.name, stand_in.tools = name, frozenset(tools)
+        monkeypatch.setitem(scenario._REGISTERED, name, stand_in)
 
-    install("agent_policy", "read_file")
-    install("tutor_policy", "search_course")
+    monkeypatch.setattr(scenario, "_REGISTERED", {})
+    install("coding", "read_file", {"read_file"})
+    install("tutor", "search_course", {"search_course"})
     return seen
 
 
-def test_declared_functions_go_to_the_agent_policy(glass_box, policy):
+def test_a_declared_tool_set_goes_to_the_scenario_that_registered_it(glass_box, policy):
     reply = glass_box.models.generate_content(
         model=MODEL, contents="Fix the package.", config=types.GenerateContentConfig(tools=[READ_FILE]))
     assert [(c.name, c.args) for c in reply.function_calls] == [("read_file", {"path": "README.md"})]
-    (module, request), = policy
-    assert module == "agent_policy"
+    (name, request), = policy
+    assert name == "coding"
     assert request["contents"][-1]["parts"][0]["text"] == "Fix the package."
     assert reply.usage_metadata.candidates_token_count > 0
 
 
-def test_a_declared_search_course_goes_to_the_tutor_policy(glass_box, policy):
+def test_a_declared_search_course_goes_to_the_tutor(glass_box, policy):
     reply = glass_box.models.generate_content(
         model=MODEL, contents="What is a prefix cache?", config=types.GenerateContentConfig(tools=[SEARCH]))
     assert [c.name for c in reply.function_calls] == ["search_course"]
-    assert [module for module, _ in policy] == ["tutor_policy"]
+    assert [name for name, _ in policy] == ["tutor"]
 
 
 def test_without_tools_the_policy_is_not_asked(glass_box, policy):
@@ -61,12 +58,14 @@ def test_without_tools_the_policy_is_not_asked(glass_box, policy):
     assert policy == []
 
 
-def test_while_the_policy_module_is_missing_the_reader_answers(glass_box, monkeypatch):
-    monkeypatch.setitem(sys.modules, "harness.engine.agent_policy", None)  # makes the import fail
-    monkeypatch.delattr(harness.engine, "agent_policy", raising=False)
+def test_tools_no_scenario_registered_get_the_generic_caller_not_a_refusal(glass_box, monkeypatch):
+    monkeypatch.setattr(scenario, "_REGISTERED", {})
     reply = glass_box.models.generate_content(
         model=MODEL, contents="Where is the README?", config=types.GenerateContentConfig(tools=[READ_FILE]))
-    assert reply.text == reader.DONT_KNOW
+    assert reply.text == reader.DONT_KNOW  # the message names no declared function: the reader answers
+    reply = glass_box.models.generate_content(
+        model=MODEL, contents="Use read_file with path: README.md.", config=types.GenerateContentConfig(tools=[READ_FILE]))
+    assert [(c.name, c.args) for c in reply.function_calls] == [("read_file", {"path": "README.md"})]
 
 
 class TestSummaryRequestsWinOverTools:
@@ -87,4 +86,4 @@ class TestSummaryRequestsWinOverTools:
                    types.Content(role="model", parts=[types.Part.from_function_call(name="read_file", args={"path": "a"})]),
                    types.Content(role="user", parts=[types.Part.from_function_response(name="read_file", response={"output": "x"})])]
         glass_box.models.generate_content(model=MODEL, contents=history, config=types.GenerateContentConfig(tools=[READ_FILE]))
-        assert [name for name, _ in policy] == ["agent_policy"]
+        assert [name for name, _ in policy] == ["coding"]

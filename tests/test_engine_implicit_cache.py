@@ -5,8 +5,8 @@ from harness import MODEL
 from harness.engine.cache import PrefixCache, blocks_of, reset_cache
 from harness.tokens import approx_tokens
 
-RULES = [f"Rule {n}: an invoice line with {n} units at {n}.50 euros is billed in full." for n in range(120)]
-SYSTEM = "\n".join(RULES)  # about 2,400 tokens: above every model's minimum
+RULES = [f"Rule {n}: an invoice line with {n} units at {n}.50 euros is billed in full." for n in range(240)]
+SYSTEM = "\n".join(RULES)  # about 5,500 tokens: above every model's minimum (4,096 at most)
 
 
 def ask(client, system, turns, model=MODEL):
@@ -42,9 +42,9 @@ def test_changing_the_first_system_line_loses_the_whole_cache(glass_box):
 
 def test_changing_a_late_line_keeps_what_comes_before_it(glass_box):
     ask(glass_box, SYSTEM, ["What is rule 7?"])
-    edited = RULES[:100] + ["Rule 100: changed."] + RULES[101:]
+    edited = RULES[:220] + ["Rule 220: changed."] + RULES[221:]
     _, cached = ask(glass_box, "\n".join(edited), ["What is rule 7?"])
-    assert cached == approx_tokens("\n".join(RULES[:100]))
+    assert cached == approx_tokens("\n".join(RULES[:220]))
 
 
 def test_a_shared_prefix_below_the_model_minimum_is_not_cached(glass_box):

@@ -5,7 +5,8 @@ from google.genai import types
 
 from harness import MODEL
 from harness.engine import reader
-from harness.engine.summariser import AGENT_HEADINGS, CONVERSATION_HEADINGS, DEFAULT_WORD_BUDGET
+from harness.engine.summariser import DEFAULT_WORD_BUDGET
+from harness.formats import AGENT_HEADINGS, CONVERSATION_HEADINGS
 from harness.transcript import transcript_text_of
 
 AGENT_ASK = "Summarise the session so far under these headings: " + ", ".join(AGENT_HEADINGS) + "."

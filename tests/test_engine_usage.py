@@ -54,7 +54,7 @@ def test_function_calls_and_responses_count_as_name_plus_canonical_json(glass_bo
 
 
 def test_each_function_declaration_counts_as_its_canonical_json(glass_box, monkeypatch):
-    monkeypatch.setattr(behaviours, "_policy", lambda request: None)  # count only, whoever answers
+    monkeypatch.setattr(behaviours, "policy_for", lambda declared: None)  # count only, whoever answers
     declaration = types.FunctionDeclaration(name="read_file", description="Read a file.", parameters=types.Schema(
         type="OBJECT", properties={"path": types.Schema(type="STRING")}))
     with_tool = types.GenerateContentConfig(tools=[types.Tool(function_declarations=[declaration])])

@@ -1,10 +1,11 @@
 """harness.probes: sessions on the glass box, grading, the trigger filter, the global judge."""
 import pytest
 
-from harness import connect
-from harness.billing import PRICES, bill, cache_hit_rate
+from harness import MODEL, connect
+from harness.billing import bill, cache_hit_rate, price_for
+from harness.engine import MIN_CACHE_TOKENS
 from harness.probes import (STRATEGIES, compaction_fired_before_probe, filter_triggered, global_quality,
-                            grade_probe, probe_results, recall, run_session, with_knobs)
+                            grade_probe, probe_results, recall, run_session, whole_answer_share, with_knobs)
 from harness.scenarios.course import search_course
 from harness.scenarios.course.script import PROBES
 
@@ -38,15 +39,34 @@ def test_a_bigger_summary_budget_keeps_the_facts():
 
 
 def test_capping_is_cheaper_and_keeps_the_cache(runs):
-    flash = PRICES["gemini-2.5-flash"]
+    price = price_for()
     full, capped = runs["full history"], runs["capped outputs"]
-    assert bill(capped.usages(), flash) < bill(full.usages(), flash)
-    assert cache_hit_rate(capped.usages()) > 0.8
+    assert bill(capped.usages(), price) < bill(full.usages(), price)
+    # Append-only: once the previous request clears the model's minimum, all of it is cached.
+    for before, after in zip(capped.bundles, capped.bundles[1:]):
+        if before.prompt_tokens >= MIN_CACHE_TOKENS[MODEL]:
+            assert after.cached_tokens == before.prompt_tokens, f"call at turn {after.turn} lost the cache"
 
 
-def test_the_prefix_preserving_summariser_call_hits_the_cache_and_the_naive_one_does_not(runs):
-    assert cache_hit_rate(runs["prefix-preserving summary"].usages(kind="summary")) > 0.8
-    assert cache_hit_rate(runs["compaction at threshold"].usages(kind="summary")) == 0
+def test_the_prefix_preserving_summariser_call_hits_the_cache_and_the_naive_one_does_not():
+    roomy = {"context_budget": 10_000, "summary_words": 100}  # compacts above the model's cache minimum
+    preserving = run_session(connect(), with_knobs(STRATEGIES["prefix-preserving summary"], **roomy))
+    naive = run_session(connect(), with_knobs(STRATEGIES["compaction at threshold"], **roomy))
+    assert preserving.compaction_count() and naive.compaction_count()
+    assert cache_hit_rate(preserving.usages(kind="summary")) > 0.8
+    assert cache_hit_rate(naive.usages(kind="summary")) == 0
+
+
+def test_under_a_window_below_the_cache_minimum_no_summariser_call_is_cached(runs):
+    run = runs["prefix-preserving summary"]  # compacts at 0.7 x 4,000 tokens, below 4,096
+    assert run.compaction_count() and max(b.prompt_tokens for b in run.bundles) < MIN_CACHE_TOKENS[MODEL]
+    assert cache_hit_rate(run.usages()) == 0
+
+
+def test_an_answer_quotes_a_whole_sentence_only_when_the_cap_left_one_whole(runs):
+    assert whole_answer_share(runs["full history"]) > 0.7
+    cut = run_session(connect(), with_knobs(STRATEGIES["capped outputs"], tool_output_max_chars=100))
+    assert recall(cut) == 1.0 and whole_answer_share(cut) == 0
 
 
 def test_a_timestamp_in_the_system_instruction_destroys_the_hit_rate():

@@ -26,6 +26,7 @@ from google.genai import types
 
 from harness.agent.report import TurnRecord
 from harness.context import as_content
+from harness.formats import CallMatcher, is_error_output
 
 
 def _write(path: Path, entry: dict) -> None:
@@ -81,11 +82,17 @@ def _lines(path: Path) -> list[dict]:
 
 
 def _successful_edits(contents: list) -> list[dict]:
-    calls = [p.function_call for c in contents for p in c.parts or [] if p.function_call]
-    outputs = [str((p.function_response.response or {}).get("output", ""))
-               for c in contents for p in c.parts or [] if p.function_response]
-    return [dict(call.args) for call, output in zip(calls, outputs)
-            if call.name == "edit_file" and not output.startswith("ERROR:")]
+    """The args of each edit_file call whose response is not an error, in order."""
+    edits, calls = [], CallMatcher()
+    for part in (p for c in contents for p in c.parts or []):
+        if part.function_call:
+            calls.called(part.function_call.name, part.function_call)
+        elif part.function_response:
+            call = calls.answered(part.function_response.name)
+            output = str((part.function_response.response or {}).get("output", ""))
+            if call is not None and call.name == "edit_file" and not is_error_output(output):
+                edits.append(dict(call.args or {}))
+    return edits
 
 
 def load_checkpoint(path) -> Resumed:

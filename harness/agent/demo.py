@@ -1,13 +1,19 @@
-"""`python -m harness demo [--budget N] [--keep K] [--max-chars M]`: one offline run of the agent.
+"""`python -m harness demo [--task NAME] [--budget N] [--keep K] [--max-chars M]`: one offline run.
 
-Prints the per-turn table and a status line, e.g. with a small budget to watch compaction fire:
+Prints the per-turn table and a status line, e.g. with a small budget to watch compaction fire,
+or on the second task:
 
     python -m harness demo --budget 5000 --keep 3
+    python -m harness demo --task shipping
+
+A bad value (an unknown WORKBOOK_MODEL or task) is one message before any call, never a crash after.
 """
 import argparse
 import os
+import sys
 
 from harness.agent.config import AgentConfig
+from harness.scenarios import DEFAULT_TASK, TASKS
 
 
 def _positive(text: str) -> int:
@@ -23,7 +29,9 @@ def _positive(text: str) -> int:
 def parser() -> argparse.ArgumentParser:
     defaults = AgentConfig.__dataclass_fields__
     p = argparse.ArgumentParser(prog="python -m harness demo",
-                                description="Run the agent on the invoicing task, offline, and print its turns.")
+                                description="Run the agent on a coding task, offline, and print its turns.")
+    p.add_argument("--task", choices=sorted(TASKS), default=DEFAULT_TASK,
+                   help="the coding task (default %(default)s)")
     p.add_argument("--budget", type=_positive, default=defaults["context_budget"].default,
                    help="context budget in tokens; compaction fires past 0.7 x budget (default %(default)s)")
     p.add_argument("--keep", type=_positive, default=defaults["keep_recent_turns"].default,
@@ -42,8 +50,13 @@ def main(argv: list[str]) -> int:
     from harness import mode_line
     from harness.agent.loop import run_agent
 
-    report = run_agent(AgentConfig(context_budget=args.budget, keep_recent_turns=args.keep,
-                                   tool_output_max_chars=args.max_chars))
+    try:
+        config = AgentConfig(task=args.task, context_budget=args.budget, keep_recent_turns=args.keep,
+                             tool_output_max_chars=args.max_chars)
+    except ValueError as bad:
+        print(f"python -m harness demo: {bad}", file=sys.stderr)
+        return 2
+    report = run_agent(config)
     print(mode_line())
     print(report.table())
     print(report.status_line())

@@ -21,7 +21,7 @@ from harness.agent.report import RunReport, TurnRecord
 from harness.compaction import compact, harness_state, summarizer_for
 from harness.context import as_content
 from harness.masking import mask_observations
-from harness.scenarios import TASK, copy_task
+from harness.scenarios import copy_task, task_named
 from harness.tools import TOOL, Workspace
 from harness.truncation import extract_verdict, truncate_output
 
@@ -49,9 +49,9 @@ def _run_calls(calls, workspace: Workspace, config: AgentConfig, record: TurnRec
     return types.Content(role="user", parts=parts)
 
 
-def _prepare(workdir, checkpoint, task):
+def _prepare(workdir, checkpoint, task, config: AgentConfig):
     """Workspace, history and report for a new run, or for a resumed one (edits replayed)."""
-    workspace, report = Workspace(copy_task(workdir)), RunReport()
+    workspace, report = Workspace(copy_task(workdir, config.task)), RunReport()
     history = [as_content("user", task)]
     if checkpoint and Path(checkpoint).exists():
         resumed = load_checkpoint(checkpoint)
@@ -64,14 +64,14 @@ def _prepare(workdir, checkpoint, task):
 
 
 def run_agent(config: AgentConfig | None = None, *, client=None, workdir=None, checkpoint=None,
-              on_turn=None, task: str = TASK, compact=compact, truncate=truncate_output,
+              on_turn=None, task: str | None = None, compact=compact, truncate=truncate_output,
               mask=mask_observations, state=harness_state) -> RunReport:
-    """Run the agent on the invoicing task and return its report.
+    """Run the agent on `config.task` (the invoicing task by default) and return its report.
 
+    `task`: the first user message, if not the task's own prompt.
     `compact`, `truncate`, `mask`, `state`: the functions the loop manages the context with, the
     harness's own by default; a lesson passes the student's (exercises 5.2, 4.1, 4.3, 6.1), with
     the signatures of `harness.compaction.compact`, `truncate_output`, `mask_observations`, `harness_state`.
-
     `workdir`: an empty folder for the task copy, kept after the run so you can look at the edits
     (default: a temporary folder, removed at the end).
     `checkpoint`: a .jsonl path; if it already holds turns, the run resumes after the last one.
@@ -85,7 +85,7 @@ def run_agent(config: AgentConfig | None = None, *, client=None, workdir=None, c
         with tempfile.TemporaryDirectory(prefix="workbook-task-") as folder:
             return run_agent(config, client=client, workdir=folder, checkpoint=checkpoint, on_turn=on_turn, task=task,
                              compact=compact, truncate=truncate, mask=mask, state=state)
-    workspace, history, report = _prepare(workdir, checkpoint, task)
+    workspace, history, report = _prepare(workdir, checkpoint, task or task_named(config.task).prompt, config)
     if report.turns and not report.turns[-1].tool:  # resumed after the final answer: nothing left to do
         report.status, report.history = "finished", history
         return report
@@ -93,7 +93,7 @@ def run_agent(config: AgentConfig | None = None, *, client=None, workdir=None, c
     request = types.GenerateContentConfig(system_instruction=SYSTEM_PROMPT, tools=[TOOL])
     report.status = f"stopped: max turns {config.max_turns} reached"
     for turn in range(len(report.turns) + 1, config.max_turns + 1):
-        if report.input_tokens + report.output_tokens >= config.session_token_cap:
+        if config.over_cap(report.input_tokens + report.output_tokens):
             report.status = f"stopped: session token cap {config.session_token_cap:,} reached"
             break
         workspace.new_turn()

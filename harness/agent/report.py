@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, field
 from google.genai import types
 
 from harness.billing import bill, price_for
+from harness.usage import output_tokens
 
 
 
@@ -53,7 +54,7 @@ class TurnRecord:
     @property
     def output_tokens(self) -> int:
         """Candidates plus thinking tokens: both bill as output."""
-        return self._count("candidates_token_count") + self._count("thoughts_token_count")
+        return output_tokens(self.usage) if self.usage else 0
 
     def args_view(self) -> str:
         """The call in a few characters: `read_file(README.md)`, `run_command(pytest)`, or `-` for text."""
@@ -95,7 +96,7 @@ class RunReport:
 
     @property
     def output_tokens(self) -> int:
-        return sum(int(u.candidates_token_count or 0) + int(u.thoughts_token_count or 0) for u in self.usages())
+        return sum(output_tokens(u) for u in self.usages())
 
     @property
     def cost(self) -> float:

@@ -6,7 +6,7 @@ and the quiz. The line also carries a structured result, a MIME bundle of type `
 `harness check`, `grade` and the tests read instead of scraping printed text:
 
     >>> result = run_check("4.2", lambda output: None)
-    >>> result.status, result.rule.startswith("the last line")
+    >>> result.status, result.rule.startswith("on a pytest log")
     ('failed', True)
     >>> run_check("4.2", _stub).status
     'not attempted'

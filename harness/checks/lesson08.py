@@ -5,20 +5,25 @@ from harness.recording import Bundle, Recording
 
 @exercise("8.1", "grade a probe on its key points", reference="harness.probes.grade_probe")
 def check_grade_probe(grade_probe):
-    answer = 'From what I can see: "My weak spot is Prompt  Cache\npricing."'
-    cases = [
-        (["prompt cache pricing"], True, "a key point that differs only in case and whitespace must count as present"),
-        (["weak spot", "pricing"], True, "every key point is present, so the probe passes"),
-        (["pricing", "250 ms"], False, "one key point (250 ms) is missing, so the probe fails"),
-        (["cache pricing model"], False, "a key point must appear whole, not word by word"),
-        (["prompt pricing"], False, "both words are in the answer, but not together: a key point is a phrase"),
-        ([], True, "with no key points there is nothing missing"),
+    answer = 'From what I can see: "My weak spot is Prompt  Cache\npricing for my tours."'
+    cases = [  # key points, expected, the rule, a hint for that rule alone
+        (["prompt cache pricing"], True, "a key point that differs only in case and line breaks must count as present",
+         "what do 'Prompt  Cache\\npricing for' and 'prompt cache pricing' have in common once case and spacing are ignored?"),
+        (["PROMPT CACHE PRICING"], True, "the key point's own case must not matter either",
+         "normalise the key point the same way as the answer."),
+        (["weak spot", "pricing"], True, "every key point is present, so the probe passes",
+         "a probe with several key points passes when each one is found."),
+        (["pricing", "250 ms"], False, "one key point (250 ms) is missing, so the probe fails",
+         "one missing key point fails the whole probe: no partial credit."),
+        (["cache pricing model"], False, "a key point is a phrase: it must appear whole, not word by word",
+         "look for the key point as one piece of text, not for its words one at a time."),
+        (["prompt pricing"], False, "both words are in the answer, but not together: a key point is a phrase",
+         "look for the key point as one piece of text, not for its words one at a time."),
+        ([], True, "with no key points there is nothing missing", "an empty list of key points has none missing."),
     ]
-    for key_points, want, why in cases:
+    for key_points, want, why, hint in cases:
         got = call("8.1", grade_probe, answer, key_points)
-        rule(got is want, "8.1", f"grade_probe(answer, {key_points!r}) returned {got!r}, expected {want}: {why}.",
-             "Bring the answer and each key point to one normal form before comparing them: "
-             "what do 'Prompt  Cache' and 'prompt cache' have in common?")
+        rule(got is want, "8.1", f"grade_probe(answer, {key_points!r}) returned {got!r}, expected {want}: {why}.", hint)
     return "all key points, case- and whitespace-insensitive"
 
 

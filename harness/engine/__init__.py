@@ -16,9 +16,16 @@ same answer. One idea per module:
     wire        request validation and Google-style errors
     prompt      a request as blocks of text, and their token counts
     cache       the implicit prefix cache and the explicit `cachedContents` store
-    behaviours  which behaviour answers a request: agent, summariser or reader
+    behaviours  which behaviour answers a request: summariser, a scenario's policy, caller or reader
+    scenario    the plug-in interface: a Scenario subclass per scenario, its Skills, the registry
+    agent_policy  the generic coding agent every coding task's scenario subclasses
+    caller      tools no scenario knows: a schema-valid call of a declared function, or the reader
     reader      answers a question from the request, or says it does not know
     summariser  writes an extractive summary under the headings it is asked for
+
+It knows no task: each scenario of `harness/scenarios/` registers what its glass box knows when
+imported (`harness.connect()` imports them). It imports only itself, `harness.tokens`,
+`harness.models` and `harness.formats` (tests/test_engine_layering.py).
 """
 from harness.models import MODELS
 

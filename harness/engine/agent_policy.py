@@ -1,8 +1,10 @@
-"""The glass box as an agent: it works through the lesson task by rules that read the request only.
+"""The glass box as a coding agent: it works through a coding task by rules that read the request only.
 
-Its memory is its context window. Each call it rebuilds what it knows from what it can see (tool
-calls and outputs in view, a summary, a harness-held state block) and takes the first action whose
-rule applies:
+Generic: it knows the four workspace tools and pytest, nothing of any task. What a task's rules
+mean in code comes from the skills its scenario registers (`harness.engine.scenario.Skill`), and a
+skill fires only when its rule and its code are both in view. Its memory is its context window.
+Each call it rebuilds what it knows from what it can see (tool calls and outputs in view, a
+summary, a harness-held state block) and takes the first action whose rule applies:
 
     1. no file listing in view (nor any file named)        -> list_files(".")
     2. an edit failed with "old text not found"            -> read that file again
@@ -10,11 +12,11 @@ rule applies:
     4. the latest verdict passes                           -> report, in text
     5. README, a module or (before any run) a test unseen  -> read_file(it)
     6. no test verdict in view                             -> run_command("pytest")
-    7. visible code breaks a visible README rule, unfixed  -> edit_file with the exact text seen
+    7. visible code breaks a rule stated in view, unfixed  -> edit_file with the exact text seen
     (3 and 6 give up, in text, after MAX_BLIND_RUNS runs whose verdict was cut off)
 
->>> act({"contents": [{"role": "user", "parts": [{"text": "Fix the tests."}]}],
-...      "tools": [{"functionDeclarations": [{"name": "list_files"}]}]})
+>>> CodingAgent().act({"contents": [{"role": "user", "parts": [{"text": "Fix the tests."}]}],
+...                    "tools": [{"functionDeclarations": [{"name": "list_files"}]}]})
 [{'functionCall': {'name': 'list_files', 'args': {'path': '.'}}}]
 
 So when truncation hides the verdict it re-runs the tests, and when a summary says "Changes made:
@@ -24,20 +26,16 @@ state block listing the edited files is authoritative and prevents that.
 import re
 from dataclasses import dataclass, field
 
-from harness.engine.behaviours import declared_functions
 from harness.engine.prompt import response_output
-from harness.truncation import extract_verdict
+from harness.engine.scenario import Scenario, Skill, all_skills
+from harness.formats import (ITEM_SEPARATOR, STALE_EDIT, CallMatcher, is_error_output, is_masked, parse_file_item,
+                             parse_heading, parse_state, verdict_line)
 
 MAX_BLIND_RUNS = 4  # test runs in a row without a readable verdict before it gives up (3 re-runs)
 TEST_COMMAND = "pytest"
+TOOLS = frozenset({"list_files", "read_file", "edit_file", "run_command"})  # harness.tools' workspace
 
-_HEADING = re.compile(r"^\*\*([A-Za-z ]+):\*\*\s*(.*)$")
 _PATH = re.compile(r"[\w.-]+(?:/[\w.-]+)*\.(?:py|md|ini|txt)")
-_FILE_READ = re.compile(r"([\w./-]+\.\w+)(?: \(`(.*?)`\))?")
-_INCLUSIVE_RULE = re.compile(r"\b(\d+) units or more|\bfrom (?:exactly )?(\d+) units|\bat least (\d+) units", re.I)
-_HALF_UP_RULE = re.compile(r"half[- ]up|ROUND_HALF_UP", re.I)
-_STRICT = re.compile(r"if (\w*quantity\w*) > (\w+):")
-_QUANTIZE = re.compile(r"(\w+)\.quantize\((\w+)\)")
 
 
 @dataclass
@@ -55,16 +53,14 @@ class View:
 
 def _outputs(request: dict):
     """(name, args, output) for every tool call in view that has its response, in order."""
-    pending = []
+    calls = CallMatcher()
     for content in request.get("contents") or []:
         for part in content.get("parts") or []:
             if "functionCall" in part:
-                pending.append(part["functionCall"])
+                calls.called(part["functionCall"].get("name"), part["functionCall"])
             elif "functionResponse" in part:
                 name = part["functionResponse"].get("name")
-                call = next((c for c in pending if c.get("name") == name), {"args": {}})
-                if call in pending:
-                    pending.remove(call)
+                call = calls.answered(name, {"args": {}})
                 yield name, call.get("args") or {}, response_output(part)
 
 
@@ -72,21 +68,21 @@ def _read_head(view: View, text: str) -> None:
     """Knowledge from user texts: a summary's headings and a harness-held state block."""
     view.rules += "\n" + text
     view.paths.update(_PATH.findall(text))
+    edited, verdict = parse_state(text)
+    view.edited.update({p: -1 for p in edited or []})
+    if verdict:
+        view.verdicts.append((-1, verdict))
     for line in text.splitlines():
-        heading = _HEADING.match(line.strip())
-        if line.startswith("Edited files:") and "none" not in line:
-            view.edited.update({p: -1 for p in _PATH.findall(line)})
-        elif line.startswith("Last test verdict:") and extract_verdict(line):
-            view.verdicts.append((-1, extract_verdict(line)))
-        elif heading and heading.group(1) == "Files read":
-            for item in heading.group(2).split("; "):
-                found = _FILE_READ.match(item.strip())
+        heading, items = parse_heading(line.strip()) or ("", "")
+        if heading == "Files read":
+            for item in items.split(ITEM_SEPARATOR):
+                found = parse_file_item(item)
                 if found:
-                    view.code.setdefault(found.group(1), found.group(2) or "")
-        elif heading and heading.group(1) == "Changes made" and heading.group(2).strip().lower() != "none":
-            view.edited.update({p: -1 for p in _PATH.findall(heading.group(2))})
-        elif heading and heading.group(1) == "Last tests" and extract_verdict(heading.group(2)):
-            view.verdicts.append((-1, extract_verdict(heading.group(2))))
+                    view.code.setdefault(*found)
+        elif heading == "Changes made" and items.strip().lower() != "none":
+            view.edited.update({p: -1 for p in _PATH.findall(items)})
+        elif heading == "Last tests" and verdict_line(items):
+            view.verdicts.append((-1, verdict_line(items)))
 
 
 def see(request: dict) -> View:
@@ -98,7 +94,7 @@ def see(request: dict) -> View:
                 if part.get("text"):
                     _read_head(view, part["text"])
     for pos, (name, args, output) in enumerate(_outputs(request)):
-        path, failed, masked = args.get("path", ""), output.startswith("ERROR:"), output.startswith("[masked ")
+        path, failed, masked = args.get("path", ""), is_error_output(output), is_masked(output)
         if name == "list_files" and not failed and not masked:
             view.listed = True
             view.paths.update(line.strip() for line in output.splitlines() if _PATH.fullmatch(line.strip()))
@@ -109,25 +105,21 @@ def see(request: dict) -> View:
             view.paths.add(path)
             if path.lower().startswith("readme"):
                 view.rules += "\n" + output
-        elif name == "edit_file" and "old text not found" in output:
+        elif name == "edit_file" and STALE_EDIT in output:
             view.stale[path] = pos
         elif name == "edit_file" and not failed:
             view.edited[path] = pos
         elif name == "run_command" and TEST_COMMAND in args.get("command", "") and not masked:
-            view.verdicts.append((pos, extract_verdict(output)))
+            view.verdicts.append((pos, verdict_line(output)))
     return view
 
 
-def _fix(path: str, code: str, rules: str) -> dict | None:
-    """edit_file args that make `code` follow a rule stated in `rules`; None if nothing is wrong."""
-    strict = _STRICT.search(code)
-    if strict and _INCLUSIVE_RULE.search(rules):
-        return {"path": path, "old": strict.group(0), "new": strict.group(0).replace(" > ", " >= ")}
-    quantize = _QUANTIZE.search(code)
-    if quantize and _HALF_UP_RULE.search(rules):
-        prefix = "decimal." if "import decimal" in code or "\n" not in code else ""
-        new = f"{quantize.group(1)}.quantize({quantize.group(2)}, rounding={prefix}ROUND_HALF_UP)"
-        return {"path": path, "old": quantize.group(0), "new": new}
+def _fix(path: str, code: str, rules: str, skills) -> dict | None:
+    """edit_file args that make `code` follow a rule stated in `rules`; None if no skill applies."""
+    for skill in skills:
+        found = skill.fix(code, rules)
+        if found:
+            return {"path": path, "old": found[0], "new": found[1]}
     return None
 
 
@@ -149,7 +141,7 @@ def _tests(view: View, last_edit: int) -> list[dict]:
     return _call("run_command", command=TEST_COMMAND)
 
 
-def decide(view: View) -> list[dict]:
+def decide(view: View, skills: list[Skill]) -> list[dict]:
     """The next action, by the first rule that applies (see the module docstring)."""
     modules = sorted(p for p in view.paths | set(view.edited) if p.endswith(".py") and not p.startswith("tests/")
                      and p.rsplit("/", 1)[-1] not in ("__init__.py", "conftest.py"))
@@ -175,18 +167,22 @@ def decide(view: View) -> list[dict]:
     if not verdicts:
         return _tests(view, last_edit)
     for path in modules:
-        fix = _fix(path, view.code.get(path, ""), view.rules) if path not in view.edited else None
+        fix = _fix(path, view.code.get(path, ""), view.rules, skills) if path not in view.edited else None
         if fix:
             return _call("edit_file", **fix)
-    suspicious = any(_STRICT.search(view.code.get(p, "")) or _QUANTIZE.search(view.code.get(p, "")) for p in modules)
+    suspicious = any(skill.breaks(view.code.get(p, "")) for skill in skills for p in modules)
     if suspicious and readme not in view.read_at:
         return _call("read_file", path=readme)  # the rule may be in the README, out of view
     return _say(f"The tests still fail ({verdicts[-1].strip(' =')}) and nothing I can see tells me what else to change.")
 
 
-def act(request: dict) -> list[dict]:
-    """The agent's response parts (camelCase wire dicts) for a generateContent request with tools."""
-    if "list_files" not in declared_functions(request):
-        return _say("I work on the lesson task with list_files, read_file, edit_file and run_command; "
-                    "this request declares other tools, so I have nothing to do.")
-    return decide(see(request))
+class CodingAgent(Scenario):
+    """The policy of every coding task: subclass it per task and set `name` and `skills`.
+
+    Its skills are those of every registered scenario (its weights), so two tasks that share the
+    workspace tool set are both fixed whichever of them the request selects.
+    """
+    tools = TOOLS
+
+    def act(self, request: dict) -> list[dict]:
+        return decide(see(request), all_skills())

@@ -5,9 +5,9 @@ A request asks for a summary when its system instruction (or its last user messa
 the request only (the `harness.transcript` format, or plain messages), by fixed rules:
 
     >>> print(summarise("Summarise under Objective, Changes made, Last tests.",
-    ...     ["user: Fix the discount rule.", 'model called run_command({"command": "pytest"})',
+    ...     ["user: Fix the failing tests.", 'model called run_command({"command": "pytest"})',
     ...      "tool run_command returned: 4 passed, 2 failed in 0.02s"]))
-    **Objective:** Fix the discount rule.
+    **Objective:** Fix the failing tests.
     **Changes made:** none
     **Last tests:** 4 passed, 2 failed in 0.02s
 
@@ -19,11 +19,11 @@ import json
 import re
 
 from harness.engine.prompt import canonical, content_text, response_output, system_text
-from harness.truncation import extract_verdict
+from harness.engine.scenario import all_skills
+from harness.formats import (ERROR_PREFIX, KNOWN_HEADINGS, CallMatcher, call_entry, file_item, heading_line,
+                             headings_named, is_error_output, parse_entry, parse_heading, response_entry, text_entry,
+                             verdict_line)
 
-AGENT_HEADINGS = ("Objective", "Files read", "Changes made", "Last tests", "Discarded hypotheses", "Still to do")
-CONVERSATION_HEADINGS = ("User facts", "Topics discussed", "Open questions")
-KNOWN_HEADINGS = AGENT_HEADINGS + CONVERSATION_HEADINGS
 DEFAULT_WORD_BUDGET = 150  # small on purpose: facts must compete for room
 MAX_ITEM_WORDS = 20  # no single item may eat the budget
 
@@ -31,18 +31,10 @@ MAX_ITEM_WORDS = 20  # no single item may eat the budget
 DEFAULTS = {"Objective": "not stated in the transcript", "Last tests": "not run"}
 PLACEHOLDERS = {"none", *DEFAULTS.values()}
 
-_NAMES = "|".join(re.escape(h) for h in KNOWN_HEADINGS)
-_HEADING_LINE = re.compile(rf"^[\s*#>-]*({_NAMES})[\s*]*:[\s*]*(.*)$", re.IGNORECASE)
-_ENTRY = re.compile(r"^(?:(user|model): (.*)|(?:user|model) called (\w+)\((.*)\)|tool (\w+) returned: (.*))$")
-_INTEREST = re.compile(r"[<>]=?|==|quantize|round", re.IGNORECASE)
+# Where numeric code decides something: a comparison or a rounding. Worth quoting in "Files read".
+_DECISIVE = re.compile(r"[<>]=?|==|round", re.IGNORECASE)
 _FACT = re.compile(r"\b(I am|I'm|I work|I prefer|I live|I have|I own|I like|my)\b|\d", re.IGNORECASE)
 _BUDGET = re.compile(r"at most (\d+) words", re.IGNORECASE)
-
-
-def headings_named(text: str) -> list[str]:
-    """The known headings `text` names, in the order it names them."""
-    found = [(text.lower().find(h.lower()), h) for h in KNOWN_HEADINGS]
-    return [h for at, h in sorted(found) if at >= 0]
 
 
 def _is_instruction(text: str) -> bool:
@@ -74,10 +66,10 @@ def transcript_lines(request: dict, holder: int | None) -> list[str]:
         for part in content.get("parts") or []:
             if "functionCall" in part:
                 call = part["functionCall"]
-                lines.append(f"{role} called {call.get('name')}({canonical(call.get('args') or {})})")
+                lines.append(call_entry(role, call.get("name"), canonical(call.get("args") or {})))
             elif "functionResponse" in part:
                 output = response_output(part)
-                lines += f"tool {part['functionResponse'].get('name')} returned: {output}".split("\n")
+                lines += response_entry(part["functionResponse"].get("name"), output).split("\n")
             elif part.get("text"):
                 lines += _text_lines(part["text"], role, is_holder=index == holder)
     return lines
@@ -85,9 +77,9 @@ def transcript_lines(request: dict, holder: int | None) -> list[str]:
 
 def _text_lines(text: str, role: str, is_holder: bool) -> list[str]:
     raw = text.split("\n")
-    starts = [i for i, line in enumerate(raw) if _ENTRY.match(line) or _HEADING_LINE.match(line)]
+    starts = [i for i, line in enumerate(raw) if parse_entry(line) or parse_heading(line)]
     if not starts:  # a plain message: one entry of its role (none if it is the instruction)
-        return [] if is_holder else [f"{role}: {raw[0]}"] + raw[1:]
+        return [] if is_holder else [text_entry(role, raw[0])] + raw[1:]
     kept = raw[starts[0]:]
     return [line for line in kept if not (is_holder and ("summar" in line.lower() or len(headings_named(line)) >= 2))]
 
@@ -109,32 +101,29 @@ def extract(lines: list[str]) -> dict[str, list[str]]:
     """Every heading's items, in priority order, from transcript lines."""
     items = {h: [] for h in KNOWN_HEADINGS}
     previous = {h: [] for h in KNOWN_HEADINGS}  # material from a summary inside the transcript
-    pending, section, user_texts = [], None, []
+    calls, section, user_texts = CallMatcher(), None, []
     last_edit = last_verdict = -1
     for number, line in enumerate(lines):
-        heading, entry = _HEADING_LINE.match(line), _ENTRY.match(line)
+        heading, entry = parse_heading(line), parse_entry(line)
         if heading:
-            section = next(h for h in KNOWN_HEADINGS if h.lower() == heading.group(1).lower())
-            previous[section] += [i.strip() for i in heading.group(2).split(";") if i.strip()]
+            section = heading[0]
+            previous[section] += [i.strip() for i in heading[1].split(";") if i.strip()]
         elif not line.strip():
             section = None  # a blank line ends a summary section: later bullets are not its items
         elif section and re.match(r"^\s*[-*]\s+", line) and not entry:
             previous[section].append(re.sub(r"^\s*[-*]\s+", "", line).strip())
         elif entry:
             section = None
-            if entry.group(1) == "user":
-                user_texts.append(" ".join([entry.group(2)] + _continuation(lines, number)))
-            elif entry.group(3):
-                pending.append((entry.group(3), entry.group(4)))
-            elif entry.group(5):
-                # Responses answer calls in the order they were made: the oldest unanswered one.
-                call = next((c for c in pending if c[0] == entry.group(5)), (entry.group(5), "{}"))
-                if call in pending:
-                    pending.remove(call)
-                output = entry.group(6) + "\n" + "\n".join(_continuation(lines, number))
+            if entry.kind == "text" and entry.role == "user":
+                user_texts.append(" ".join([entry.text] + _continuation(lines, number)))
+            elif entry.kind == "call":
+                calls.called(entry.name, (entry.name, entry.text))
+            elif entry.kind == "response":
+                call = calls.answered(entry.name, (entry.name, "{}"))
+                output = entry.text + "\n" + "\n".join(_continuation(lines, number))
                 last_edit = _tool_result(items, call, output.strip(), number, last_edit)
-        if extract_verdict(line):  # the verdict itself, without the entry or heading around it
-            said = entry.group(6) if entry and entry.group(5) else heading.group(2) if heading else line
+        if verdict_line(line):  # the verdict itself, without the entry or heading around it
+            said = entry.text if entry and entry.kind == "response" else heading[1] if heading else line
             items["Last tests"], last_verdict = [said.strip(" =")], number
     _conversation(items, user_texts)
     for heading in KNOWN_HEADINGS:  # an old summary's items come after this transcript's own
@@ -148,21 +137,31 @@ def extract(lines: list[str]) -> dict[str, list[str]]:
 def _continuation(lines: list[str], number: int) -> list[str]:
     out = []
     for line in lines[number + 1:]:
-        if _ENTRY.match(line) or _HEADING_LINE.match(line):
+        if parse_entry(line) or parse_heading(line):
             break
         out.append(line)
     return out
 
 
+def _line_that_matters(text: str) -> str:
+    """The line of a file to quote: the first a registered skill would rewrite, else the first that
+    decides something (a comparison, a rounding), else the first that states a skill's rule; '' if none."""
+    lines, skills = [ln.strip() for ln in text.splitlines()], all_skills()
+    rewritten = (ln for ln in lines if any(skill.breaks(ln) for skill in skills))
+    decisive = (ln for ln in lines if _DECISIVE.search(ln))
+    stated = (ln for ln in lines if any(skill.rule.search(ln) for skill in skills))
+    return next(rewritten, None) or next(decisive, None) or next(stated, "")
+
+
 def _tool_result(items: dict, call: tuple[str, str], output: str, number: int, last_edit: int) -> int:
     name, args = call
-    if output.startswith("ERROR:"):
+    if is_error_output(output):
         target = _path(args) or _clip(args, 6)
-        error = output.splitlines()[0].removeprefix("ERROR:").strip()
+        error = output.splitlines()[0].removeprefix(ERROR_PREFIX).strip()
         items["Discarded hypotheses"].append(f"{name} {target} failed: {_clip(error, 12)}")
     elif name == "read_file" and not any(i.split(" (`")[0] == _path(args) for i in items["Files read"]):
-        interest = next((ln.strip() for ln in output.splitlines() if _INTEREST.search(ln)), "")
-        items["Files read"].append(_path(args) + (f" (`{_clip(interest, 10)}`)" if interest else ""))
+        interest = _line_that_matters(output)
+        items["Files read"].append(file_item(_path(args), _clip(interest, 10) if interest else ""))
     elif name == "edit_file":
         if _path(args) not in items["Changes made"]:
             items["Changes made"].append(_path(args))
@@ -212,7 +211,7 @@ def summarise(instruction: str, lines: list[str]) -> str:
             break
         chosen[heading].append(item)
         used += len(item.split())
-    return "\n".join(f"**{h}:** {'; '.join(chosen[h])}".rstrip() for h in headings)
+    return "\n".join(heading_line(h, chosen[h]) for h in headings)
 
 
 def respond(request: dict) -> list[dict] | None:

@@ -4,7 +4,8 @@ The same knobs drive two runs: the agent on the invoicing task (`AgentConfig`) a
 session with planted facts (`Strategy`), so one setting shows its cost, cache hit rate and recall.
 
     >>> panel = CapstonePanel()           # doctest: +SKIP
-    >>> panel.run()                       # doctest: +SKIP   (what the Run button does)
+    >>> # panel.run() is what the Run button does:
+    >>> panel.run()                       # doctest: +SKIP
 """
 import html
 

@@ -5,7 +5,7 @@ so the panel re-bills recorded runs (no model call) and draws those lines; the b
 between keeping everything and compacting is where two of them cross.
 
     >>> panel = cost_panel(runs, PRICES["gemini-2.5-flash"])       # doctest: +SKIP
-    >>> panel.children[0].value = 0.55                              # doctest: +SKIP   (redraws)
+    >>> panel.children[0].value = 0.55                              # doctest: +SKIP
 """
 import ipywidgets as widgets
 import plotly.graph_objects as go

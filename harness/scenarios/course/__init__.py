@@ -17,6 +17,8 @@ from typing import NamedTuple
 
 from google.genai import types
 
+from harness.scenarios.course import glass_box  # registers the tutor's policy with the engine
+
 SEARCH_RESULTS = 4  # passages per search: enough that an uncapped result is long
 _WORD = re.compile(r"[a-z]{3,}")
 _IGNORED = frozenset("the and for are was what which how why does when with from that this into your you can".split())
@@ -54,7 +56,7 @@ def search_course(query: str, k: int = SEARCH_RESULTS) -> str:
 
 
 SEARCH_COURSE = types.FunctionDeclaration(
-    name="search_course",
+    name=glass_box.TOOL,
     description="Search the course for passages that answer a question. Returns the best passages as text.",
     parameters=types.Schema(type="OBJECT", properties={"query": types.Schema(type="STRING")}, required=["query"]),
 )

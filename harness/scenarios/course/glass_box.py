@@ -1,4 +1,4 @@
-"""The tutor behaviour: a glass-box course tutor for requests that declare `search_course`.
+"""The course tutor's glass box: a policy for requests that declare `search_course`.
 
 It reads only the request, like every behaviour of the glass box:
 
@@ -9,7 +9,7 @@ It reads only the request, like every behaviour of the glass box:
 
     >>> request = {"tools": [{"functionDeclarations": [{"name": "search_course"}]}],
     ...            "contents": [{"role": "user", "parts": [{"text": "I use Linux. What is a prefix cache?"}]}]}
-    >>> act(request)
+    >>> Tutor().act(request)
     [{'functionCall': {'name': 'search_course', 'args': {'query': 'What is a prefix cache?'}}}]
 
 So what it answers depends on the window alone: a fact the student planted is recalled while it is
@@ -17,6 +17,7 @@ in view, and quietly replaced by the best-matching course sentence once compacti
 """
 from harness.engine import reader, summariser
 from harness.engine.prompt import content_text
+from harness.engine.scenario import Scenario, register
 
 TOOL = "search_course"
 
@@ -26,14 +27,19 @@ def _question_of(content: dict) -> str:
     return " ".join(s for s in reader.sentences(content_text(content)) if s.endswith("?"))
 
 
-def act(request: dict) -> list[dict]:
-    """The tutor's response parts (camelCase wire dicts) for one request."""
-    summary = summariser.respond(request)
-    if summary is not None:  # checked first: a summary instruction must not trigger a search
-        return summary
-    contents = request.get("contents") or []
-    last = contents[-1] if contents else {}
-    question = _question_of(last) if (last.get("role") or "user") == "user" else ""
-    if question:
-        return [{"functionCall": {"name": TOOL, "args": {"query": question}}}]
-    return reader.respond(request)
+class Tutor(Scenario):
+    name, tools = "course", frozenset({TOOL})
+
+    def act(self, request: dict) -> list[dict]:
+        summary = summariser.respond(request)
+        if summary is not None:  # checked first: a summary instruction must not trigger a search
+            return summary
+        contents = request.get("contents") or []
+        last = contents[-1] if contents else {}
+        question = _question_of(last) if (last.get("role") or "user") == "user" else ""
+        if question:
+            return [{"functionCall": {"name": TOOL, "args": {"query": question}}}]
+        return reader.respond(request)
+
+
+register(Tutor())

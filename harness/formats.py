@@ -1,0 +1,182 @@
+"""Every text format one side of the workbook writes and the other reads, writer beside parser.
+
+The harness writes texts into requests (a transcript, a compaction's summary and state block, a
+masked output), the tools and pytest write outputs, and the glass box reads all of them back.
+Each format has its writer and its parser here, side by side, so rewording one side cannot
+silently break the other (tests/test_formats.py round-trips each one):
+
+    >>> verdict_line("collected 6 items\\n=== 1 failed, 5 passed in 0.02s ===")
+    '=== 1 failed, 5 passed in 0.02s ==='
+    >>> parse_heading(heading_line("Changes made", ["a.py", "b.py"]))
+    ('Changes made', 'a.py; b.py')
+    >>> parse_state(state_block({"b.py", "a.py"}, "1 failed, 5 passed"))
+    (['a.py', 'b.py'], '1 failed, 5 passed')
+    >>> parse_entry(call_entry("model", "read_file", '{"path": "README.md"}'))
+    Entry(kind='call', role='model', name='read_file', text='{"path": "README.md"}')
+
+Leaf module: it imports nothing of the workbook, so the engine and the harness may both use it.
+"""
+import re
+from typing import NamedTuple
+
+# --- Tool outputs (harness.tools writes them) -------------------------------------------------------
+ERROR_PREFIX = "ERROR:"  # a refused or failed tool call starts so; the model may try something else
+STALE_EDIT = "old text not found"  # edit_file's error when the file no longer holds the old text
+
+
+def is_error_output(output: str) -> bool:
+    """True for the output of a refused or failed tool call."""
+    return output.startswith(ERROR_PREFIX)
+
+
+# --- The verdict line (pytest writes it last) -------------------------------------------------------
+_VERDICT = re.compile(r"\d+ (passed|failed)")
+
+
+def verdict_line(output: str) -> str | None:
+    """The last line of `output` that reports tests (`N passed` or `N failed`), stripped; None if none."""
+    lines = [line.strip() for line in output.splitlines() if _VERDICT.search(line)]
+    return lines[-1] if lines else None
+
+
+# --- Summary headings (compaction's and probes' prompts ask for them; the summariser writes them) ----
+AGENT_HEADINGS = ("Objective", "Files read", "Changes made", "Last tests", "Discarded hypotheses", "Still to do")
+CONVERSATION_HEADINGS = ("User facts", "Topics discussed", "Open questions")
+KNOWN_HEADINGS = AGENT_HEADINGS + CONVERSATION_HEADINGS
+ITEM_SEPARATOR = "; "  # between the items of one heading line
+_NAMES = "|".join(re.escape(h) for h in KNOWN_HEADINGS)
+# Lenient on purpose: a real model writes "## Files read:", "- **Files read**:" or "Files read:".
+_HEADING_LINE = re.compile(rf"^[\s*#>-]*({_NAMES})[\s*]*:[\s*]*(.*)$", re.IGNORECASE)
+
+
+def heading_line(heading: str, items) -> str:
+    """`**Heading:** item; item`, the line a summary gives each heading."""
+    return f"**{heading}:** {ITEM_SEPARATOR.join(items)}".rstrip()
+
+
+def parse_heading(line: str) -> tuple[str, str] | None:
+    """(heading as spelt in KNOWN_HEADINGS, the rest of the line) for a heading line; None otherwise."""
+    found = _HEADING_LINE.match(line)
+    if not found:
+        return None
+    heading = next(h for h in KNOWN_HEADINGS if h.lower() == found.group(1).lower())
+    return heading, found.group(2)
+
+
+def headings_named(text: str) -> list[str]:
+    """The known headings `text` names, in the order it names them."""
+    found = [(text.lower().find(h.lower()), h) for h in KNOWN_HEADINGS]
+    return [h for at, h in sorted(found) if at >= 0]
+
+
+def file_item(path: str, line: str = "") -> str:
+    """A "Files read" item: the path, and the line that matters in backquotes."""
+    return path + (f" (`{line}`)" if line else "")
+
+
+_FILE_ITEM = re.compile(r"([\w./-]+\.\w+)(?: \(`(.*?)`\))?")
+
+
+def parse_file_item(item: str) -> tuple[str, str] | None:
+    """(path, quoted line or '') of a "Files read" item; None if it names no file."""
+    found = _FILE_ITEM.match(item.strip())
+    return (found.group(1), found.group(2) or "") if found else None
+
+
+# --- The harness-held state block (lesson 06 writes it after a summary) -----------------------------
+STATE_HEADER = "[Harness-held state: recorded by the harness from the tool calls themselves; authoritative.]"
+EDITED_LABEL, VERDICT_LABEL = "Edited files:", "Last test verdict:"
+NO_EDITS, NO_VERDICT = "none", "no tests run yet"
+
+
+def state_block(edited_files, last_verdict: str | None) -> str:
+    """The state block: a header, the edited files sorted (or "none"), the last verdict."""
+    files = ", ".join(sorted(edited_files)) or NO_EDITS
+    return f"{STATE_HEADER}\n{EDITED_LABEL} {files}\n{VERDICT_LABEL} {last_verdict or NO_VERDICT}"
+
+
+def parse_state(text: str) -> tuple[list[str] | None, str | None]:
+    """(edited files, last verdict) from the state block's lines in `text`; None where a line is absent."""
+    edited = verdict = None
+    for line in text.splitlines():
+        if line.startswith(EDITED_LABEL):
+            value = line.removeprefix(EDITED_LABEL).strip()
+            edited = [] if value == NO_EDITS else [p.strip() for p in value.split(",") if p.strip()]
+        elif line.startswith(VERDICT_LABEL):
+            verdict = verdict_line(line.removeprefix(VERDICT_LABEL))
+    return edited, verdict
+
+
+# --- Transcript entries (harness.transcript writes them; the summariser reads them) ------------------
+class Entry(NamedTuple):
+    kind: str  # "text", "call" or "response"
+    role: str  # "user" or "model"; "tool" for a response
+    name: str  # the function's name ("" for a text)
+    text: str  # the text, the call's JSON arguments, or the first line of the output
+
+
+def text_entry(role: str, text: str) -> str:
+    return f"{role}: {text}"
+
+
+def call_entry(role: str, name: str, args_json: str) -> str:
+    return f"{role} called {name}({args_json})"
+
+
+def response_entry(name: str, output: str) -> str:
+    return f"tool {name} returned: {output}"
+
+
+_ENTRY = re.compile(r"^(?:(user|model): (.*)|(user|model) called (\w+)\((.*)\)|tool (\w+) returned: (.*))$")
+
+
+def parse_entry(line: str) -> Entry | None:
+    """The entry a transcript line starts; None for a continuation line."""
+    found = _ENTRY.match(line)
+    if not found:
+        return None
+    if found.group(1):
+        return Entry("text", found.group(1), "", found.group(2))
+    if found.group(3):
+        return Entry("call", found.group(3), found.group(4), found.group(5))
+    return Entry("response", "tool", found.group(6), found.group(7))
+
+
+# --- Masked outputs (lesson 04's masking writes them) ------------------------------------------------
+MASK_PREFIX = "[masked "
+
+
+def masked_stub(reference: str, key_line: str, length: int) -> str:
+    """What the model sees instead of a masked output: its reference, key line and size."""
+    return f"{MASK_PREFIX}{reference}: {key_line[:80]} ({length} chars). Full text kept by the harness under {reference}.]"
+
+
+def is_masked(output: str) -> bool:
+    return output.startswith(MASK_PREFIX)
+
+
+# --- Which call a function response answers (the wire's rule, whatever the representation) ----------
+class CallMatcher:
+    """Responses answer calls in the order they were made: each takes the oldest unanswered call
+    of its name, so two read_file calls in one turn keep their own paths.
+
+    >>> calls = CallMatcher()
+    >>> calls.called("read_file", "README.md"); calls.called("read_file", "a.py")
+    >>> calls.answered("read_file"), calls.answered("read_file"), calls.answered("read_file", "?")
+    ('README.md', 'a.py', '?')
+    """
+
+    def __init__(self):
+        self._pending: list[tuple[str, object]] = []
+
+    def called(self, name: str, call) -> None:
+        """Note a call (any object: an SDK FunctionCall, a wire dict, a transcript's args)."""
+        self._pending.append((name, call))
+
+    def answered(self, name: str, default=None):
+        """The call a response named `name` answers, now no longer pending; `default` if none is."""
+        for index, (pending, call) in enumerate(self._pending):
+            if pending == name:
+                del self._pending[index]
+                return call
+        return default

@@ -1,0 +1,1 @@
+"""Parcel prices: billable weight, zone rates and the remote surcharge."""

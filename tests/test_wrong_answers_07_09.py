@@ -1,0 +1,121 @@
+"""Each plausible wrong answer to 7.1-9.1 and the rule it must fail on: the check names that rule
+(not an earlier symptom) and its hint does not contain the expected figure."""
+import pytest
+
+from harness import billing
+from harness.checks import run_check
+from harness.probes import STRATEGIES, with_knobs
+
+
+def _usages(usage):
+    return billing.usages_of(usage)
+
+
+def _tokens(u):
+    return (u.prompt_token_count or 0), (u.cached_content_token_count or 0), (u.candidates_token_count or 0), \
+        (u.thoughts_token_count or 0)
+
+
+def _bill(usage, price, *, subtract_cache=True, thoughts=True, per=1e6):
+    rate = {k: billing.rate(price, k) for k in ("input", "cached_input", "output")}
+    total = 0.0
+    for u in _usages(usage):
+        prompt, cached, output, thought = _tokens(u)
+        uncached = prompt - cached if subtract_cache else prompt
+        total += uncached * rate["input"] + cached * rate["cached_input"] + (output + thought * thoughts) * rate["output"]
+    return total / per
+
+
+def _crossing(a, b, price, *, thoughts=True, output=True, parallel_check=True):
+    def fixed(trace):
+        uncached = cached = out = 0
+        for u in _usages(trace):
+            prompt, hit, o, t = _tokens(u)
+            uncached, cached, out = uncached + prompt - hit, cached + hit, out + o * output + t * thoughts
+        return uncached, cached, out
+    (ua, ca, oa), (ub, cb, ob) = fixed(a), fixed(b)
+    if parallel_check and ca == cb:
+        return None
+    return ((ub - ua) * price["input"] + (ob - oa) * price["output"]) / (ca - cb)
+
+
+def _norm(text):
+    return " ".join(text.lower().split())
+
+
+WRONG = [  # exercise, what the student did, the function, a phrase of the rule it must break
+    ("7.1", "bills the whole prompt at the input rate", lambda u, p: _bill(u, p, subtract_cache=False), "8,000 of them cached"),
+    ("7.1", "leaves thinking tokens out", lambda u, p: _bill(u, p, thoughts=False), "thinking tokens"),
+    ("7.1", "multiplies by the per-million rate per token", lambda u, p: _bill(u, p, per=1), "$0.30 at input"),
+    ("7.1", "crashes on a None field", lambda u, p: sum((x.prompt_token_count - x.cached_content_token_count) * p["input"]
+                                                        for x in _usages(u)) / 1e6, "raised TypeError"),
+    ("7.1", "bills only the first call of a list", lambda u, p: _bill(_usages(u)[0], p), "sum of its calls"),
+    ("7.1", "reads the price as a dict only", lambda u, p: _bill(u, dict(p)), "object with attributes"),
+    ("7.2", "leaves thinking tokens out", lambda a, b, p: _crossing(a, b, p, thoughts=False), "thinking tokens"),
+    ("7.2", "leaves output tokens out", lambda a, b, p: _crossing(a, b, p, output=False), "output tokens"),
+    ("7.2", "divides without checking for parallel lines", lambda a, b, p: _crossing(a, b, p, parallel_check=False),
+     "never cross"),
+    ("7.2", "returns 0 for parallel lines", lambda a, b, p: _crossing(a, b, p) or 0.0, "never cross"),
+    ("7.2", "clips the price at zero", lambda a, b, p: None if _crossing(a, b, p) is None else max(_crossing(a, b, p), 0.0),
+     "negative"),
+    ("7.2", "keeps the sign of trace A minus trace B", lambda a, b, p: -_crossing(a, b, p)
+     if billing.split_tokens(a)[1] < billing.split_tokens(b)[1] else _crossing(a, b, p), "Swapping"),
+    ("8.1", "compares with case", lambda ans, pts: all(p in ans for p in pts), "differs only in case"),
+    ("8.1", "lowercases but keeps the spacing", lambda ans, pts: all(p.lower() in ans.lower() for p in pts),
+     "differs only in case and line breaks"),
+    ("8.1", "lowercases the answer only", lambda ans, pts: all(p in _norm(ans) for p in pts), "own case"),
+    ("8.1", "any key point, not all", lambda ans, pts: any(_norm(p) in _norm(ans) for p in pts), "is missing"),
+    ("8.1", "word by word", lambda ans, pts: all(w in _norm(ans).split() for p in pts for w in _norm(p).split()),
+     "phrase"),
+    ("8.1", "every word anywhere", lambda ans, pts: all(w in _norm(ans) for p in pts for w in _norm(p).split()),
+     "phrase"),
+    ("8.2", "any compaction at all", lambda run: run.compaction_count() > 0, "only after the first probe"),
+    ("8.2", "compactions strictly before the probe's call",
+     lambda run: any(b.compactions for b in run.bundles[:next((i for i, b in enumerate(run.bundles) if b.probe), 0)]),
+     "probe's own call"),
+    ("8.2", "any compaction outside a probe call", lambda run: any(b.compactions for b in run.bundles if not b.probe),
+     "only after the first probe"),
+    ("8.2", "True for a run with no probe", lambda run: not any(b.probe for b in run.bundles) or any(
+        b.compactions for b in run.bundles[:next(i for i, b in enumerate(run.bundles) if b.probe) + 1]), "without a probe"),
+]
+
+
+@pytest.mark.parametrize("exercise, what, wrong, broken", WRONG, ids=[f"{w[0]} {w[1]}" for w in WRONG])
+def test_each_wrong_answer_fails_on_the_rule_it_breaks(exercise, what, wrong, broken):
+    result = run_check(exercise, wrong)
+    assert result.status == "failed", f"{exercise} let through an answer that {what}: {result.line()}"
+    assert broken in result.rule, f"{exercise}, an answer that {what}, failed on another rule: {result.rule}"
+
+
+HINT_SECRETS = {"7.1": ["0.00134", "0.30134", "0.001"], "7.2": ["0.075", "0.071875"]}
+
+
+@pytest.mark.parametrize("exercise", sorted(HINT_SECRETS))
+def test_no_hint_gives_the_expected_figure(exercise):
+    for ex, _, wrong, _ in WRONG:
+        if ex == exercise:
+            hint = run_check(ex, wrong).hint
+            assert not any(secret in hint for secret in HINT_SECRETS[ex]), hint
+
+
+def test_each_rule_of_8_1_has_its_own_hint():
+    hints = {run_check("8.1", wrong).hint for ex, _, wrong, _ in WRONG if ex == "8.1"}
+    assert len(hints) >= 4
+
+
+CONFIGS = [  # a configuration for 9.1 and the target it must miss (measured on the default model)
+    ("full history", STRATEGIES["full history"], "window"),                      # peaks near 12,700 tokens
+    ("capped outputs", STRATEGIES["capped outputs"], "window"),                  # capping alone: still over
+    ("capped at 600", with_knobs(STRATEGIES["capped outputs"], tool_output_max_chars=600), "window"),  # just over
+    ("capped at 500", with_knobs(STRATEGIES["capped outputs"], tool_output_max_chars=500), "answers are cut"),
+    ("capped at 100", with_knobs(STRATEGIES["capped outputs"], tool_output_max_chars=100), "answers are cut"),
+    ("60-word summaries", STRATEGIES["compaction at threshold"], "planted fact was lost"),
+    ("long results, three compactions", with_knobs(STRATEGIES["prefix-preserving summary"], context_budget=5_000,
+                                                   summary_words=100, tool_output_max_chars=2_400), "Too expensive"),
+]
+
+
+@pytest.mark.parametrize("what, config, broken", CONFIGS, ids=[c[0] for c in CONFIGS])
+def test_9_1_each_configuration_misses_its_target(what, config, broken):
+    result = run_check("9.1", lambda: config)
+    assert result.status == "failed" and broken in result.rule, f"{what}: {result.line()}"
