@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: setup lab test lessons bench test-browser
+.PHONY: setup lab test lessons bench test-browser test-hub
 
 setup: $(STAMP)
 
@@ -13,15 +13,18 @@ $(STAMP): pyproject.toml jupyter/overrides.json
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed: found " + sys.version.split()[0])'
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e .
+	# [hub]: nbgitpuller, which the release tests run (pulling an update into a student's copy).
+	$(PY) -m pip install --quiet -e '.[hub]'
 	# No news or update toasts in class: the room may have no network and they cover the notebook.
+	# (pyproject.toml installs this file too, but an editable install skips data files.)
 	mkdir -p $(VENV)/share/jupyter/lab/settings
 	cp jupyter/overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
 	touch $(STAMP)
 
 # JupyterLab refuses to run as root unless told: containers and some classroom images run as root.
+# The venv's bin/ first on the PATH, so `workbook check 03` works in JupyterLab's terminals.
 lab: setup
-	$(VENV)/bin/jupyter lab --notebook-dir=lessons $(if $(filter 0,$(shell id -u)),--allow-root)
+	PATH="$(abspath $(VENV))/bin:$$PATH" $(VENV)/bin/jupyter lab --notebook-dir=lessons $(if $(filter 0,$(shell id -u)),--allow-root)
 
 test: setup
 	$(PY) -m pytest -n 2 --dist loadfile --nbval-lax --nbval-current-env -p no:randomly
@@ -32,9 +35,17 @@ lessons: setup
 bench: setup
 	$(PY) benchmarks/bench.py
 
-# Lesson 03 in a real browser (slow; not part of `make test`). Uses Debian's chromium, never a
+# Every lesson in a real browser (a few minutes; not part of `make test`). Uses Debian's chromium, never a
 # downloaded browser: Playwright only drives it.
 test-browser: setup
 	@test -x /usr/bin/chromium || (apt-get update && apt-get install -y chromium)
 	@$(PY) -c 'import playwright' 2>/dev/null || $(PY) -m pip install --quiet playwright
 	WORKBOOK_BROWSER=1 $(PY) -m pytest tests/browser -p no:randomly -v
+
+# A real JupyterHub on 127.0.0.1 with a few students (slow; not part of `make test`). JupyterHub and the
+# idle culler go into the project's venv; configurable-http-proxy is installed from npm into build/hub/.
+CHP := build/hub/node/node_modules/.bin/configurable-http-proxy
+test-hub: setup
+	@$(PY) -c 'import jupyterhub, jupyterhub_idle_culler' 2>/dev/null || $(PY) -m pip install --quiet 'jupyterhub>=5' jupyterhub-idle-culler
+	@test -x $(CHP) || npm install --silent --prefix build/hub/node configurable-http-proxy
+	WORKBOOK_HUB=1 WORKBOOK_CHP=$(abspath $(CHP)) $(PY) -m pytest tests/hub -p no:randomly -v -s

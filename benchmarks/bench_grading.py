@@ -1,8 +1,8 @@
-"""How fast `python -m harness grade` gets through a cohort: 40 students x 4 lessons by default.
+"""How fast `python -m harness grade` gets through a cohort: 10 students x 3 lessons by default.
 
     $ .venv/bin/python benchmarks/bench_grading.py          # or: bench_grading(students=10)
-    grading [##############################] 40/40 students
-    graded 40 students x 4 lessons in 212 s with 2 jobs: 11.3 students/min ...
+    grading [##############################] 10/10 students
+    graded 10 students x 3 lessons (...) in ... s with 2 jobs on 2 cores (sandboxed as root): ... students/min
 
 Fake submissions come from the current lessons: for each student and lesson, either the lesson as
 handed out (every exercise a stub) or the solution notebook under the lesson's name (a student
@@ -19,8 +19,9 @@ from pathlib import Path
 os.environ.setdefault("WORKBOOK_OFFLINE", "1")  # a benchmark never reaches Gemini
 
 from harness.workbook import LESSONS, SOLUTIONS  # noqa: E402
-from harness.workbook.grade import grade, summary  # noqa: E402
-from harness.workbook.runner import pristine_exercises  # noqa: E402
+from harness.workbook.grade import grade  # noqa: E402
+from harness.workbook.runner import exercise_ids, pristine_lessons  # noqa: E402
+from harness.workbook.sandbox import can_isolate  # noqa: E402
 
 
 def make_submissions(folder: Path, students: int, lessons: list[str]) -> None:
@@ -33,22 +34,22 @@ def make_submissions(folder: Path, students: int, lessons: list[str]) -> None:
             shutil.copy((SOLUTIONS if solved else LESSONS) / f"{lesson}.ipynb", student / f"{lesson}.ipynb")
 
 
-def bench_grading(students: int = 40, lessons: int = 4, jobs: int | None = None) -> float:
+def bench_grading(students: int = 10, lessons: int = 3, jobs: int = 2) -> float:
     """Grade a fake cohort; print and return the throughput in students per minute."""
-    expected = {name: ids for name, ids in pristine_exercises().items() if ids}
+    expected = {name: nb for name, nb in pristine_lessons().items() if exercise_ids(nb)}
     chosen = dict(list(expected.items())[:lessons])
     if len(chosen) < lessons or not all((LESSONS / f"{name}.ipynb").is_file() for name in chosen):
         sys.exit(f"Need {lessons} built lessons with exercises in {LESSONS}: run `python -m harness build` first.")
     with tempfile.TemporaryDirectory(prefix="bench-grading-") as tmp:
-        make_submissions(Path(tmp), students, list(chosen))
+        make_submissions(Path(tmp) / "submissions", students, list(chosen))
         started = time.monotonic()
-        graded = grade(Path(tmp), jobs=jobs, lessons=chosen)
+        grade(Path(tmp) / "submissions", Path(tmp) / "out", chosen, jobs=jobs)
         seconds = time.monotonic() - started
     rate = students / seconds * 60
     print(f"graded {students} students x {len(chosen)} lessons ({', '.join(chosen)}) in {seconds:.0f} s "
-          f"with {jobs or os.cpu_count()} jobs on {os.cpu_count()} cores: {rate:.1f} students/min, "
+          f"with {jobs} jobs on {os.cpu_count()} cores ({'sandboxed as root' if can_isolate() else 'not root'}): {rate:.1f} students/min, "
           f"{seconds / (students * len(chosen)):.2f} s per notebook")
-    print(summary(graded))
+
     return rate
 
 

@@ -1,4 +1,7 @@
-"""`python -m harness COMMAND ...`: the workbook's command line.
+"""`workbook COMMAND ...` (or `python -m harness COMMAND ...`): the workbook's command line.
+
+`workbook` is the console script `pip install` puts beside the kernel's python, so it is on the
+PATH of a JupyterLab terminal, a hub's terminal and an activated venv alike.
 
 Each command lives in its own module with a `main(argv) -> int`; this file only dispatches.
 """
@@ -10,17 +13,20 @@ COMMANDS = {
     "check": ("harness.workbook.check", "run your lesson notebooks and list each exercise's status"),
     "grade": ("harness.workbook.grade", "grade a cohort: one folder of notebooks per student"),
     "reset": ("harness.workbook.reset", "restore a pristine lesson, keeping yours as a backup"),
+    "release": ("harness.workbook.release", "write what a student gets (lessons, no solutions) to a folder or branch"),
+    "doctor": ("harness.workbook.doctor", "check this machine before class: mode, key, model, JupyterLab, timing"),
     "demo": ("harness.agent.demo", "run the agent on a coding task offline (--task) and print its turns"),
 }
 
 
 def usage() -> str:
-    lines = ["usage: python -m harness COMMAND [ARGS]", "", "commands:"]
+    lines = ["usage: workbook COMMAND [ARGS]   (or: python -m harness COMMAND [ARGS])", "", "commands:"]
     lines += [f"  {name:<14} {about}" for name, (_, about) in COMMANDS.items()]
     return "\n".join(lines)
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
     if not argv or argv[0] in ("-h", "--help", "help"):
         print(usage())
         return 0

@@ -20,6 +20,7 @@ Edit PRICES (or make your own `Price`) to re-bill a recorded session at another 
 """
 from collections.abc import Mapping
 
+from harness.arguments import require_number, require_optional_text, require_text
 from harness.models import MODELS, Price
 from harness.usage import output_tokens, token_count
 
@@ -27,19 +28,20 @@ PRICES_AS_OF = "2026-12-01"  # the date of harness/models.py's rows; check the p
 
 # One price sheet per model of harness/models.py (the one table of model facts), plus a contrast row.
 PRICES = {name: row.price for name, row in MODELS.items()}
-# The contrast seed 003 draws: cached input 50x cheaper than input (0.0028 vs 0.14 $/M).
+# The contrast the Towards AI tutor article draws: cached input 50x cheaper than input (0.0028 vs 0.14 $/M).
 # NOTE: its output rate is an assumption made for the lessons (twice the input rate), not a quote.
 PRICES["contrast-50x (DeepSeek-like)"] = Price(0.14, 0.0028, 0.28, 0.0,
-                                               note="input and cached rates as seed 003 reports them; output assumed")
+                                               note="input and cached rates as the Towards AI tutor article reports them; output assumed")
 
 
 def priced_model(model: str | None = None) -> str:
     """The PRICES key for `model` (default: harness.MODEL, the model the lessons call)."""
+    require_optional_text("model", model)
     from harness import MODEL
 
     model = (model or MODEL).removeprefix("models/")
     if model not in PRICES:
-        raise ValueError(f"No price for {model!r} in harness.billing.PRICES (it has {', '.join(PRICES)}). "
+        raise ValueError(f"No price for model {model!r} in harness.billing.PRICES (it has {', '.join(PRICES)}). "
                          f"Add a row: PRICES[{model!r}] = Price(input=..., cached_input=..., output=...).")
     return model
 
@@ -51,9 +53,10 @@ def price_for(model: str | None = None) -> Price:
 
 def rate(price, name: str) -> float:
     """`price.name` or `price[name]`: a Price, any object with the attribute, or a dict."""
+    require_text("name", name, empty=False)
     value = price.get(name) if isinstance(price, Mapping) else getattr(price, name, None)
     if value is None:
-        raise ValueError(f"The price has no {name!r} rate. Give per-million rates for "
+        raise ValueError(f"The price has no rate named {name!r}. Give per-million rates for "
                          "'input', 'cached_input' and 'output', e.g. PRICES['gemini-2.5-flash'].")
     return float(value)
 
@@ -107,6 +110,8 @@ def storage_cost(tokens: int, ttl_seconds: float, price) -> float:
     >>> round(storage_cost(100_000, 3600, PRICES["gemini-2.5-flash"]), 4)   # 0.1M tokens, 1 hour, $1/M/h
     0.1
     """
+    require_number("tokens", tokens, 0)
+    require_number("ttl_seconds", ttl_seconds, 0)
     return tokens / 1e6 * rate(price, "storage_per_hour") * ttl_seconds / 3600
 
 

@@ -20,10 +20,12 @@ from typing import Callable
 
 from google.genai import types
 
+from harness.arguments import (require_callable, require_contents, require_instance, require_int, require_list_of_text,
+                               require_optional_text, require_text)
 from harness.formats import state_block
 from harness.transcript import transcript_text_of
 
-CONTEXT_BUDGET = 24_000  # tokens a prompt may grow to before the harness steps in (seed 000)
+CONTEXT_BUDGET = 24_000  # tokens a prompt may grow to before the harness steps in (« Le budget de contexte »)
 COMPACT_RATIO = 0.7  # compact at 70% of the budget: early enough that the summary call has room
 KEEP_RECENT_TURNS = 3  # the last three turns stay word for word: the model is still working on them
 
@@ -39,11 +41,13 @@ SUMMARY_PROMPT = (
 
 def safe_split_points(history) -> list[int]:
     """Indices where a cut keeps every function call with its response: just before a model message."""
+    require_contents("history", history)
     return [i for i, content in enumerate(history) if i > 0 and content.role == "model"]
 
 
 def task_text(history) -> str:
     """The task: the first text of history[0], which must be a user message (ValueError otherwise)."""
+    require_contents("history", history)
     first = history[0] if history else None
     text = next((p.text for p in (first.parts or []) if p.text), None) if first else None
     if first is None or first.role != "user" or not text:
@@ -58,6 +62,10 @@ def compact(history, keep_recent_turns: int, summarize: Callable[[str], str], st
     Returns (new_history, n_compacted). The new first message is the task, a note naming how
     many messages the summary replaces, the summary, then `state` (harness-held, lesson 06).
     """
+    require_contents("history", history)
+    require_int("keep_recent_turns", keep_recent_turns, 1, 10**6)
+    require_callable("summarize", summarize)
+    require_text("state", state)
     if keep_recent_turns < 1:
         raise ValueError(f"keep_recent_turns must be at least 1, got {keep_recent_turns}: "
                          "the turn the model is working on must stay word for word.")
@@ -120,6 +128,9 @@ def harness_state(edited_files, last_verdict: str | None) -> str:
     Edited files: a.py, b.py
     Last test verdict: 1 failed, 5 passed
     """
+    require_instance("edited_files", edited_files, (list, tuple, set, frozenset), "a list of file paths")
+    require_list_of_text("edited_files", sorted(edited_files, key=str))
+    require_optional_text("last_verdict", last_verdict)
     return state_block(edited_files, last_verdict)
 
 

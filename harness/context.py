@@ -22,6 +22,7 @@ from typing import Callable, Iterable, NamedTuple, Sequence
 
 from google.genai import types
 
+from harness.arguments import require_callable, require_list_of_text, require_text
 from harness.tokens import approx_tokens
 
 FACTS_HEADING = "## Facts to keep in mind"
@@ -36,6 +37,9 @@ def render_system(system: str, facts: Sequence[str], summary: str) -> str:
     >>> render_system("Be brief.", ["Ana likes tea."], "We talked about tea.")
     'Be brief.\\n\\n## Facts to keep in mind\\n- Ana likes tea.\\n\\n## Summary of the conversation so far\\nWe talked about tea.'
     """
+    require_text("system", system)
+    facts = require_list_of_text("facts", facts)
+    require_text("summary", summary)
     sections = [system] if system else []
     if facts:
         sections.append(FACTS_HEADING + "\n" + "\n".join(f"- {fact}" for fact in facts))
@@ -46,6 +50,7 @@ def render_system(system: str, facts: Sequence[str], summary: str) -> str:
 
 def render_docs(docs: Sequence[str]) -> str:
     """The one user message holding the documents, in the order given; "" when there are none."""
+    docs = require_list_of_text("docs", docs)
     if not docs:
         return ""
     return DOCS_HEADING + "\n\n" + "\n\n".join(f"[{n}] {doc}" for n, doc in enumerate(docs, 1))
@@ -53,6 +58,8 @@ def render_docs(docs: Sequence[str]) -> str:
 
 def as_content(role: str, text: str) -> types.Content:
     """One message of the history, as the SDK wants it."""
+    require_text("role", role, empty=False)
+    require_text("text", text)
     return types.Content(role=role, parts=[types.Part.from_text(text=text)])
 
 
@@ -72,6 +79,18 @@ def _validated(budget, turns: Iterable) -> list[tuple[str, str]]:
                              "Use 'model' for the assistant's replies and 'user' for everything else.")
         pairs.append((role, text))
     return pairs
+
+
+def _arguments(system, facts, summary, turns, question, count, docs) -> None:
+    """The checks fit_budget and both builders make first (budget and each turn: `_validated`)."""
+    require_text("system", system)
+    require_list_of_text("facts", facts)
+    require_text("summary", summary)
+    if isinstance(turns, (str, bytes)) or not isinstance(turns, Iterable):
+        raise TypeError(f"turns must be a list of (role, text) pairs, got {type(turns).__name__} {turns!r:.60}.")
+    require_text("question", question)
+    require_callable("count", count)
+    require_list_of_text("docs", docs)
 
 
 def _assemble(turns: list, docs: list, question: str) -> list[types.Content]:
@@ -100,6 +119,7 @@ def fit_budget(system: str, facts: Iterable[str], summary: str, turns: Iterable[
     count. The facts and docs blocks are re-counted as a whole when one of their items goes,
     because a custom `count` need not be additive (it may charge for headings and separators).
     """
+    _arguments(system, facts, summary, turns, question, count, docs)
     turns = _validated(budget, turns)
     facts, docs = list(facts), list(docs)
     system_cost = count(render_system(system, facts, summary))
@@ -130,6 +150,7 @@ def build_context(system: str, facts: Iterable[str], summary: str, turns: Iterab
     `total` is count(system instruction) + count of each turn + count(docs message) + count(question).
     The caller's lists are never changed.
     """
+    _arguments(system, facts, summary, turns, question, count, docs)
     facts, turns, docs = list(facts), list(turns), list(docs)
     fit = fit_budget(system, facts, summary, turns, question, budget, count, docs)
     system_instruction = render_system(system, facts[:fit.facts_kept], summary)
@@ -140,10 +161,11 @@ def build_context(system: str, facts: Iterable[str], summary: str, turns: Iterab
 def build_context_naive(system: str, facts: Iterable[str], summary: str, turns: Iterable[tuple[str, str]],
                         question: str, budget: int = 6000, count: Callable[[str], int] = approx_tokens,
                         docs: Iterable[str] = ()) -> tuple[str, list[types.Content], int]:
-    """Same result as `build_context`, written as seed 001 writes it: drop one block, re-render and
-    re-count everything, repeat. Kept for the lesson's benchmark: with n turns to drop it counts
-    about n²/2 turns instead of n.
+    """Same result as `build_context`, written as « Ordonner le contexte et tenir un budget » writes
+    it: drop one block, re-render and re-count everything, repeat. Kept for the lesson's benchmark:
+    with n turns to drop it counts about n²/2 turns instead of n.
     """
+    _arguments(system, facts, summary, turns, question, count, docs)
     turns = _validated(budget, turns)
     facts, docs = list(facts), list(docs)
 

@@ -25,18 +25,21 @@ import hashlib
 
 from google.genai import types
 
+from harness.arguments import require_contents, require_instance, require_int, require_text
 from harness.formats import CallMatcher, is_error_output, is_masked, masked_stub, verdict_line
 
-MASK_AFTER_TURNS = 3  # seed 004: mask an output once three newer turns have followed it
+MASK_AFTER_TURNS = 3  # « Techniques d'Optimisation de Contexte »: mask an output once three newer turns have followed it
 
 
 def reference_of(output: str) -> str:
     """A stable id for an output: the same text always gets the same reference."""
+    require_text("output", output)
     return "obs-" + hashlib.sha1(output.encode("utf-8")).hexdigest()[:8]
 
 
 def is_error(output: str) -> bool:
     """True for a refused or failed call and for a test run that reports failures."""
+    require_text("output", output)
     verdict = verdict_line(output) or ""
     return is_error_output(output) or "failed" in verdict
 
@@ -67,6 +70,9 @@ def mask_observations(history, store: dict, keep_last: int = MASK_AFTER_TURNS) -
     `store` (a dict) receives each masked output under its reference. Errors still being
     debugged, outputs already masked and every other part are kept as they are.
     """
+    require_contents("history", history)
+    require_instance("store", store, dict, "a dict (reference -> output)")
+    require_int("keep_last", keep_last, 1, 10**6)
     if keep_last < 1:
         raise ValueError(f"keep_last must be at least 1, got {keep_last}: the latest turn's output is never masked.")
     model_turns = [i for i, c in enumerate(history) if c.role == "model"]

@@ -17,12 +17,16 @@ the rest is the same. So volatile blocks go last.
 """
 from typing import Callable, Sequence
 
+from harness.arguments import require_callable, require_contents, require_list_of_text, require_text
 from harness.tokens import approx_tokens
 
 
 def stable_prefix_tokens(request_a: Sequence[str], request_b: Sequence[str],
                          count: Callable[[str], int] = approx_tokens) -> int:
     """Tokens of the leading blocks two requests have in common, up to the first that differs."""
+    require_list_of_text("request_a", request_a)
+    require_list_of_text("request_b", request_b)
+    require_callable("count", count)
     shared = 0
     for block_a, block_b in zip(request_a, request_b):
         if block_a != block_b:
@@ -36,6 +40,8 @@ def request_lines(system_instruction: str, contents) -> list[str]:
 
     The glass box caches whole lines (Gemini caches tokens); a changed line ends the shared prefix.
     """
+    require_text("system_instruction", system_instruction)
+    require_contents("contents", contents)
     lines = system_instruction.split("\n") if system_instruction else []
     for content in contents:
         for part in content.parts or []:

@@ -14,15 +14,18 @@ A `Strategy` is a `SessionConfig` (harness.agent.config), like the agent's `Agen
 they share (context_budget, compact_ratio, keep_recent_turns, tool_output_max_chars, head_ratio,
 truncation_mode, session_token_cap) have one meaning, so one config panel can drive both.
 """
+import copy
 import re
 import time
 from dataclasses import KW_ONLY, asdict, dataclass, replace
 
+from google import genai
 from google.genai import types
 
 from harness import MODEL
 from harness.agent.config import SessionConfig
-from harness.client import start_cold
+from harness.arguments import require_instance, require_int, require_list, require_list_of_text, require_text
+from harness.client import is_offline, start_cold
 from harness.compaction import compact
 from harness.recording import Bundle, Recording, usage_dict
 from harness.scenarios.course import TUTOR_SYSTEM, TUTOR_TOOLS, passages, search_course
@@ -69,8 +72,12 @@ STRATEGIES = {s.name: s for s in (
 )}
 
 
+MAX_QUESTIONS = 1_000  # a session of 14 questions takes a minute online: 1,000 is already a day
+
+
 def script_turns(questions: int = len(QUESTIONS)) -> list[tuple[str, object]]:
     """(user text, probe or None) for each turn: the plant, `questions` course questions, the probes."""
+    require_int("questions", questions, 0, MAX_QUESTIONS)
     asked = [QUESTIONS[i % len(QUESTIONS)] for i in range(questions)]
     return [(PLANTED, None)] + [(q, None) for q in asked] + [(p.question, p) for p in PROBES]
 
@@ -161,6 +168,12 @@ def run_session(client, strategy: Strategy = Strategy(), questions: int = len(QU
     Offline, each run starts with a cold implicit cache, as a session started after the cache's
     lifetime would, so strategies compare on equal terms whatever ran before them.
     """
+    require_instance("strategy", strategy, Strategy, "a probes.Strategy")
+    require_int("questions", questions, 0, MAX_QUESTIONS)
+    require_text("model", model, empty=False)
+    key = _replay_key(client, strategy, questions, model)
+    if key in _GLASS_BOX_RUNS:
+        return copy.deepcopy(_GLASS_BOX_RUNS[key])
     start_cold()
     session = _Session(client, strategy, model)
     for turn, (text, probe) in enumerate(script_turns(questions)):
@@ -168,11 +181,29 @@ def run_session(client, strategy: Strategy = Strategy(), questions: int = len(QU
             session.record.config["stopped"] = f"session token cap reached before turn {turn}"
             break
         session.turn(turn, text, probe)
+    if key:
+        _GLASS_BOX_RUNS[key] = copy.deepcopy(session.record)
     return session.record
+
+
+# Sessions already run on the glass box in this process. From a cold cache the glass box answers the
+# same requests the same way, so lessons that compare strategies (07, 08, 09 and the 9.1 check) pay
+# for each session once; a copy is handed out, so renaming a run changes nobody else's.
+_GLASS_BOX_RUNS: dict[tuple, Recording] = {}
+
+
+def _replay_key(client, strategy: Strategy, questions: int, model: str) -> tuple | None:
+    """What decides a glass-box session: the strategy, its length, the model and the course; None on
+    Gemini (a real model's answers vary) or with a stand-in client."""
+    if not (is_offline() and isinstance(client, genai.Client)):
+        return None
+    return strategy, questions, model, passages()
 
 
 def grade_probe(answer: str, key_points) -> bool:
     """True iff every key point appears in `answer`, ignoring case and runs of whitespace."""
+    require_text("answer", answer)
+    require_list_of_text("key_points", key_points)
     def norm(text: str) -> str:
         return " ".join(str(text).lower().split())
     return all(norm(point) in norm(answer) for point in key_points)
@@ -180,11 +211,13 @@ def grade_probe(answer: str, key_points) -> bool:
 
 def probe_results(run: Recording) -> list[bool]:
     """Each probe of the run graded on its own key points."""
+    require_instance("run", run, Recording, "a Recording (from run_session or recording.load)")
     return [grade_probe(b.answer, b.probe["key_points"]) for b in run.bundles if b.probe]
 
 
 def recall(run: Recording) -> float:
     """Share of the run's probes answered with every key point (0.0 for a run with no probe)."""
+    require_instance("run", run, Recording, "a Recording (from run_session or recording.load)")
     results = probe_results(run)
     return sum(results) / len(results) if results else 0.0
 
@@ -209,6 +242,7 @@ def quotes_whole_sentence(answer: str) -> bool:
     >>> quotes_whole_sentence('From what I can see: "Safe cut points are the pla"')
     False
     """
+    require_text("answer", answer)
     whole = course_sentences()
     for quote in re.findall(r'"([^"]+)"', answer):
         kept = quote.removesuffix(CLIP)
@@ -219,17 +253,20 @@ def quotes_whole_sentence(answer: str) -> bool:
 
 def course_answers(run: Recording) -> list[str]:
     """The tutor's final answers to the course questions (not the acknowledgement, not the probes)."""
+    require_instance("run", run, Recording, "a Recording (from run_session or recording.load)")
     return [b.answer for b in run.bundles if b.kind == "turn" and b.answer and not b.probe and b.turn > 0]
 
 
 def whole_answer_share(run: Recording) -> float:
     """Share of the course answers that quote a whole course sentence (0.0 with no answer)."""
+    require_instance("run", run, Recording, "a Recording (from run_session or recording.load)")
     answers = course_answers(run)
     return sum(map(quotes_whole_sentence, answers)) / len(answers) if answers else 0.0
 
 
 def compaction_fired_before_probe(run: Recording) -> bool:
     """True when some compaction event was recorded at or before the run's first probe answer."""
+    require_instance("run", run, Recording, "a Recording (from run_session or recording.load)")
     fired = False
     for bundle in run.bundles:
         fired = fired or bool(bundle.compactions)  # recorded on a call: it happened before that call
@@ -240,11 +277,17 @@ def compaction_fired_before_probe(run: Recording) -> bool:
 
 def filter_triggered(runs) -> list[Recording]:
     """Only the runs whose probes test memory: compaction fired before the first probe."""
+    runs = list(require_list("runs", runs, "Recordings"))
+    for index, run in enumerate(runs):
+        require_instance(f"runs[{index}]", run, Recording, "a Recording")
     return [run for run in runs if compaction_fired_before_probe(run)]
 
 
 def run_battery(client, strategies=None, lengths=(6, 10, 14), model: str = MODEL) -> list[Recording]:
     """Every strategy at every session length (number of course questions before the probes)."""
+    lengths = list(require_list("lengths", lengths, "session lengths"))
+    for length in lengths:
+        require_int("lengths", length, 0, MAX_QUESTIONS)
     runs = []
     for strategy in (strategies or STRATEGIES).values():
         for questions in lengths:
@@ -256,6 +299,7 @@ def run_battery(client, strategies=None, lengths=(6, 10, 14), model: str = MODEL
 
 def with_knobs(strategy: Strategy, **knobs) -> Strategy:
     """A copy of `strategy` with some knobs changed (unknown knob names are an error)."""
+    require_instance("strategy", strategy, Strategy, "a probes.Strategy")
     return replace(strategy, **knobs)
 
 
@@ -268,11 +312,13 @@ def global_quality(question: str, answer: str) -> float:
 
     On topic (shares a content word with the question), well formed (a few words, closed
     sentences or quotes), confident (no hedge such as "I don't know"). Like the blind judges of
-    seed 003 it never sees what the student said earlier, so it cannot notice a forgotten fact.
+    the Towards AI tutor article it never sees what the student said earlier, so it cannot notice a forgotten fact.
 
     >>> global_quality("Which topic is my weak spot?", 'From what I can see: "Plan one topic at a time."')
     1.0
     """
+    require_text("question", question)
+    require_text("answer", answer)
     words = {w for w in re.findall(r"[a-z]{4,}", question.lower()) if w not in _QUESTION_WORDS}
     on_topic = any(w[:5] in answer.lower() for w in words)  # "builds" counts "build"
     well_formed = 3 <= len(answer.split()) <= 80 and answer.rstrip()[-1:] in ('.', '"', '!', ')')

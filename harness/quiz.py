@@ -1,43 +1,96 @@
 """Short quizzes for the end of a lesson: pick an answer, read why it is right or wrong.
 
->>> q = Question("Which block goes first?", ["the question", "the system instruction"], answer=1,
-...              why=["It goes last: the model reads it best there.", "Stable text first keeps a cacheable prefix."])
->>> q.explain(0).startswith("Not quite")
+A lesson's cell is only `quiz("03")`: the questions, the right answers and the explanations live in
+`harness/quizzes/lessonNN.py`, so the notebook shows nothing of the key. Each question's options are
+shuffled with a seed made of the lesson and the question number: the same order on every run and
+every machine, and the right answer not always in the same place.
+
+>>> q = Question("Which block goes first?", right=("the system instruction", "Stable text first keeps a cacheable prefix."),
+...              wrong=[("the question", "It goes last: the model reads it best there.")])
+>>> [text for text, _, _ in q.shuffled("02.1")] == [text for text, _, _ in q.shuffled("02.1")]
 True
+>>> feedback(("the question", "It goes last: the model reads it best there.", False))
+'Not quite. It goes last: the model reads it best there.'
 """
+import html
+import importlib
+import pkgutil
+import random
 from dataclasses import dataclass
 
 import ipywidgets as widgets
 
+RIGHT, WRONG = "Right.", "Not quite."
+FEEDBACK_CLASS = "workbook-quiz-feedback"  # the browser test finds the explanation by it
 
-@dataclass
+
+@dataclass(frozen=True)
 class Question:
+    """One question: the right option and the wrong ones, each as (text, why it is right or wrong)."""
     prompt: str
-    options: list[str]
-    answer: int          # index of the right option
-    why: list[str]       # one explanation per option, shown once that option is picked
+    right: tuple[str, str]
+    wrong: tuple[tuple[str, str], ...]
 
     def __post_init__(self):
-        if len(self.why) != len(self.options) or not 0 <= self.answer < len(self.options):
-            raise ValueError(f"Question {self.prompt[:40]!r}: give one explanation per option and a valid answer index.")
+        object.__setattr__(self, "right", tuple(self.right))
+        object.__setattr__(self, "wrong", tuple(tuple(option) for option in self.wrong))
+        options = (self.right,) + self.wrong
+        if not self.wrong or any(len(o) != 2 or not all(isinstance(s, str) and s.strip() for s in o) for o in options):
+            raise ValueError(f"Question {self.prompt[:40]!r}: give the right option and at least one wrong one, "
+                             "each as a (text, explanation) pair of non-empty strings.")
+        if len({text for text, _ in options}) != len(options):
+            raise ValueError(f"Question {self.prompt[:40]!r}: two options have the same text.")
 
-    def explain(self, choice: int) -> str:
-        verdict = "Right." if choice == self.answer else "Not quite."
-        return f"{verdict} {self.why[choice]}"
+    def shuffled(self, seed: str) -> list[tuple[str, str, bool]]:
+        """(text, why, is_right) for every option, in an order fixed by `seed`."""
+        options = [(*self.right, True)] + [(*option, False) for option in self.wrong]
+        random.Random(seed).shuffle(options)  # a str seed gives the same order under any PYTHONHASHSEED
+        return options
 
 
-def quiz(*questions: Question) -> widgets.VBox:
-    """A panel with one radio group per question; each answer shows its explanation."""
+def feedback(option: tuple[str, str, bool]) -> str:
+    """What a student reads after picking `option`."""
+    _, why, is_right = option
+    return f"{RIGHT if is_right else WRONG} {why}"
+
+
+def _lesson_name(lesson) -> str:
+    text = str(lesson).strip()
+    if not text.isdigit():
+        raise ValueError(f"quiz() takes a lesson number such as quiz(\"03\"), got {lesson!r}.")
+    return f"lesson{int(text):02d}"
+
+
+def known_lessons() -> list[str]:
+    """The lesson numbers that have a quiz, e.g. ['00', '01', ...]."""
+    from harness import quizzes
+
+    return sorted(m.name.removeprefix("lesson") for m in pkgutil.iter_modules(quizzes.__path__)
+                  if m.name.startswith("lesson"))
+
+
+def questions(lesson) -> list[tuple[str, list[tuple[str, str, bool]]]]:
+    """(prompt, shuffled options) for each question of a lesson, in the order the quiz shows them."""
+    name = _lesson_name(lesson)
+    if name.removeprefix("lesson") not in known_lessons():
+        raise ValueError(f"No quiz for lesson {lesson!r}. Lessons with a quiz: {', '.join(known_lessons())}.")
+    module = importlib.import_module(f"harness.quizzes.{name}")
+    number = name.removeprefix("lesson")
+    return [(q.prompt, q.shuffled(f"{number}.{i}")) for i, q in enumerate(module.QUESTIONS, 1)]
+
+
+def quiz(lesson) -> widgets.VBox:
+    """A panel with one radio group per question of `lesson`; each pick shows why it is right or wrong."""
     rows = []
-    for number, question in enumerate(questions, 1):
-        choices = widgets.RadioButtons(options=[(text, i) for i, text in enumerate(question.options)],
+    for number, (prompt, options) in enumerate(questions(lesson), 1):
+        choices = widgets.RadioButtons(options=[(text, i) for i, (text, _, _) in enumerate(options)],
                                        value=None, layout=widgets.Layout(width="auto"))
-        feedback = widgets.HTML()
+        shown = widgets.HTML()
 
-        def show(change, question=question, feedback=feedback):
+        def show(change, options=options, shown=shown):
             if change["new"] is not None:
-                feedback.value = f"<p>{question.explain(change['new'])}</p>"
+                shown.value = f'<p class="{FEEDBACK_CLASS}">{html.escape(feedback(options[change["new"]]))}</p>'
 
         choices.observe(show, names="value")
-        rows.append(widgets.VBox([widgets.HTML(f"<b>{number}. {question.prompt}</b>"), choices, feedback]))
+        rows.append(widgets.VBox([widgets.HTML(f"<b>{number}. {html.escape(prompt)}</b>"), choices, shown]))
     return widgets.VBox(rows)

@@ -1,6 +1,6 @@
 """Recorded sessions: one JSON line per model call, saved once, re-billed and re-graded for free.
 
-Seed 003's harness saved a "bundle" per turn (the answer, every tool call, token counts, timing)
+The harness of the Towards AI tutor article saved a "bundle" per turn (the answer, every tool call, token counts, timing)
 so that findings could be re-graded and re-billed later without spending another dollar. This
 module does the same for the workbook's runs:
 
@@ -23,6 +23,7 @@ from pathlib import Path
 
 from google.genai import types
 
+from harness.arguments import require_instance, require_list, require_text
 from harness.client import KEY_SHAPE, api_key
 
 _SECRET_NAME = re.compile(r"api[_-]?key|secret|password|authorization|credential", re.I)
@@ -54,6 +55,8 @@ class Bundle:
 
 def usage_dict(usage) -> dict:
     """A UsageMetadata (or dict, or None) as the camelCase dict a bundle stores."""
+    require_instance("usage", usage, (type(None), dict, types.GenerateContentResponseUsageMetadata),
+                     "a response's usage_metadata, a dict or None")
     if usage is None:
         return {}
     if isinstance(usage, dict):
@@ -101,6 +104,8 @@ def _safe_config(config: dict) -> dict:
 
 def save(recording: Recording, path) -> Path:
     """Write `recording` as JSONL (a header line, then one bundle per line); return the path."""
+    require_instance("recording", recording, Recording, "a Recording")
+    require_instance("path", path, (str, Path), "a file path")
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     lines = [json.dumps({"session": recording.name, "config": _safe_config(recording.config)}, default=str)]
@@ -115,6 +120,7 @@ def save(recording: Recording, path) -> Path:
 
 def load(path) -> Recording:
     """The recording saved at `path` (see `save`)."""
+    require_instance("path", path, (str, Path), "a file path")
     lines = Path(path).read_text(encoding="utf-8").splitlines()
     if not lines or "session" not in json.loads(lines[0]):
         raise ValueError(f"{path} is not a recorded session: its first line should be the session header.")
@@ -125,11 +131,14 @@ def load(path) -> Recording:
 
 def save_all(recordings, folder) -> list[Path]:
     """Save each recording as `folder/<name>.jsonl` (spaces and slashes become dashes)."""
+    require_list("recordings", recordings, "Recordings")
+    require_instance("folder", folder, (str, Path), "a folder path")
     return [save(rec, Path(folder) / (re.sub(r"[^\w.-]+", "-", rec.name) + ".jsonl")) for rec in recordings]
 
 
 def load_all(folder) -> list[Recording]:
     """Every recording in `folder`, sorted by file name."""
+    require_instance("folder", folder, (str, Path), "a folder path")
     return [load(path) for path in sorted(Path(folder).glob("*.jsonl"))]
 
 
@@ -138,6 +147,7 @@ def from_run_report(report, name: str, config=None) -> Recording:
 
     A compaction happens after its turn, so its event goes on the summary call that made it.
     """
+    require_text("name", name, empty=False)
     config = config if isinstance(config, dict) else (vars(config).copy() if config is not None else {})
     recording = Recording(name, config={**config, "status": report.status})
     for t in report.turns:

@@ -11,6 +11,7 @@ What matters for the lessons is that it is the same number everywhere in the wor
 11
 """
 import re
+from harness.arguments import require_text
 
 # A run of letters/digits/underscores, or a single non-space symbol.
 _PIECE = re.compile(r"\w+|[^\w\s]")
@@ -18,6 +19,8 @@ _PIECE = re.compile(r"\w+|[^\w\s]")
 
 def approx_tokens(text: str) -> int:
     """Count tokens in `text`: ceil(len/4) per word, 1 per symbol; 0 for empty or None."""
+    if text is not None:
+        require_text("text", text)
     if not text:
         return 0
     return sum((len(piece) + 3) // 4 for piece in _PIECE.findall(text))

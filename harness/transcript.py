@@ -8,7 +8,7 @@ summariser can parse it back:
     model called read_file({"path": "README.md"})
     tool read_file returned: # Invoicing ...
 
-Tool outputs are cut to `max_output_chars` (600 by default, as in seed 000): a summary needs the
+Tool outputs are cut to `max_output_chars` (600 by default, as in « Le budget de contexte »): a summary needs the
 gist of an output, not all of it, and a long log would crowd out the rest of the transcript. The cut
 keeps the head and the tail (lesson 04's `truncate_output`): a pytest verdict sits at the end, and a
 summariser shown only the head would report the tests as never run.
@@ -17,12 +17,16 @@ import json
 
 from google.genai import types
 
+from harness.arguments import require_contents, require_instance, require_int, require_text
 from harness.formats import call_entry, response_entry, text_entry
 from harness.truncation import truncate_output
 
 
 def render_part(role: str, part: types.Part, max_output_chars: int = 600) -> str:
     """One part as one transcript entry; '' for parts with nothing to show (thought signatures)."""
+    require_text("role", role, empty=False)
+    require_instance("part", part, types.Part, "a types.Part")
+    require_int("max_output_chars", max_output_chars, 1, 10**9)
     if part.text is not None:
         return text_entry(role, part.text)
     if part.function_call is not None:
@@ -38,6 +42,8 @@ def render_part(role: str, part: types.Part, max_output_chars: int = 600) -> str
 
 def transcript_text_of(history, max_output_chars: int = 600) -> str:
     """The whole history as text, one entry per part, in order."""
+    require_contents("history", history)
+    require_int("max_output_chars", max_output_chars, 1, 10**9)
     lines = []
     for content in history:
         for part in content.parts or []:

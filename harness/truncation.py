@@ -11,8 +11,9 @@ bbbbbb
 '=== 1 failed, 5 passed in 0.02s ==='
 """
 import re
+from harness.arguments import require_int, require_number, require_text
 
-TOOL_OUTPUT_MAX_CHARS = 4_000  # seed 000's cap: a pytest summary fits whole, an 18,000-char log does not
+TOOL_OUTPUT_MAX_CHARS = 4_000  # the cap of « Le budget de contexte »: a pytest summary fits whole, an 18,000-char log does not
 HEAD_RATIO = 0.4  # the tail weighs more: the verdict is at the end
 
 _VERDICT = re.compile(r"\d+ (passed|failed)")
@@ -24,6 +25,9 @@ def truncate_output(text: str, max_chars: int = TOOL_OUTPUT_MAX_CHARS, head_rati
     The head is the first `int(max_chars * head_ratio)` characters and the tail the last
     `max_chars - head`; `head_ratio=1.0` keeps the head only (the seeds' failure mode).
     """
+    require_text("text", text)
+    require_int("max_chars", max_chars, 1, 10**9)
+    require_number("head_ratio", head_ratio, 0, 1)
     if max_chars < 1:
         raise ValueError(f"max_chars must be at least 1, got {max_chars}: it is the number of characters kept.")
     if not 0 <= head_ratio <= 1:
@@ -39,5 +43,6 @@ def truncate_output(text: str, max_chars: int = TOOL_OUTPUT_MAX_CHARS, head_rati
 
 def extract_verdict(output: str) -> str | None:
     """The last line of `output` that reports tests (`N passed` or `N failed`), stripped; None if none."""
+    require_text("output", output)
     lines = [line.strip() for line in output.splitlines() if _VERDICT.search(line)]
     return lines[-1] if lines else None

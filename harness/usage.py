@@ -14,6 +14,8 @@ from collections.abc import Mapping
 
 from google.genai import types
 
+from harness.arguments import require_instance, require_text
+
 _USAGE_FIELDS = {  # snake_case attribute -> camelCase key of the REST JSON (and of recorded bundles)
     "prompt_token_count": "promptTokenCount",
     "cached_content_token_count": "cachedContentTokenCount",
@@ -24,6 +26,9 @@ _USAGE_FIELDS = {  # snake_case attribute -> camelCase key of the REST JSON (and
 
 def token_count(usage, field: str) -> int:
     """One usage field as an int (None -> 0), from a UsageMetadata or a snake/camelCase dict."""
+    require_text("field", field, empty=False)
+    if field not in _USAGE_FIELDS:
+        raise ValueError(f"field must be one of {', '.join(_USAGE_FIELDS)}, got {field!r}.")
     if isinstance(usage, Mapping):
         value = usage.get(field, usage.get(_USAGE_FIELDS[field]))
     else:
@@ -38,6 +43,7 @@ def output_tokens(usage) -> int:
 
 def describe_usage(usage: types.GenerateContentResponseUsageMetadata) -> dict[str, int]:
     """Token counts of one call: prompt (incl. cached), cached, uncached, output (incl. thinking), total."""
+    require_instance("usage", usage, types.GenerateContentResponseUsageMetadata, "the usage_metadata of a response")
     prompt = usage.prompt_token_count or 0
     cached = usage.cached_content_token_count or 0
     return {"prompt": prompt, "cached": cached, "uncached": prompt - cached, "output": output_tokens(usage),

@@ -1,9 +1,8 @@
-"""The small shared pieces: the token counter, the transcript, the connection's mode, the quiz."""
+"""The small shared pieces: the token counter, the transcript and the connection's mode."""
 import pytest
 from google.genai import types
 
 from harness import client as client_module
-from harness.quiz import Question, quiz
 from harness.tokens import approx_tokens
 from harness.transcript import transcript_text_of
 
@@ -71,19 +70,3 @@ class TestMode:
         monkeypatch.setenv("WORKBOOK_OFFLINE", "1")
         client = client_module.connect()
         assert "127.0.0.1" in client._api_client._http_options.base_url
-
-
-class TestQuiz:
-    def test_each_choice_shows_its_explanation(self):
-        question = Question("2 + 2?", ["3", "4"], answer=1, why=["Off by one.", "Yes."])
-        assert question.explain(0) == "Not quite. Off by one." and question.explain(1) == "Right. Yes."
-
-    def test_picking_an_answer_fills_the_feedback(self):
-        panel = quiz(Question("2 + 2?", ["3", "4"], answer=1, why=["Off by one.", "Yes."]))
-        _, choices, feedback = panel.children[0].children
-        choices.value = 0
-        assert "Off by one" in feedback.value
-
-    def test_a_question_without_one_explanation_per_option_is_refused(self):
-        with pytest.raises(ValueError, match="one explanation per option"):
-            Question("2 + 2?", ["3", "4"], answer=1, why=["Yes."])

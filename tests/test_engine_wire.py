@@ -28,8 +28,11 @@ def model_says(text):
 
 
 def calls(*names):
-    return types.Content(role="model", parts=[types.Part.from_function_call(name=n, args={"path": "README.md"})
-                                              for n in names])
+    """A model's call turn as the model sends it: MODEL may require a thought signature on its first call
+    (a documented dummy stands in for it here; tests/test_engine_signatures.py tests the rule itself)."""
+    parts = [types.Part.from_function_call(name=n, args={"path": "README.md"}) for n in names]
+    parts[0].thought_signature = b"skip_thought_signature_validator"
+    return types.Content(role="model", parts=parts)
 
 
 def responses(*names):

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from harness.workbook import ROOT
-from harness.workbook.grade import pass_rates, progress_line
+from harness.workbook import gradebook
+from harness.workbook.grade import progress_line
 from harness.workbook.runner import Result
 from test_workbook_check import digest, write_fake_lesson
 
@@ -74,13 +75,22 @@ def test_submissions_are_graded_on_copies_never_in_place(cohort):
     assert all_files(root / "submissions") == before
 
 
-def test_the_html_gradebook_works_offline_and_charts_both_views(cohort):
+def test_the_html_gradebook_has_the_cohort_views_and_works_offline(cohort):
     root, _, done, _ = cohort
     page = (root / "out" / "gradebook.html").read_text(encoding="utf-8")
-    assert not re.search(r"<script[^>]*\bsrc=", page)  # plotly.js is inlined, not fetched
-    assert page.count("Plotly.newPlot") == 2
-    assert "% of exercises passed" in page and "Each exercise across the cohort" in page
+    assert "<script" not in page
+    assert "Which rule the room missed" in page and "triple(2) should be 6." in page and "Needs a look" in page
+    projector = (root / "out" / "projector.html").read_text(encoding="utf-8")
+    assert not any(name in projector.split("</style>")[1] for name in ("ada", "bob", "cal"))
+    assert "3 of 3 exercises passed" in (root / "out" / "feedback" / "ada.html").read_text(encoding="utf-8")
     assert "3 students, 9 graded exercises: 33% passed" in done.stdout
+
+
+def test_the_lms_csv_has_one_row_per_student_and_a_total(cohort):
+    with (cohort[0] / "out" / "lms.csv").open(encoding="utf-8") as file:
+        table = list(csv.reader(file))
+    assert table[0] == ["student", "99.1", "99.2", "total", "out_of"]
+    assert table[1] == ["ada", "1", "1", "2", "2"] and table[2] == ["bob", "0", "0", "0", "2"]
 
 
 def test_progress_is_drawn_on_stderr(cohort):
@@ -88,13 +98,16 @@ def test_progress_is_drawn_on_stderr(cohort):
     assert progress_line(1, 4) == "grading [" + "#" * 7 + "." * 23 + "] 1/4 students"
 
 
-def test_pass_rates_count_per_exercise_and_per_student():
-    graded = {"ada": [Result("91", "99.1", "passed"), Result("91", "99.2", "failed"), Result("91", "-", "error")],
-              "bob": [Result("91", "99.1", "missing"), Result("91", "99.2", "failed")]}
-    per_exercise, per_student = pass_rates(graded)
-    assert per_exercise["99.1"]["passed"] == 0.5 and per_exercise["99.1"]["missing"] == 0.5
-    assert per_exercise["99.2"]["failed"] == 1.0 and "-" not in per_exercise
-    assert per_student == {"ada": 0.5, "bob": 0.0}
+def test_rule_misses_count_students_per_broken_rule():
+    cohort = {"ada": {"results": [Result("91", "99.1", "failed", "m", "rule A"), Result("91", "99.2", "passed")], "skipped": []},
+              "bob": {"results": [Result("91", "99.1", "failed", "m", "rule A"), Result("91", "99.2", "failed", "m", "rule B")], "skipped": []}}
+    assert gradebook.rule_misses(cohort) == [("99.1", "rule A", 2, 2), ("99.2", "rule B", 1, 2)]
+
+
+def test_csv_cells_never_start_a_formula():
+    for value in ("=HYPERLINK(\"x\")", "+1", "-2", "@SUM(A1)", "\tx", "\rx"):
+        assert gradebook.safe_cell(value) == "'" + value
+    assert gradebook.safe_cell("fine") == "fine"
 
 
 def test_a_folder_without_student_folders_is_refused(tmp_path):

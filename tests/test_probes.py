@@ -85,3 +85,21 @@ def test_the_global_judge_rates_a_confident_answer_that_lost_the_fact_as_good():
 def test_search_course_returns_the_best_passages_first():
     assert search_course("Why do timestamps break the cache?", k=1).startswith("[timestamps]")
     assert search_course("anything at all").count("\n[") == 3
+
+
+def test_a_glass_box_session_run_again_in_the_process_is_replayed_as_an_equal_copy(monkeypatch):
+    from harness import probes
+
+    strategy = with_knobs(STRATEGIES["capped outputs"], name="replayed")
+    first = run_session(connect(), strategy, questions=2)
+    first.name = "renamed by a lesson"  # a lesson's rename must not reach the next caller
+    monkeypatch.setattr(probes, "_Session", None)  # a second real run would fail here
+    again = run_session(connect(), strategy, questions=2)
+    assert again is not first and again.name == "replayed"
+    assert [b.usage for b in again.bundles] == [b.usage for b in first.bundles]
+
+
+def test_a_stand_in_client_is_never_replayed():
+    from harness.probes import _replay_key
+
+    assert _replay_key(object(), STRATEGIES["full history"], 2, "gemini-3.8-flash") is None

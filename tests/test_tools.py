@@ -2,6 +2,7 @@
 import os
 import sys
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,8 @@ import pytest
 from harness import tools
 from harness.scenarios import TASK_DIR, copy_task
 from harness.tools import TOOL, Workspace
+
+FAKE_KEY = "AIza" + "FAKE-secret-key-0123456789abcdefghijk"  # built here: no key-shaped string in the repo
 
 
 @pytest.fixture
@@ -88,7 +91,7 @@ def test_a_hanging_command_is_stopped(ws, monkeypatch):
 
 def test_output_is_capped(ws, monkeypatch):
     monkeypatch.setattr(tools, "OUTPUT_CAP_BYTES", 50)
-    assert "[output cut at 50 bytes]" in ws.run_command("cat README.md")
+    assert "[output cut at 50 bytes; the command was stopped]" in ws.run_command("cat README.md")
 
 
 def test_at_most_twenty_commands_a_turn(ws):
@@ -123,3 +126,102 @@ def test_the_four_tools_are_declared():
     assert names == ["list_files", "read_file", "edit_file", "run_command"]
     edit = TOOL.function_declarations[2].parameters
     assert edit.required == ["path", "old", "new"]
+
+
+# --- hostile input: a corpus of escape attempts, each refused with ERROR text -----------------------
+
+ESCAPES = [
+    "cat ../outside.txt", "cat invoicing/../../outside.txt", "cat /etc/passwd", "head -n1 /etc/hostname",
+    "grep -f/etc/passwd README.md", "grep -rf/etc/passwd .", "grep --file=/etc/passwd README.md",
+    "grep -r root /etc", "grep -R x ..", "grep -r..", "pytest -c/etc/passwd", "pytest -c ../pytest.ini",
+    "pytest -o log_file=/tmp/escaped.log", "pytest --junitxml=/tmp/escaped.xml", "pytest --basetemp=../b",
+    "pytest --rootdir=/", "pytest -o cache_dir=../c", "ls ~", "ls ~root", "cat ~/.bashrc", "ls $HOME",
+    "cat ${HOME}/.profile", "cat README.md; cat /etc/passwd", "cat README.md | wc", "ls && ls", "ls > out",
+    "cat `ls`", "cat $(ls)", "cat 'unclosed", "python -c 1", "sh -c ls", "env", "/bin/cat README.md",
+    "cat README.md\0/etc/passwd", "cat " + "a" * 5_000, "cat " + "../" * 1_000 + "etc/passwd",
+]
+
+
+@pytest.mark.parametrize("command", ESCAPES, ids=range(len(ESCAPES)))
+def test_escape_attempts_are_refused(ws, command):
+    assert ws.run_command(command).startswith("ERROR:")
+    assert not Path("/tmp/escaped.log").exists() and not Path("/tmp/escaped.xml").exists()
+
+
+BAD_VALUES = [None, 5, 2.5, ["README.md"], {"path": "x"}, b"README.md", "", "\0", "README.md\0.txt",
+              "a" * 5_000, "x" * 200_000, "../" * 2_000, "~", "~/x", "$HOME", "/", "."]
+
+
+@pytest.mark.parametrize("value", BAD_VALUES, ids=range(len(BAD_VALUES)))
+def test_no_input_makes_a_tool_raise(ws, value):
+    outputs = [ws.read_file(value), ws.list_files(value), ws.edit_file(value, "a", "b"),
+               ws.edit_file("README.md", value, "b"), ws.edit_file("README.md", "invoicing", value),
+               ws.run_command(value), ws.call("read_file", {"path": value}), ws.call(value, {}),
+               ws.call("run_command", value)]
+    assert all(isinstance(out, str) for out in outputs)
+    assert ws.read_file("README.md").startswith("# invoicing"), "nothing may have damaged the task"
+
+
+def test_a_planted_symlink_is_removed_before_grep_can_follow_it(ws, tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("password=hunter2")
+    test = ws.root / "tests" / "test_plant.py"
+    test.write_text(f"import os\ndef test_plant():\n    os.symlink({str(tmp_path)!r}, 'out')\n")
+    assert "[removed symlinks leading outside the workspace: out]" in ws.run_command("pytest -q tests/test_plant.py")
+    assert "hunter2" not in ws.run_command("grep -R password .")
+    os.symlink(tmp_path, ws.root / "again")
+    out = ws.run_command("grep -R password .")
+    assert out.startswith("ERROR: symlinks leading outside") and not (ws.root / "again").exists()
+
+
+def test_pytest_runs_with_no_key_a_fresh_home_and_no_cache(ws, monkeypatch):
+    monkeypatch.setenv("GEMINI_API_KEY", FAKE_KEY)
+    monkeypatch.setenv("MY_SERVICE_TOKEN", "token-value-123456")
+    (ws.root / "tests" / "test_env.py").write_text(
+        "import os\ndef test_env():\n"
+        "    assert 'GEMINI_API_KEY' not in os.environ and 'MY_SERVICE_TOKEN' not in os.environ\n"
+        f"    assert os.environ['HOME'] != {os.environ.get('HOME', '')!r}\n"
+        "    assert 'workbook-command-' in os.environ['HOME']\n")
+    out = ws.run_command("pytest -q -s tests/test_env.py")
+    assert "1 passed" in out, out
+    assert not (ws.root / ".pytest_cache").exists()
+
+
+def test_a_key_printed_by_a_test_is_redacted(ws, monkeypatch):
+    monkeypatch.setenv("GEMINI_API_KEY", "not-shaped-like-a-key-but-the-key")
+    (ws.root / "leak.txt").write_text(f"shaped {FAKE_KEY} and valued not-shaped-like-a-key-but-the-key\n")
+    for out in (ws.read_file("leak.txt"), ws.run_command("cat leak.txt"), ws.run_command("grep -r shaped .")):
+        assert "[redacted]" in out and FAKE_KEY not in out and "but-the-key" not in out
+
+
+def test_a_detached_child_holding_stdout_does_not_keep_the_command_busy(ws, monkeypatch):
+    monkeypatch.setattr(tools, "COMMAND_TIMEOUT_SECONDS", 5)
+    (ws.root / "conftest.py").write_text(
+        "import subprocess\nsubprocess.Popen(['sleep', '3600'])\n", encoding="utf-8")
+    started = time.monotonic()
+    out = ws.run_command("pytest -q")
+    assert time.monotonic() - started < 4, "the command waited for a child the program left behind"
+    assert "4 failed, 2 passed" in out
+
+
+def test_a_flood_is_cut_while_reading(ws, monkeypatch):
+    (ws.root / "tests" / "test_flood.py").write_text(
+        "import sys\ndef test_flood():\n    for _ in range(50_000):\n        sys.stdout.write('x' * 1_000)\n")
+    out = ws.run_command("pytest -q -s tests/test_flood.py")
+    assert len(out) < tools.OUTPUT_CAP_BYTES + 200 and "the command was stopped" in out
+
+
+def test_read_file_is_capped(ws, monkeypatch):
+    (ws.root / "big.txt").write_bytes(b"y" * 300_000)
+    out = ws.read_file("big.txt")
+    assert len(out) < tools.OUTPUT_CAP_BYTES + 100 and out.endswith(f"[file cut at {tools.OUTPUT_CAP_BYTES:,} bytes]")
+
+
+def test_the_agent_s_legitimate_calls_still_work(ws):
+    assert "README.md" in ws.list_files(".") and "invoicing/amounts.py" in ws.list_files("invoicing")
+    assert "[pytest]" in ws.read_file("pytest.ini")
+    for command in ("ls", "ls -la invoicing", "cat README.md", "head -n 3 README.md", "tail -n2 README.md",
+                    "wc -l invoicing/amounts.py", "grep -rn BULK invoicing", "grep -n 'def ' invoicing/discounts.py",
+                    "pytest -q", "pytest -x tests/test_discounts.py", "pytest -k bulk"):
+        out = ws.run_command(command)
+        assert out.startswith("exit code"), f"{command}: {out[:200]}"

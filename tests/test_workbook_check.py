@@ -14,7 +14,7 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from harness.workbook import ROOT
+from harness.workbook import PRISTINE, ROOT, LessonsNotFound, find_workbook
 from harness.workbook.check import LessonNotFound, find_lesson, format_table
 from harness.workbook.runner import Result, exercise_ids, run_notebooks
 
@@ -122,12 +122,61 @@ def test_a_deleted_check_cell_shows_as_missing(tmp_path):
     assert [(r.exercise, r.status) for r in results] == [("99.1", "passed"), ("99.2", "missing")]
 
 
-def test_exercise_ids_come_from_check_calls_in_code_cells():
-    notebook = new_notebook(cells=[new_markdown_cell('check("1.1", f)'), new_code_cell('check( "3.2", f)\ncheck("3.1", g)')])
-    assert exercise_ids(notebook) == ["3.2", "3.1"]
+def test_exercise_ids_come_from_cells_that_are_one_check_call():
+    notebook = new_notebook(cells=[new_markdown_cell('check("1.1", f)'), new_code_cell('check( "3.2", f)'),
+                                   new_code_cell('# check("2.1", f)'), new_code_cell('check("3.1", g)\nprint("done")'),
+                                   new_code_cell('check("3.3", h)')])
+    assert exercise_ids(notebook) == ["3.2", "3.3"]
 
 
 def test_the_table_keeps_the_first_two_lines_of_a_message():
     table = format_table([Result("03_x", "3.1", "failed", "rule broken\n  Hint: look\nthird line")])
     assert "rule broken" in table and "Hint: look" in table and "third line" not in table
     assert table.endswith("1 failed.")
+
+
+def students_copy(home: Path) -> Path:
+    """A release pulled into a hub home: ~/workbook/lessons (the student's work) and the pristine copies."""
+    workbook = home / "workbook"
+    write_fake_lesson(workbook / "lessons" / "91_solved.ipynb", "    return 2 * x", "    return 3 * x")
+    write_fake_lesson(workbook / "lessons" / "92_deleted.ipynb", "    return 2 * x", checks=("99.1",))
+    for name in ("91_solved", "92_deleted"):
+        write_fake_lesson(workbook / PRISTINE / f"{name}.ipynb")
+    (workbook / "harness").mkdir()  # the release's package folder: a place a terminal may be in
+    return workbook
+
+
+def test_the_workbook_is_found_from_where_the_command_runs(tmp_path):
+    workbook = students_copy(tmp_path / "home" / "ada")
+    lessons = workbook / "lessons"
+    for start in (workbook, lessons, workbook / "harness", workbook / PRISTINE, lessons / "91_solved.ipynb",
+                  tmp_path / "home" / "ada"):  # the last: a hub home, the copy one level down
+        found = find_workbook(start)
+        assert (found.root, found.lessons) == (workbook, lessons), f"from {start}"
+    assert sorted(find_workbook(lessons).pristine()) == ["91_solved.ipynb", "92_deleted.ipynb"]
+    assert find_workbook(ROOT / "solutions").lessons == ROOT / "lessons"  # solutions/ are not lessons
+
+
+def test_no_workbook_or_several_below_is_a_clear_error(tmp_path):
+    with pytest.raises(LessonsNotFound, match=r"No lessons found in .*--lessons PATH"):
+        find_workbook(tmp_path)
+    for name in ("one", "two"):
+        write_fake_lesson(tmp_path / name / "lessons" / "91_solved.ipynb")
+    with pytest.raises(LessonsNotFound, match=r"Several folders below hold lessons \(one, two\)"):
+        find_workbook(tmp_path)
+
+
+def test_the_console_script_checks_the_students_copy_from_a_hub_home(tmp_path):
+    """The issue's report: run from the student's home, `check` must see their work, not the install's."""
+    home = tmp_path / "home" / "ada"
+    workbook = students_copy(home)
+    script = Path(sys.executable).with_name("workbook")  # what pip put on the kernel's PATH
+    done = subprocess.run([str(script), "check"], cwd=home, capture_output=True, text=True, timeout=300)
+    rows = [line.split()[:3] for line in done.stdout.splitlines() if line.startswith("9")]
+    assert rows == [["91_solved", "99.1", "passed"], ["91_solved", "99.2", "passed"],
+                    ["92_deleted", "99.1", "passed"], ["92_deleted", "99.2", "missing"]], done.stdout + done.stderr
+    assert "3 passed, 1 missing." in done.stdout, done.stdout + done.stderr
+    assert not list((workbook / "lessons").glob("*.backup-*"))
+    one = subprocess.run([str(script), "check", "91"], cwd=workbook / "lessons", capture_output=True, text=True,
+                         timeout=300)
+    assert one.returncode == 0 and "2 passed." in one.stdout, one.stdout + one.stderr

@@ -1,8 +1,11 @@
-"""Checkpoints: one JSON line per turn, flushed to disk, so a killed run resumes where it stopped.
+"""Checkpoints: a journal of one JSON line per turn, synced to disk, so a killed run resumes where it stopped.
 
-The first line names the task; each turn line holds the contents the turn added (SDK JSON), the
-turn's record and, after a compaction, the whole new history. Replaying the lines rebuilds the
-history and the report exactly; replaying the successful edits rebuilds the workspace.
+Line 1 names the task; each later line holds the contents one turn added (SDK JSON), the turn's
+record and, after a compaction, the whole new history. Every line carries `seq` (0 for the task
+line, then the turn number) and `sum`, a SHA-256 over the previous line's sum and this line's
+body: a torn, edited, deleted, duplicated, reordered or foreign line breaks the chain at that line.
+Replaying the lines rebuilds the history and the report exactly; replaying the edits rebuilds the
+workspace.
 
 >>> import tempfile, pathlib
 >>> from google.genai import types
@@ -14,27 +17,89 @@ history and the report exactly; replaying the successful edits rebuilds the work
 >>> [c.role for c in resumed.history], [r.turn for r in resumed.records]
 (['user', 'model'], [1])
 
-NOTE: only contents and token counts are written: the client, its key and the environment never are.
+A kill can only tear the last line (it has no final newline yet): that line is dropped with a
+warning and the turn runs again. Any other damage stops the resume with a `CheckpointDamaged`
+naming the file and the line; `open_checkpoint(..., on_damage="resume" | "restart")` then keeps
+the good turns or starts afresh, always keeping the old file as a backup first.
+
+NOTE: only contents and token counts are written: the client, its key and the environment never
+are; tool outputs reach the history with key-shaped strings already redacted (harness.tools).
 """
+import hashlib
 import json
 import os
+import shutil
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
+import pydantic
 from google.genai import types
 
 from harness.agent.report import TurnRecord
 from harness.context import as_content
 from harness.formats import CallMatcher, is_error_output
 
+ON_DAMAGE = ("stop", "resume", "restart")  # what open_checkpoint does with a damaged file
 
-def _write(path: Path, entry: dict) -> None:
-    """Append one line and force it to disk: a kill right after loses nothing written before."""
-    with open(path, "a", encoding="utf-8") as file:
-        file.write(json.dumps(entry, ensure_ascii=False) + "\n")
-        file.flush()
-        os.fsync(file.fileno())
+
+class CheckpointDamaged(ValueError):
+    """A checkpoint line that cannot be trusted: the file, the line, and how many turns before it are good."""
+
+    def __init__(self, path, line: int, problem: str, good_turns: int, good_bytes: int):
+        self.path, self.line, self.good_turns, self.good_bytes = Path(path), line, good_turns, good_bytes
+        keep = (f"The {good_turns} turn(s) before that line are intact: to resume after turn {good_turns}, call "
+                "run_agent again with on_damage='resume'; to start afresh, with on_damage='restart'"
+                if line > 1 else "To start afresh, call run_agent again with on_damage='restart' (or 'resume')")
+        super().__init__(f"{path}, line {line}: {problem}. Nothing was run. {keep}; "
+                         "either way the old file is first copied to a backup next to it.")
+
+
+def _canonical(body: dict) -> bytes:
+    # Lone surrogates (possible in model text) cannot be UTF-8 encoded; surrogatepass keeps them hashable.
+    return json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8", "surrogatepass")
+
+
+def _checksum(previous: str, body: dict) -> str:
+    return hashlib.sha256(previous.encode("ascii") + _canonical(body)).hexdigest()
+
+
+def _append(path: Path, data: bytes) -> None:
+    """Append bytes and force them to disk: a kill right after loses nothing written before."""
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _fsync_folder(folder: Path) -> None:
+    """Make a new file's name durable: without it a crash can keep the data but lose the file."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _last_sum(path: Path) -> tuple[int, str]:
+    """(seq, sum) of the last complete line, which the next line chains on."""
+    last = path.read_bytes().rstrip(b"\n").rsplit(b"\n", 1)[-1]
+    entry = json.loads(last)
+    return entry["seq"], entry["sum"]
+
+
+def _write(path: Path, body: dict, previous: str) -> None:
+    line = dict(body, sum=_checksum(previous, body))
+    try:
+        text = json.dumps(line, ensure_ascii=False)
+        data = (text + "\n").encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: \u escapes keep the line valid UTF-8
+        data = (json.dumps(line) + "\n").encode("ascii")
+    _append(path, data)
 
 
 def _json(contents) -> list:
@@ -42,19 +107,30 @@ def _json(contents) -> list:
 
 
 def start_checkpoint(path, task: str) -> None:
-    """Begin a checkpoint file for a run of `task` (the file must not exist yet)."""
+    """Begin a checkpoint file for a run of `task` (the file must not exist yet, or be empty)."""
     path = Path(path)
-    if path.exists():
+    if not isinstance(task, str) or not task.strip():
+        raise TypeError(f"start_checkpoint: task must be the task's text, got {task!r}.")
+    if path.exists() and path.stat().st_size:
         raise ValueError(f"{path} already exists; resume from it with run_agent(checkpoint=...) or pick a new name.")
-    _write(path, {"kind": "start", "task": task})
+    if not path.parent.is_dir():
+        raise ValueError(f"start_checkpoint: the folder {path.parent} does not exist; create it or pick another path.")
+    _write(path, {"seq": 0, "kind": "start", "task": task}, "")
+    _fsync_folder(path.parent)
 
 
 def append_turn(path, contents, record: TurnRecord, history=None) -> None:
     """Record one finished turn: its new contents, its record, and the history if a compaction rewrote it."""
-    entry = {"kind": "turn", "turn": record.turn, "contents": _json(contents), "record": record.to_json()}
+    path = Path(path)
+    seq, previous = _last_sum(path)
+    if record.turn != seq + 1:
+        raise ValueError(f"append_turn: {path} ends at turn {seq}, so the next turn is {seq + 1}, "
+                         f"not {record.turn}; a turn is written once, in order.")
+    body = {"seq": record.turn, "kind": "turn", "turn": record.turn, "contents": _json(contents),
+            "record": record.to_json()}
     if history is not None:
-        entry["history"] = _json(history)
-    _write(path, entry)
+        body["history"] = _json(history)
+    _write(path, body, previous)
 
 
 @dataclass
@@ -63,22 +139,8 @@ class Resumed:
     task: str
     history: list
     records: list
-    edits: list  # edit_file args that succeeded, in order
-
-
-def _lines(path: Path) -> list[dict]:
-    raw = path.read_text(encoding="utf-8").splitlines()
-    entries = []
-    for number, line in enumerate(raw, 1):
-        try:
-            entries.append(json.loads(line))
-        except json.JSONDecodeError:
-            if number < len(raw):
-                raise ValueError(f"{path}, line {number}, is not valid JSON and is not the last line: "
-                                 "the file is damaged, not just cut short. Start a new run.") from None
-            warnings.warn(f"{path}: the last line is incomplete (the run was killed while writing it); "
-                          "it is skipped and that turn will run again.", stacklevel=3)
-    return entries
+    edits: list       # (line number, edit_file args) of each edit that succeeded, in order
+    good_bytes: int   # length of the file's intact prefix (a torn tail, or damage, starts there)
 
 
 def _successful_edits(contents: list) -> list[dict]:
@@ -95,19 +157,133 @@ def _successful_edits(contents: list) -> list[dict]:
     return edits
 
 
+def _entry(raw: bytes, seq: int, previous: str) -> tuple[dict, str]:
+    """The verified entry of one complete line and its sum; ValueError saying what is wrong."""
+    if not raw.strip():
+        raise ValueError("the line is empty")
+    try:
+        entry = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ValueError("the line is not UTF-8 text") from None
+    except json.JSONDecodeError:
+        raise ValueError("the line is not valid JSON") from None
+    if not isinstance(entry, dict) or not isinstance(entry.get("sum"), str) or not isinstance(entry.get("seq"), int):
+        raise ValueError("the line has no sequence number or checksum (an older or foreign file?)")
+    if entry["seq"] != seq:
+        what = "repeated" if entry["seq"] < seq else "out of order, or lines before it are missing"
+        raise ValueError(f"its sequence number is {entry['seq']} where {seq} was expected: a line is {what}")
+    body = {key: value for key, value in entry.items() if key != "sum"}
+    if _checksum(previous, body) != entry["sum"]:
+        raise ValueError("its checksum does not match: the line was edited, or belongs to another file")
+    return body, entry["sum"]
+
+
+def _turn(body: dict, seq: int):
+    """(contents, record, history or None) of a verified turn line; ValueError if its contents are not a turn."""
+    try:
+        if body.get("kind") != "turn" or body.get("turn") != seq:
+            raise ValueError(f"expected turn {seq}")
+        contents = [types.Content.model_validate(c) for c in body["contents"]]
+        history = [types.Content.model_validate(c) for c in body["history"]] if "history" in body else None
+        return contents, TurnRecord.from_json(body["record"]), history
+    except (KeyError, TypeError, ValueError, AttributeError, pydantic.ValidationError) as error:
+        detail = str(error).splitlines()[0][:120]
+        raise ValueError(f"it does not hold a valid turn ({type(error).__name__}: {detail})") from None
+
+
 def load_checkpoint(path) -> Resumed:
-    """Rebuild task, history, records and edits from a checkpoint file (a torn last line is skipped)."""
-    entries = _lines(Path(path))
-    if not entries or entries[0].get("kind") != "start":
-        raise ValueError(f"{path} is not a checkpoint: its first line should record the task.")
-    task = entries[0]["task"]
-    history = [as_content("user", task)]
-    records, edits = [], []
-    for entry in entries[1:]:
-        contents = [types.Content.model_validate(c) for c in entry["contents"]]
-        history += contents
-        if "history" in entry:
-            history = [types.Content.model_validate(c) for c in entry["history"]]
-        records.append(TurnRecord.from_json(entry["record"]))
-        edits += _successful_edits(contents)
-    return Resumed(task, history, records, edits)
+    """Verify a checkpoint and rebuild task, history, records and edits (a torn last line is dropped).
+
+    Raises CheckpointDamaged at the first damaged line. An empty file, or one whose only line is
+    torn, holds no task yet: its `task` is "".
+    """
+    path = Path(path)
+    data = path.read_bytes()
+    *complete, tail = data.split(b"\n")
+    if tail:
+        warnings.warn(f"{path}: the last line is incomplete (the run was killed while writing it); it is dropped "
+                      f"and the run continues after the last complete line ({len(complete)}).", stacklevel=2)
+    resumed, previous = Resumed("", [], [], [], 0), ""
+    for number, raw in enumerate(complete, 1):
+        try:
+            body, previous = _entry(raw, number - 1, previous)
+            if number == 1:
+                if body.get("kind") != "start" or not isinstance(body.get("task"), str):
+                    raise ValueError("the first line should record the task")
+                resumed.task, resumed.history = body["task"], [as_content("user", body["task"])]
+            else:
+                contents, record, history = _turn(body, number - 1)
+                resumed.history = history if history is not None else resumed.history + contents
+                resumed.records.append(record)
+                resumed.edits += [(number, edit) for edit in _successful_edits(contents)]
+        except ValueError as error:
+            raise CheckpointDamaged(path, number, str(error), len(resumed.records), resumed.good_bytes) from None
+        resumed.good_bytes += len(raw) + 1
+    return resumed
+
+
+def _cut(path: Path, size: int) -> None:
+    """Shorten the file to `size` bytes, durably: the next line must start on a clean line."""
+    fd = os.open(path, os.O_WRONLY)
+    try:
+        os.ftruncate(fd, size)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _backup(path: Path) -> Path:
+    """Copy the file to the first free `<name>.damaged[-N]` beside it and return that path."""
+    backup, number = path.with_name(path.name + ".damaged"), 1
+    while backup.exists():
+        backup, number = path.with_name(f"{path.name}.damaged-{number}"), number + 1
+    shutil.copy2(path, backup)
+    _fsync_folder(path.parent)
+    return backup
+
+
+def damaged_line(path, line: int, problem: str) -> CheckpointDamaged:
+    """The damage report for `line` of a checkpoint that verified but cannot be used (e.g. its edit fails)."""
+    lines = Path(path).read_bytes().split(b"\n")[:line - 1]
+    return CheckpointDamaged(path, line, problem, max(line - 2, 0), sum(len(raw) + 1 for raw in lines))
+
+
+def recover(damage: CheckpointDamaged, on_damage: str) -> None:
+    """Act on a damaged checkpoint: raise it ("stop"), keep its intact lines ("resume") or empty it
+    ("restart"), the last two after copying the old file to a backup."""
+    if on_damage not in ON_DAMAGE:
+        raise ValueError(f"on_damage must be one of {ON_DAMAGE}, got {on_damage!r}.")
+    if on_damage == "stop":
+        raise damage
+    backup, keep = _backup(damage.path), damage.good_bytes if on_damage == "resume" else 0
+    _cut(damage.path, keep)
+    kept = f"resuming after turn {damage.good_turns}" if keep else "starting afresh"
+    warnings.warn(f"{damage}\n-> on_damage={on_damage!r}: the old file is kept as {backup}; {kept}.", stacklevel=3)
+
+
+def open_checkpoint(path, task: str, on_damage: str = "stop") -> Resumed:
+    """The checkpoint at `path`, ready for the next turn: created for `task`, or verified with its torn tail cut.
+
+    A damaged file is handled by `recover(damage, on_damage)`.
+    """
+    path = Path(path)
+    if on_damage not in ON_DAMAGE:
+        raise ValueError(f"on_damage must be one of {ON_DAMAGE}, got {on_damage!r}.")
+    resumed = None
+    if path.exists():
+        try:
+            resumed = load_checkpoint(path)
+        except CheckpointDamaged as damage:
+            recover(damage, on_damage)
+            resumed = load_checkpoint(path)
+    if resumed is None or not resumed.task:  # new, empty, or only a torn first line: nothing to resume
+        if path.exists():
+            _cut(path, 0)
+        start_checkpoint(path, task)
+        return load_checkpoint(path)
+    if resumed.task != task:
+        raise ValueError(f"{path} records a run of another task ({resumed.task[:60]!r}...); "
+                         "pass that task, or a new checkpoint path for this one.")
+    if resumed.good_bytes < path.stat().st_size:
+        _cut(path, resumed.good_bytes)
+    return resumed

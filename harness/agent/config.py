@@ -13,8 +13,9 @@ Traceback (most recent call last):
 ...
 ValueError: SessionConfig: context_budget must be a token count of at least 1, got -5; compact_ratio must be in (0, 1], got 7.
 """
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
+from harness.arguments import require_instance, require_int, require_number, require_text
 from harness.compaction import COMPACT_RATIO, CONTEXT_BUDGET, KEEP_RECENT_TURNS
 from harness.masking import MASK_AFTER_TURNS
 from harness.models import model_row
@@ -22,6 +23,7 @@ from harness.scenarios import DEFAULT_TASK, TASKS
 from harness.truncation import HEAD_RATIO, TOOL_OUTPUT_MAX_CHARS
 
 SESSION_TOKEN_CAP = 400_000  # a cost guard, not a quality lever: stop a session that runs away
+MAX_COUNT = 10**9  # any knob above this is a typo, and a loop bound must be finite
 TRUNCATION_MODES = ("head_and_tail", "head_only")
 
 
@@ -29,6 +31,18 @@ def _default_model() -> str:
     from harness import MODEL
 
     return MODEL
+
+
+def _require_type(name: str, value, kind) -> None:
+    """A knob of the right type, and a finite one: its range is `_broken`'s business."""
+    if kind is bool:
+        require_instance(name, value, bool, "True or False")
+    elif kind is int:
+        require_int(name, value, -MAX_COUNT, MAX_COUNT)
+    elif kind is float:
+        require_number(name, value, -MAX_COUNT, MAX_COUNT)
+    elif kind is str:
+        require_text(name, value)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -59,6 +73,8 @@ class SessionConfig:
         return [f"{name} must be {allowed}, got {getattr(self, name)!r}" for name, ok, allowed in checks if not ok]
 
     def __post_init__(self):
+        for spec in fields(self):  # types first: a wrong type is one clear error, not a crash comparing it
+            _require_type(spec.name, getattr(self, spec.name), spec.type)
         broken = self._broken()
         if broken:
             raise ValueError(f"{type(self).__name__}: {'; '.join(broken)}.")

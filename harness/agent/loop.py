@@ -9,14 +9,18 @@ in text, at `max_turns`, or at the session token cap.
 >>> report.status                                    # doctest: +SKIP
 'stopped: max turns 2 reached'
 """
+import os
+import shutil
 import tempfile
 import time
+import warnings
 from pathlib import Path
 
 from google.genai import types
 
-from harness.agent.checkpoint import append_turn, load_checkpoint, start_checkpoint
+from harness.agent.checkpoint import ON_DAMAGE, append_turn, damaged_line, open_checkpoint, recover
 from harness.agent.config import AgentConfig
+from harness.arguments import require_callable, require_instance, require_text
 from harness.agent.report import RunReport, TurnRecord
 from harness.compaction import compact, harness_state, summarizer_for
 from harness.context import as_content
@@ -49,23 +53,47 @@ def _run_calls(calls, workspace: Workspace, config: AgentConfig, record: TurnRec
     return types.Content(role="user", parts=parts)
 
 
-def _prepare(workdir, checkpoint, task, config: AgentConfig):
+def _task_copy(workdir, task: str, reuse: bool) -> Path:
+    """A fresh copy of the task in `workdir`; a resumed run may pass the folder of the run it resumes,
+    whose contents are then replaced (the workspace is rebuilt from the task, never trusted from disk)."""
+    workdir = Path(workdir)
+    task_names = {p.name for p in task_named(task).folder.iterdir()} - {"__pycache__", ".pytest_cache"}
+    if reuse and workdir.is_dir() and task_names <= {p.name for p in workdir.iterdir()}:
+        for entry in workdir.iterdir():
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry)
+            else:
+                entry.unlink()
+    return copy_task(workdir, task)
+
+
+def _replay(workspace: Workspace, edits: list, checkpoint):
+    """Apply a resumed run's edits; the damage report of the first that fails, else None."""
+    for line, edit in edits:
+        output = workspace.call("edit_file", edit)
+        if output.startswith("ERROR:"):  # the workspace would differ from the history the model resumes with
+            return damaged_line(checkpoint, line, f"its edit of {edit.get('path')!r} fails on replay ({output})")
+    return None
+
+
+def _prepare(workdir, checkpoint, task, config: AgentConfig, on_damage):
     """Workspace, history and report for a new run, or for a resumed one (edits replayed)."""
-    workspace, report = Workspace(copy_task(workdir, config.task)), RunReport()
-    history = [as_content("user", task)]
-    if checkpoint and Path(checkpoint).exists():
-        resumed = load_checkpoint(checkpoint)
-        history, report.turns = resumed.history, resumed.records
-        for edit in resumed.edits:  # the workspace is rebuilt from the task, never trusted from disk
-            workspace.edit_file(**edit)
-    elif checkpoint:
-        start_checkpoint(checkpoint, task)
-    return workspace, history, report
+    resuming = bool(checkpoint) and Path(checkpoint).exists()
+    while True:  # each recovery shortens the checkpoint, so this ends
+        resumed = open_checkpoint(checkpoint, task, on_damage) if checkpoint else None
+        workspace, report = Workspace(_task_copy(workdir, config.task, reuse=resuming)), RunReport()
+        if resumed is None:
+            return workspace, [as_content("user", task)], report
+        damage = _replay(workspace, resumed.edits, checkpoint)
+        if damage is None:
+            report.turns = resumed.records
+            return workspace, resumed.history, report
+        recover(damage, on_damage)
 
 
 def run_agent(config: AgentConfig | None = None, *, client=None, workdir=None, checkpoint=None,
-              on_turn=None, task: str | None = None, compact=compact, truncate=truncate_output,
-              mask=mask_observations, state=harness_state) -> RunReport:
+              on_turn=None, task: str | None = None, on_damage: str = "stop", compact=compact,
+              truncate=truncate_output, mask=mask_observations, state=harness_state) -> RunReport:
     """Run the agent on `config.task` (the invoicing task by default) and return its report.
 
     `task`: the first user message, if not the task's own prompt.
@@ -74,19 +102,35 @@ def run_agent(config: AgentConfig | None = None, *, client=None, workdir=None, c
     the signatures of `harness.compaction.compact`, `truncate_output`, `mask_observations`, `harness_state`.
     `workdir`: an empty folder for the task copy, kept after the run so you can look at the edits
     (default: a temporary folder, removed at the end).
-    `checkpoint`: a .jsonl path; if it already holds turns, the run resumes after the last one.
+    `checkpoint`: a .jsonl path; if it already holds turns, the run resumes after the last one
+    (into a fresh copy of the task, which may be the killed run's own `workdir`).
+    `on_damage`: what to do with a damaged checkpoint: "stop" (raise, naming the line), "resume"
+    (from the last good turn) or "restart"; the last two keep the old file as a backup first.
     `on_turn(record)`: called after each turn is checkpointed (a progress bar, a delay in tests).
     """
     from harness import connect
 
+    require_instance("config", config, (AgentConfig, type(None)), "an AgentConfig or None")
+    require_instance("workdir", workdir, (str, os.PathLike, type(None)), "a folder path or None")
+    require_instance("checkpoint", checkpoint, (str, os.PathLike, type(None)), "a .jsonl path or None")
+    if on_turn is not None:
+        require_callable("on_turn", on_turn)
+    if task is not None:
+        require_text("task", task, empty=False)
+    if on_damage not in ON_DAMAGE:
+        raise ValueError(f"on_damage must be one of {ON_DAMAGE}, got {on_damage!r}.")
     config = config or AgentConfig()
     client = client or connect()
     if workdir is None:  # a throwaway copy of the task, removed when the run ends
         with tempfile.TemporaryDirectory(prefix="workbook-task-") as folder:
-            return run_agent(config, client=client, workdir=folder, checkpoint=checkpoint, on_turn=on_turn, task=task,
-                             compact=compact, truncate=truncate, mask=mask, state=state)
-    workspace, history, report = _prepare(workdir, checkpoint, task or task_named(config.task).prompt, config)
+            return run_agent(config, client=client, workdir=folder, checkpoint=checkpoint, on_turn=on_turn,
+                             task=task, on_damage=on_damage, compact=compact, truncate=truncate, mask=mask,
+                             state=state)
+    workspace, history, report = _prepare(workdir, checkpoint, task or task_named(config.task).prompt, config,
+                                          on_damage)
     if report.turns and not report.turns[-1].tool:  # resumed after the final answer: nothing left to do
+        warnings.warn(f"{checkpoint} holds a finished run (turn {report.turns[-1].turn} answered); nothing was run. "
+                      "Use a new checkpoint path to run the task again.", stacklevel=2)
         report.status, report.history = "finished", history
         return report
     summarize, store = summarizer_for(client, config.model), {}

@@ -21,6 +21,8 @@ import pkgutil
 from dataclasses import asdict, dataclass
 from typing import Callable
 
+from harness.arguments import require_text
+
 MIME_TYPE = "application/vnd.workbook.check+json"  # the structured result in a check cell's output
 PASSED, FAILED, NOT_ATTEMPTED_STATUS, ERROR = "passed", "failed", "not attempted", "error"
 NOT_ATTEMPTED = "not attempted yet"  # the phrase of the one line (and of ExerciseFailed in strict mode)
@@ -158,9 +160,10 @@ _LAST_STATUS: dict[str, tuple] = {}  # exercise id -> (the function last checked
 def run_check(exercise_id: str, fn: Callable) -> CheckResult:
     """Run exercise `exercise_id`'s rules on `fn` and return the result; shows nothing, raises nothing
     about the answer (only ValueError for an exercise id that does not exist)."""
+    require_text("exercise_id", exercise_id, empty=False)
     known = exercises()
     if exercise_id not in known:
-        raise ValueError(f"No exercise {exercise_id!r}. Known exercises: {', '.join(known)}.")
+        raise ValueError(f"No exercise {exercise_id!r} (exercise_id). Known exercises: {', '.join(known)}.")
     title = known[exercise_id].title
     if not callable(fn):
         return CheckResult(exercise_id, FAILED, title, f"check() needs your function itself, got {type(fn).__name__}.",
@@ -199,6 +202,7 @@ def check(exercise_id: str, fn: Callable) -> None:
 def mine(exercise_id: str, fn: Callable) -> Callable:
     """Your function for the cells that follow, or the harness's reference if you have not attempted
     the exercise yet (saying so in one line). A wrong answer is used as it is: that is the lesson."""
+    require_text("exercise_id", exercise_id, empty=False)
     checked, status = _LAST_STATUS.get(exercise_id, (None, None))
     if checked is not fn:  # redefined since its check (or never checked): check this one, quietly
         status = run_check(exercise_id, fn).status

@@ -1,43 +1,68 @@
-"""Checks for lesson 00, the first call: describe_usage (0.1)."""
+"""Checks for lesson 00, the first call: describe_usage (0.1).
+
+Each rule is tried on a usage built so that one mistake, and only it, changes the answer: the cache
+is on or off, thinking is on or off, a field is None or not, and the reported total is not the sum of
+the other fields (Gemini's total also counts tool-use prompt tokens), so a total recomputed by hand
+shows.
+"""
 from google.genai import types
 
-from harness.checks import call, exercise, rule
+from harness.checks import ExerciseFailed, call, exercise, rule
 
 KEYS = ("prompt", "cached", "uncached", "output", "total")
+NONE_HINT = "a field the API has nothing to report for arrives as None: what does it count for in a bill?"
 
 
 def _usage(**fields) -> types.GenerateContentResponseUsageMetadata:
     return types.GenerateContentResponseUsageMetadata(**fields)
 
 
-def _described(ex, fn, usage):
-    out = call(ex, fn, usage)
+def _described(ex, fn, usage, has_none: bool = False):
+    try:
+        out = call(ex, fn, usage)
+    except ExerciseFailed as failure:
+        if has_none and isinstance(failure.__cause__, TypeError):  # None + 1, None - None, ...
+            rule(False, ex, f"a field reported as None must count as 0, but your function failed on one: "
+                            f"{failure.rule}", NONE_HINT)
+        raise
     rule(isinstance(out, dict) and all(key in out for key in KEYS), ex,
          f"describe_usage must return a dict with the keys {', '.join(KEYS)}; got {out!r:.120}.",
          "build the dict from the usage fields; see the table in the lesson for what each key means.")
+    missing = [key for key in KEYS if out[key] is None]
+    rule(not missing, ex, f"a field reported as None must count as 0; you returned None for {', '.join(missing)}.",
+         NONE_HINT)
     rule(all(isinstance(out[key], int) and not isinstance(out[key], bool) for key in KEYS), ex,
          f"every value must be an int; got {dict((k, out[k]) for k in KEYS)}.",
-         "a field the API left out is None: what does it count for in a bill?")
+         "token counts are whole numbers: keep them as int.")
     return out
 
 
 @exercise("0.1", "describe_usage: read a call's token counts", reference="harness.usage.describe_usage")
 def check_describe_usage(fn):
     ex = "0.1"
+    plain = _described(ex, fn, _usage(prompt_token_count=700, cached_content_token_count=0, candidates_token_count=40,
+                                       thoughts_token_count=0, total_token_count=740))
+    rule((plain["prompt"], plain["cached"], plain["uncached"]) == (700, 0, 700), ex,
+         f"with 700 prompt tokens and none cached, got prompt={plain['prompt']}, cached={plain['cached']}, "
+         f"uncached={plain['uncached']}.", "read prompt_token_count and cached_content_token_count.")
     out = _described(ex, fn, _usage(prompt_token_count=1500, cached_content_token_count=1024,
-                                     candidates_token_count=60, thoughts_token_count=200, total_token_count=1760))
-    rule(out["prompt"] == 1500 and out["cached"] == 1024 and out["total"] == 1760, ex,
-         f"prompt, cached and total must be the reported counts; got {out}.",
-         "read prompt_token_count, cached_content_token_count and total_token_count.")
+                                     candidates_token_count=60, thoughts_token_count=200,
+                                     tool_use_prompt_token_count=30, total_token_count=1790))
+    rule(out["prompt"] == 1500, ex, f"prompt must be the reported prompt count (1500), got {out['prompt']}.",
+         "prompt_token_count is already the whole prompt, cached part included.")
+    rule(out["cached"] == 1024, ex, f"cached must be the reported cached count (1024), got {out['cached']}.",
+         "read cached_content_token_count.")
     rule(out["uncached"] == 476, ex, f"with 1500 prompt and 1024 cached tokens, uncached is not {out['uncached']}.",
          "does prompt_token_count include the cached tokens, or come on top of them?")
     rule(out["output"] == 260, ex, f"with 60 candidate and 200 thinking tokens, output is not {out['output']}.",
-         "thinking tokens are billed as output tokens too.")
-    out = _described(ex, fn, _usage(prompt_token_count=18, candidates_token_count=15, total_token_count=33))
+         "which tokens does the model write, and which rate are they billed at?")
+    rule(out["total"] == 1790, ex,
+         f"total must be the total the API reports (1790 here), got {out['total']}.",
+         "the reported total can hold tokens none of the other keys count: copy it, do not rebuild it.")
+    out = _described(ex, fn, _usage(prompt_token_count=18, candidates_token_count=15, total_token_count=33), True)
     rule((out["cached"], out["uncached"], out["output"]) == (0, 18, 15), ex,
-         f"with no cache and no thinking reported (both None), got {out}.",
-         "None means the API had nothing to report: count it as 0.")
-    out = _described(ex, fn, _usage())
+         f"with no cache and no thinking reported (both None), got {out}.", NONE_HINT)
+    out = _described(ex, fn, _usage(), True)
     rule(all(out[key] == 0 for key in KEYS), ex, f"an empty usage must give all zeros, got {out}.",
          "every field can be None, even the prompt count.")
     return "prompt includes cached, thinking bills as output, None counts as 0"

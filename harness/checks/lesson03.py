@@ -8,7 +8,7 @@ import re
 
 from google.genai import types
 
-from harness.checks import call, exercise, rule
+from harness.checks import ExerciseFailed, call, exercise, rule
 from harness.tokens import approx_tokens
 
 SYSTEM = "You are a concise assistant. [5 tokens]"
@@ -45,7 +45,14 @@ def _shape(contents) -> str:
 def _result(ex, fn, budget, docs=None):
     facts, turns = list(FACTS), list(TURNS)
     extra = {} if docs is None else {"docs": list(docs)}
-    out = call(ex, fn, SYSTEM, facts, SUMMARY, turns, QUESTION, budget, tagged_count, **extra)
+    try:
+        out = call(ex, fn, SYSTEM, facts, SUMMARY, turns, QUESTION, budget, tagged_count, **extra)
+    except ExerciseFailed as failure:
+        rule(not isinstance(failure.__cause__, IndexError), ex,
+             f"at budget {budget} your function dropped from an empty list ({failure.rule}).",
+             "drop a turn only while turns are left, then move on to the next kind of block; "
+             "when nothing is left to drop, stop.")
+        raise
     rule(isinstance(out, tuple) and len(out) == 3, ex, "build_context must return a tuple of three things.",
          "return system_instruction, contents, total")
     si, contents, total = out
@@ -147,7 +154,6 @@ def check_build_context(fn):
 def check_build_context_docs(fn):
     ex = "3.2"
     _check_layout(ex, fn)
-    _check_default_count(ex, fn, docs=DOCS)
     si, contents, total = _result(ex, fn, 1000, docs=DOCS)
     rule(len(contents) == 6 and [(c.role, _text(c)) for c in contents[:4]] == TURNS, ex,
          f"with docs and room for everything, expected the 4 turns, ONE docs message, the question; "
@@ -162,6 +168,7 @@ def check_build_context_docs(fn):
          "they come most relevant first; count the docs message like any other message.")
     _, contents, _ = _result(ex, fn, 1000, docs=[])
     rule(len(contents) == 5, ex, "with no documents there must be no docs message.", "skip the message when docs is empty.")
+    _check_default_count(ex, fn, docs=DOCS)  # after the layout, so a layout mistake is named as such
     _, contents, total = _result(ex, fn, FULL + 17, docs=DOCS)
     rule(_shape(contents) == "[turn 2, turn 3, turn 4, a docs message, the question]", ex,
          f"one token over budget, the oldest turn goes before any document; you kept {_shape(contents)}.",

@@ -7,14 +7,23 @@
 Routes (under /v1/ and /v1beta/ alike):
 
     POST   models/{model}:generateContent        answer, with honest usageMetadata
-    POST   models/{model}:streamGenerateContent  the same answer as one server-sent event
+    POST   models/{model}:streamGenerateContent  the same answer in several chunks (?alt=sse: events)
     POST   models/{model}:countTokens            {"totalTokens": N}
+    GET    models, models/{model}                the table of harness/models.py, as Model resources
     POST   cachedContents                        create an explicit cache
     GET    cachedContents                        list them
     GET | PATCH | DELETE  cachedContents/{id}    read, change the ttl, delete
 
-One server per process, in a daemon thread: HTTP/1.1 keep-alive and TCP_NODELAY make a call
-take a couple of milliseconds (44 ms with Nagle's algorithm on, FACTS.md).
+A generateContent request goes through, in order: its fields read as proto JSON reads them
+(fields.py), the generation settings' ranges and the thinking asked (limits.py, thinking.py), the
+contents' turn order and thought signatures (wire.py, signatures.py), the input token limit, then
+the behaviour's answer (behaviours.py), shaped for JSON mode, cut at a stop sequence or at
+maxOutputTokens, signed, and billed with its thought tokens.
+
+Every malformed request gets a 4xx JSON error in Google's shape, never an HTML page or a dropped
+connection. One server per process, in a daemon thread: HTTP/1.1 keep-alive and TCP_NODELAY make a
+call take a couple of milliseconds (44 ms with Nagle's algorithm on, measured here). `ensure_replaying`
+starts the same server answering from a recording instead (replay.py).
 """
 import json
 import re
@@ -25,7 +34,15 @@ from urllib.parse import parse_qs
 from harness.engine import MIN_CACHE_TOKENS
 from harness.engine.behaviours import respond
 from harness.engine.cache import IMPLICIT, STORE
+from harness.engine.fields import CACHED, COUNT, normalise
+from harness.engine.json_mode import shape_answer
+from harness.engine.limits import check_generation, check_input, cut_to_tokens, stop_at
+from harness.engine.models_api import get_model, list_models
 from harness.engine.prompt import blocks, count_tokens, parts_tokens
+from harness.engine.replay import Replay
+from harness.engine.signatures import check_signatures, sign
+from harness.engine.streaming import chunks, encode
+from harness.engine.thinking import resolve, thought_part, thought_tokens
 from harness.engine.wire import NO_CONTENTS, WireError, check_contents, invalid, parse_body, resolve_model
 
 # Worded as public reports quote Gemini's 400 (2025-26); the 403 for a missing cache is in cache.py.
@@ -33,7 +50,13 @@ CACHE_CONFLICT = ("CachedContent can not be used with GenerateContent request se
                   "tools or tool_config.\n\nProposed fix: move those values to CachedContent from "
                   "GenerateContent request.")
 IDLE_SECONDS = 60  # an idle keep-alive connection gives its thread back after this long
+# The request size limit: [OFF] the Gemini docs cap a request with inline data at 20 MB. The wording is the
+# one other Google APIs use for an oversized body; Gemini's own was not found (glass-box choice).
+MAX_BODY_BYTES = 20 * 1024 * 1024
+TOO_LARGE = f"Request payload size exceeds the limit: {MAX_BODY_BYTES} bytes."
+LISTEN_QUEUE = 128  # socketserver's default of 5 left 22 of a 320-connection burst hanging 20 s (issue 9)
 _ROUTE = re.compile(r"^/(v1|v1beta)/(.+)$")
+JSON_TYPE = "application/json; charset=UTF-8"
 
 
 def _cache_name(name: str) -> str:
@@ -55,31 +78,87 @@ def _with_cache(model: str, body: dict) -> tuple[dict, int]:
     return merged, entry["tokens"]
 
 
-def generate(model_name: str, body: dict, api_version: str, method: str = "generateContent") -> dict:
-    """A GenerateContentResponse for `body`: the behaviour's parts and the usage they cost."""
-    model = resolve_model(model_name, api_version, method)
-    if not body.get("contents"):
-        raise invalid(NO_CONTENTS)
-    request, cached = _with_cache(model, body)
-    check_contents(request["contents"])
+def _prompt_tokens(model: str, body: dict, request: dict, cached: int) -> tuple[int, int]:
+    """(prompt tokens, cached tokens), refusing a prompt over the model's input limit before the
+    implicit cache records it."""
     if cached:  # explicit: the cache's tokens are billed as cached, the request's own are not
         prompt = cached + count_tokens({"contents": body["contents"]})
-    else:
-        request_blocks = blocks(request)
-        prompt = sum(block.tokens for block in request_blocks)
-        cached = IMPLICIT.lookup_and_record(model, request_blocks, MIN_CACHE_TOKENS[model])
-    parts = respond(request)
-    output = parts_tokens(parts)
-    usage = {"promptTokenCount": prompt, "candidatesTokenCount": output, "totalTokenCount": prompt + output}
+        check_input(prompt, model)
+        return prompt, cached
+    request_blocks = blocks(request)
+    prompt = sum(block.tokens for block in request_blocks)
+    check_input(prompt, model)
+    return prompt, IMPLICIT.lookup_and_record(model, request_blocks, MIN_CACHE_TOKENS[model])
+
+
+def _within(parts: list, budget: int) -> list:
+    """The start of the answer that fits in `budget` output tokens (a call is kept whole or not at all)."""
+    kept = []
+    for part in parts:
+        cost = parts_tokens([part])
+        if cost > budget:
+            cut = cut_to_tokens(part["text"], budget) if "text" in part else ""
+            return kept + [dict(part, text=cut)] if cut else kept
+        kept.append(part)
+        budget -= cost
+    return kept
+
+
+def _stopped(parts: list, sequences: list) -> list:
+    """The answer cut just before the first stop sequence; the parts after it dropped."""
+    out = []
+    for part in parts:
+        if "text" in part and (cut := stop_at(part["text"], sequences)) != part["text"]:
+            return out + [dict(part, text=cut)]
+        out.append(part)
+    return out
+
+
+def _output(parts: list, config: dict, thinking) -> tuple[list, int, str]:
+    """The behaviour's answer as generation settings shape it: (parts, thought tokens, finishReason).
+    JSON mode first, then a stop sequence, then maxOutputTokens, which thoughts spend first."""
+    parts = _stopped(shape_answer(parts, config), config.get("stopSequences") or [])
+    thoughts, limit = thought_tokens(thinking, parts_tokens(parts)), config.get("maxOutputTokens")
+    if limit is None or thoughts + parts_tokens(parts) <= limit:
+        return parts, thoughts, "STOP"
+    thoughts = min(thoughts, limit)
+    return _within(parts, limit - thoughts), thoughts, "MAX_TOKENS"
+
+
+def generate(model_name: str, body: dict, api_version: str, method: str = "generateContent") -> dict:
+    """A GenerateContentResponse for `body` (see the module docstring for the order of the steps)."""
+    model = resolve_model(model_name, api_version, method)
+    body = normalise(body)
+    if not body.get("contents"):
+        raise invalid(NO_CONTENTS)
+    config = body.get("generationConfig") or {}
+    check_generation(config, model)
+    thinking = resolve(config, model)
+    request, cached = _with_cache(model, body)
+    check_contents(request["contents"])
+    check_signatures(request["contents"], model)
+    prompt, cached = _prompt_tokens(model, body, request, cached)
+    parts, thoughts, finish = _output(respond(request), config, thinking)
+    answer = parts_tokens(parts)
+    parts = sign(parts, request, model)
+    if thinking.include and thinking.level:
+        parts = [thought_part(thinking)] + parts
+    count = config.get("candidateCount") or 1  # the glass box is deterministic: n identical candidates
+    usage = {"promptTokenCount": prompt, "candidatesTokenCount": answer * count,
+             "totalTokenCount": prompt + (answer + thoughts) * count}
+    if thoughts:
+        usage["thoughtsTokenCount"] = thoughts * count
     if cached:
         usage["cachedContentTokenCount"] = cached
-    return {"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}],
+    content = {"role": "model", "parts": parts} if parts else {"role": "model"}
+    return {"candidates": [{"content": content, "finishReason": finish, "index": i} for i in range(count)],
             "usageMetadata": usage, "modelVersion": model}
 
 
 def count(model_name: str, body: dict, api_version: str) -> dict:
     """A CountTokensResponse. It reads no cache and fills none: counting is not a call."""
     resolve_model(model_name, api_version, "countTokens")
+    body = normalise(body, COUNT)
     request = body.get("generateContentRequest") or body
     total = count_tokens(request)
     if not request.get("cachedContent"):
@@ -91,28 +170,45 @@ def count(model_name: str, body: dict, api_version: str) -> dict:
 def route(method: str, path: str, query: str, raw: bytes) -> dict:
     """The JSON answer to one HTTP request; raises WireError for every API error."""
     found = _ROUTE.match(path)
-    rest = found.group(2) if found else ""
+    version, rest = (found.group(1), found.group(2)) if found else ("", "")
+    params = {key: values[0] for key, values in parse_qs(query).items()}
     if rest.startswith("models/") and ":" in rest and method == "POST":
         model, _, action = rest.removeprefix("models/").rpartition(":")
         if action in ("generateContent", "streamGenerateContent"):
-            return generate(model, parse_body(raw), found.group(1), action)
+            return generate(model, parse_body(raw), version, action)
         if action == "countTokens":
-            return count(model, parse_body(raw), found.group(1))
+            return count(model, parse_body(raw), version)
+    if rest == "models" and method == "GET":
+        return list_models(params.get("pageSize", ""), params.get("pageToken", ""))
+    if rest.startswith("models/") and ":" not in rest and method == "GET":
+        return get_model(rest, version)
     if rest == "cachedContents" and method == "POST":
-        return STORE.create(parse_body(raw), found.group(1))
+        return STORE.create(normalise(parse_body(raw), CACHED), version)
     if rest == "cachedContents" and method == "GET":
-        params = {key: values[0] for key, values in parse_qs(query).items()}
         size = int(params["pageSize"]) if params.get("pageSize", "").isdigit() else 100
         return STORE.list(size or 100, params.get("pageToken", ""))
     if rest.startswith("cachedContents/"):
         if method == "GET":
             return STORE.resource(STORE.get(rest))
         if method == "PATCH":
-            return STORE.update(rest, parse_body(raw))
+            return STORE.update(rest, normalise(parse_body(raw), CACHED))
         if method == "DELETE":
             return STORE.delete(rest)
     raise WireError(404, "NOT_FOUND", f"The glass box does not serve {method} {path}: it answers "
-                    "generateContent, countTokens and cachedContents under /v1/ and /v1beta/.")
+                    "generateContent, streamGenerateContent, countTokens, models and cachedContents "
+                    "under /v1/ and /v1beta/.")
+
+
+def glass_box(method: str, path: str, query: str, raw: bytes) -> tuple[int, str, bytes]:
+    """(status, content type, body) of the glass box's answer to one HTTP request."""
+    try:
+        payload = route(method, path, query, raw)
+    except WireError as err:
+        return err.code, JSON_TYPE, json.dumps(err.body()).encode()  # ASCII: a message may echo a lone surrogate
+    if path.endswith(":streamGenerateContent"):
+        sse = "alt=sse" in query
+        return 200, "text/event-stream" if sse else JSON_TYPE, encode(chunks(payload), sse)
+    return 200, JSON_TYPE, json.dumps(payload, ensure_ascii=False).encode()
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -120,26 +216,84 @@ class _Handler(BaseHTTPRequestHandler):
     disable_nagle_algorithm = True  # small answers go out at once instead of 40 ms later
     timeout = IDLE_SECONDS
 
+    def _read_body(self) -> bytes:
+        """The request body: by Content-Length, or chunked; a WireError (and a closed connection)
+        for a length that is not a number, a broken chunk, or a body over the size limit."""
+        if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
+            return self._read_chunked()
+        length = (self.headers.get("Content-Length") or "0").strip()
+        if not length.isdigit():
+            self.close_connection = True  # where the body ends is unknown: the connection cannot go on
+            raise invalid(f"The Content-Length header must be a number of bytes, not {length[:40]!r}.")
+        size = int(length)
+        if size > MAX_BODY_BYTES:
+            self._discard(size)
+            raise invalid(TOO_LARGE)
+        return self.rfile.read(size)
+
+    def _discard(self, size: int) -> None:
+        """Read and drop an oversized body, so the client reads our 400 instead of a reset."""
+        if size > 4 * MAX_BODY_BYTES:
+            self.close_connection = True
+            return
+        while size > 0:
+            chunk = self.rfile.read(min(size, 1 << 20))
+            if not chunk:  # the client hung up
+                return
+            size -= len(chunk)
+
+    def _read_chunked(self) -> bytes:
+        data = bytearray()
+        while True:
+            line = self.rfile.readline(1 << 16)
+            try:
+                size = int(line.split(b";")[0].strip(), 16)
+            except ValueError:
+                self.close_connection = True
+                raise invalid("The chunked request body is malformed: a chunk size is not a hexadecimal "
+                              "number.") from None
+            if size == 0:
+                while self.rfile.readline(1 << 16).strip():
+                    pass  # trailers: read and ignored
+                return bytes(data)
+            if len(data) + size > MAX_BODY_BYTES:
+                self.close_connection = True
+                raise invalid(TOO_LARGE)
+            data += self.rfile.read(size)
+            self.rfile.readline(1 << 16)  # the CRLF after each chunk
+
+    def _send(self, status: int, content_type: str, body: bytes) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        if self.close_connection:
+            self.send_header("Connection", "close")
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
     def _serve(self, method: str) -> None:
-        raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
         path, _, query = self.path.partition("?")
         try:
-            status, payload = 200, route(method, path, query, raw)
+            raw = self._read_body()
+            status, content_type, body = self.server.answer(method, path, query, raw)
         except WireError as err:
-            status, payload = err.code, err.body()
+            status, content_type, body = err.code, JSON_TYPE, json.dumps(err.body()).encode()
         except Exception as err:  # a bug in the glass box: answer it, keep the connection alive
-            status = 500
-            payload = {"error": {"code": 500, "status": "INTERNAL",
-                                 "message": f"The glass box failed on this request: {type(err).__name__}: {err}"}}
-        body = json.dumps(payload, ensure_ascii=False).encode()
-        stream = status == 200 and "alt=sse" in query
-        if stream:  # streamGenerateContent: the whole answer as a single server-sent event
-            body = b"data: " + body + b"\r\n\r\n"
-        self.send_response(status)
-        self.send_header("Content-Type", "text/event-stream" if stream else "application/json; charset=UTF-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+            status, content_type = 500, JSON_TYPE
+            body = json.dumps({"error": {"code": 500, "status": "INTERNAL", "message":
+                               f"The glass box failed on this request: {type(err).__name__}: {err}"}}).encode()
+        self._send(status, content_type, body)
+
+    def send_error(self, code, message=None, explain=None):
+        """http.server's own errors (a garbled request line, an unknown method) in Google's JSON shape."""
+        if code == 501:  # no do_<METHOD>: the method is not one the API has
+            code, message = 405, f"The method {self.command} is not allowed: use GET, POST, PATCH or DELETE."
+        self.close_connection = True
+        self.request_version = "HTTP/1.1"  # a garbled request line leaves 0.9, which would drop the status line
+        body = {"error": {"code": code, "status": "METHOD_NOT_ALLOWED" if code == 405 else "INVALID_ARGUMENT",
+                          "message": message or explain or "The request could not be read."}}
+        self._send(code, JSON_TYPE, json.dumps(body).encode())
 
     def do_GET(self):
         self._serve("GET")
@@ -159,22 +313,38 @@ class _Handler(BaseHTTPRequestHandler):
 
 class _Server(ThreadingHTTPServer):
     daemon_threads = True  # connection threads never keep a kernel from exiting
+    request_queue_size = LISTEN_QUEUE
+
+    def __init__(self, answer):
+        self.answer = answer  # (method, path, query, raw body) -> (status, content type, body)
+        super().__init__(("127.0.0.1", 0), _Handler)
 
     def handle_error(self, request, client_address):
         pass  # a client that hangs up mid-request is not worth a traceback in a notebook
 
 
 _lock = threading.Lock()
-_server: _Server | None = None
+_servers: dict[str, _Server] = {}  # "" for the glass box, else the path of the recording it replays
+
+
+def _started(key: str, answer) -> str:
+    """The base URL of the server for `key`, started on first use (thread-safe)."""
+    with _lock:
+        if key not in _servers:
+            server = _Server(answer)
+            threading.Thread(target=server.serve_forever, name=f"glass-box{key and ' replay'}", daemon=True).start()
+            _servers[key] = server
+        host, port = _servers[key].server_address[:2]
+    return f"http://{host}:{port}"
 
 
 def ensure_running() -> str:
-    """Start the glass box once per process (thread-safe) and return its base URL."""
-    global _server
-    with _lock:
-        if _server is None:
-            server = _Server(("127.0.0.1", 0), _Handler)
-            threading.Thread(target=server.serve_forever, name="glass-box", daemon=True).start()
-            _server = server
-        host, port = _server.server_address[:2]
-    return f"http://{host}:{port}"
+    """Start the glass box once per process and return its base URL."""
+    return _started("", glass_box)
+
+
+def ensure_replaying(recording: str) -> tuple[str, str]:
+    """Start (once per recording) a loopback server answering from `recording`; its base URL and
+    the API version the recording was made on."""
+    replay = Replay(recording)  # read now, so a broken recording is an error here, not a 500 later
+    return _started(str(replay.path.resolve()), replay.answer), replay.api_version

@@ -12,7 +12,7 @@ the request only (the `harness.transcript` format, or plain messages), by fixed 
     **Last tests:** 4 passed, 2 failed in 0.02s
 
 "none" is literal: edits made in turns it was not handed do not exist for it (the "changes
-made: none" trap of seed 000). Items fill the budget (150 words, or "at most N words") in
+made: none" trap of « Le budget de contexte »). Items fill the budget (150 words, or "at most N words") in
 heading order, newest facts first, so each summary of a summary loses the oldest facts.
 """
 import json

@@ -1,7 +1,7 @@
 """Check a request the way Gemini does, and say what is wrong in Google's error shape.
 
 A student who splits a function call from its response must meet the error the real API gives,
-word for word, so the messages below are the real ones (FACTS.md):
+word for word, so the messages below are the real ones (as public issue reports quote them, 2026):
 
     >>> try:
     ...     check_contents([{"role": "user", "parts": [{"text": "hi"}]},
@@ -25,6 +25,7 @@ PARTS_MISMATCH = ("Please ensure that the number of function response parts is e
                   "function call parts of the function call turn.")
 BAD_ROLE = "Please use a valid role: user, model."
 NO_CONTENTS = "* GenerateContentRequest.contents: contents is not specified"
+MAX_DEPTH = 100  # protobuf's default recursion limit for parsing [OFF protobuf docs]; a body deeper is refused
 
 
 class WireError(Exception):
@@ -49,6 +50,8 @@ def parse_body(raw: bytes) -> dict:
         return {}
     try:
         body = json.loads(raw)
+    except RecursionError:  # deeper than Python's parser goes
+        raise _too_deep() from None
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
         where = (f" at line {err.lineno}, column {err.colno} (character {err.pos})"
                  if isinstance(err, json.JSONDecodeError) else "")
@@ -57,7 +60,25 @@ def parse_body(raw: bytes) -> dict:
                       f"{detail}{where}.") from None
     if not isinstance(body, dict):
         raise invalid("Invalid JSON payload received. The request body must be a JSON object.")
+    if _depth(body) > MAX_DEPTH:
+        raise _too_deep()
     return body
+
+
+def _depth(value) -> int:
+    """How deep objects and lists nest in `value` (iterative: a hostile body cannot blow the stack)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, level)
+            stack += [(child, level + 1) for child in (item.values() if isinstance(item, dict) else item)]
+    return deepest
+
+
+def _too_deep() -> WireError:
+    return invalid(f"Invalid JSON payload received. The request nests objects and lists more than "
+                  f"{MAX_DEPTH} levels deep.")
 
 
 def resolve_model(name: str, api_version: str = "v1beta", method: str = "generateContent") -> str:

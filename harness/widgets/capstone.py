@@ -1,85 +1,132 @@
-"""Lesson 09's panel: every knob of the harness, one Run button, the results side by side.
+"""Lesson 09's panel: the tutor session of exercise 9.1 and the agent on the invoicing task, side by side.
 
-The same knobs drive two runs: the agent on the invoicing task (`AgentConfig`) and the tutor
-session with planted facts (`Strategy`), so one setting shows its cost, cache hit rate and recall.
+The two loops live on different scales (the tutor's window is 4,600 tokens, the agent's budget
+24,000), so each has its own knobs, opened on the configuration the lesson hands it: the tutor on
+your `my_config()`, the agent on `AgentConfig()`. Moving a knob re-runs that loop only. The tutor's
+readout is exercise 9.1's: each target, met or missed; the agent's shows the tests' verdict.
 
-    >>> panel = CapstonePanel()           # doctest: +SKIP
-    >>> # panel.run() is what the Run button does:
-    >>> panel.run()                       # doctest: +SKIP
+    >>> panel = CapstonePanel(reference_config(), client=connect())       # doctest: +SKIP
+    >>> panel.tutor_knobs["context_budget"].value = 4_000                 # doctest: +SKIP
+    >>> panel.tutor_readout.value                                         # doctest: +SKIP
 """
 import html
+from dataclasses import replace
 
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
 from harness.agent import AgentConfig, run_agent
-from harness.billing import bill, cache_hit_rate, price_for
-from harness.probes import Strategy, recall, run_session
+from harness.billing import cache_hit_rate
+from harness.checks.lesson09 import full_history, measure, verdict
+from harness.probes import Strategy
 
-_LAYOUT = dict(layout=widgets.Layout(width="420px"), style={"description_width": "150px"})
+_LAYOUT = dict(layout=widgets.Layout(width="420px"), style={"description_width": "150px"},
+               continuous_update=False)  # a run takes seconds: run once the knob is released
 
 
-def _knobs() -> dict:
-    """One widget per knob, defaults from AgentConfig (the seeds' values)."""
-    d = AgentConfig()
+def _slider(kind, value, low, high, step, description):
+    return kind(value=value, min=low, max=high, step=step, description=description, **_LAYOUT)
+
+
+def _shared_knobs(config, budget: tuple[int, int, int], cap: tuple[int, int, int]) -> dict:
+    """The knobs both loops have (SessionConfig's), on this loop's scale."""
     return {
-        "context_budget": widgets.IntSlider(value=d.context_budget, min=1000, max=30000, step=500, description="context budget", **_LAYOUT),
-        "compact_ratio": widgets.FloatSlider(value=d.compact_ratio, min=0.3, max=1.0, step=0.05, description="compact ratio", **_LAYOUT),
-        "keep_recent_turns": widgets.IntSlider(value=d.keep_recent_turns, min=1, max=8, description="keep recent turns", **_LAYOUT),
-        "tool_output_max_chars": widgets.IntSlider(value=d.tool_output_max_chars, min=200, max=8000, step=100,
-                                                   description="tool output cap", **_LAYOUT),
-        "head_ratio": widgets.FloatSlider(value=d.head_ratio, min=0.0, max=1.0, step=0.05, description="head ratio", **_LAYOUT),
-        "session_token_cap": widgets.IntText(value=d.session_token_cap, description="session token cap", **_LAYOUT),
-        "summary_words": widgets.IntSlider(value=Strategy().summary_words, min=20, max=200, step=10,
-                                           description="summary words (tutor)", **_LAYOUT),
-        "truncate": widgets.Checkbox(value=d.truncate, description="cap tool outputs"),
-        "compaction": widgets.Checkbox(value=d.compaction, description="compaction"),
-        "harness_state": widgets.Checkbox(value=d.harness_state, description="state block (agent)"),
+        "context_budget": _slider(widgets.IntSlider, config.context_budget, *budget, "context budget"),
+        "compact_ratio": _slider(widgets.FloatSlider, config.compact_ratio, 0.3, 1.0, 0.05, "compact ratio"),
+        "keep_recent_turns": _slider(widgets.IntSlider, config.keep_recent_turns, 1, 8, 1, "keep recent turns"),
+        "tool_output_max_chars": _slider(widgets.IntSlider, config.tool_output_max_chars, *cap, "tool output cap"),
+        "truncate": widgets.Checkbox(value=config.truncate, description="cap tool outputs"),
+        "compaction": widgets.Checkbox(value=config.compaction, description="compaction"),
     }
 
 
-def configs(values: dict) -> tuple[AgentConfig, Strategy]:
-    """The agent's config and the tutor's strategy for one setting of the knobs."""
-    shared = {k: values[k] for k in ("context_budget", "compact_ratio", "keep_recent_turns", "tool_output_max_chars",
-                                     "head_ratio", "session_token_cap", "truncate", "compaction")}
-    agent = AgentConfig(harness_state=values["harness_state"], **shared)
-    return agent, Strategy("your setting", summary_words=values["summary_words"], **shared)
+def tutor_knobs(strategy: Strategy) -> dict:
+    """The tutor's knobs: a 1,000-8,000-token budget scale around the 4,600-token window."""
+    return _shared_knobs(strategy, (1_000, 8_000, 250), (100, 2_400, 100)) | {
+        "summary_words": _slider(widgets.IntSlider, strategy.summary_words, 20, 200, 10, "summary words")}
+
+
+def agent_knobs(config: AgentConfig) -> dict:
+    """The agent's knobs: a 2,000-30,000-token budget scale around its 24,000 default."""
+    return _shared_knobs(config, (2_000, 30_000, 500), (200, 8_000, 100)) | {
+        "harness_state": widgets.Checkbox(value=config.harness_state, description="state block")}
+
+
+def _values(knobs: dict) -> dict:
+    return {name: knob.value for name, knob in knobs.items()}
+
+
+def tutor_readout(got: dict, full: dict) -> str:
+    """Exercise 9.1's targets as a table: met or missed, with the measured figure."""
+    rows = "".join(f"<tr><td>{'✅ met' if met else '❌ missed'}</td><td><b>{target}</b></td>"
+                   f"<td>{html.escape(readout)}</td></tr>" for target, met, readout in verdict(got, full))
+    passed = all(met for _, met, _ in verdict(got, full))
+    return (f"<p><b>tutor session (exercise 9.1)</b>: {got['compactions']} compaction(s); "
+            f"{'every target met' if passed else 'some target missed'}</p><table>{rows}</table>")
+
+
+def agent_readout(report) -> str:
+    """The agent's status, the tests' verdict, its bill and cache hit rate."""
+    return (f"<p><b>agent on the invoicing task</b>: {html.escape(report.status)}; tests: "
+            f"<b>{html.escape(report.last_verdict or 'never run')}</b>; ${report.cost:.5f}, "
+            f"cache hit {cache_hit_rate(report.usages()):.0%}, {len(report.compactions)} compaction(s)</p>")
+
+
+def _bars(report) -> tuple[list, list, list]:
+    """Per agent turn: turn numbers, uncached prompt tokens, cached prompt tokens."""
+    return ([t.turn for t in report.turns], [t.prompt_tokens - t.cached_tokens for t in report.turns],
+            [t.cached_tokens for t in report.turns])
 
 
 class CapstonePanel(widgets.VBox):
-    """Knobs on the left, a Run button, then a summary line, a per-turn chart and the agent's turn table."""
+    """Two columns of knobs, each with its readout; the agent's per-turn chart and turn table below.
 
-    def __init__(self, client=None):
-        self.client, self.knobs = client, _knobs()
-        self.button = widgets.Button(description="Run both", button_style="primary")
-        self.summary, self.table = widgets.HTML(), widgets.HTML()
-        self.figure = go.FigureWidget(
-            data=[go.Bar(name="uncached prompt"), go.Bar(name="cached prompt")],
-            layout=go.Layout(barmode="stack", height=300, margin=dict(l=60, r=20, t=30, b=40),
-                             xaxis_title="agent turn", yaxis_title="prompt tokens"))
-        self.button.on_click(lambda _button: self.run())
-        super().__init__([widgets.VBox(list(self.knobs.values())), self.button, self.summary, self.figure, self.table])
+    `strategy`: the tutor's opening configuration (your `my_config()`); `agent_config` the agent's;
+    `report`: the agent's run of `agent_config` if the lesson already has it (saves a run on open).
+    """
 
-    def run(self) -> dict:
-        """Run the agent and the tutor session with the current knobs; show and return the figures."""
+    def __init__(self, strategy: Strategy, agent_config: AgentConfig | None = None, client=None, report=None):
         from harness import connect
 
-        client = self.client or connect()
-        agent_config, strategy = configs({name: w.value for name, w in self.knobs.items()})
-        report = run_agent(agent_config, client=client)
-        session = run_session(client, strategy)
-        result = {"agent status": report.status, "agent cost": report.cost,
-                  "agent hit rate": cache_hit_rate(report.usages()), "tutor cost": bill(session.usages(), price_for()),
-                  "tutor hit rate": cache_hit_rate(session.usages()), "tutor recall": recall(session),
-                  "compactions": len(report.compactions) + session.compaction_count()}
-        self.summary.value = (f"<p><b>invoicing task</b>: {html.escape(report.status)}, ${report.cost:.5f}, "
-                              f"cache hit {result['agent hit rate']:.0%} · <b>tutor session</b>: "
-                              f"${result['tutor cost']:.5f}, cache hit {result['tutor hit rate']:.0%}, "
-                              f"recall {result['tutor recall']:.0%} · {result['compactions']} compaction(s)</p>")
+        self.client, self.strategy = client or connect(), strategy
+        self.agent_config = agent_config or AgentConfig()
+        self.tutor_knobs, self.agent_knobs = tutor_knobs(strategy), agent_knobs(self.agent_config)
+        self.tutor_readout, self.agent_readout, self.table = widgets.HTML(), widgets.HTML(), widgets.HTML()
+        report = report or run_agent(self.agent_config, client=self.client)
+        turns, uncached, cached = _bars(report)
+        self.figure = go.FigureWidget(  # opened with the data, so it draws before any knob moves
+            data=[go.Bar(x=turns, y=uncached, name="uncached prompt"), go.Bar(x=turns, y=cached, name="cached prompt")],
+            layout=go.Layout(barmode="stack", height=300, margin=dict(l=60, r=20, t=30, b=40),
+                             xaxis_title="agent turn", yaxis_title="prompt tokens"))
+        self.show_agent(report)
+        self.run_tutor()
+        for knob in self.tutor_knobs.values():
+            knob.observe(lambda _change: self.run_tutor(), names="value")
+        for knob in self.agent_knobs.values():
+            knob.observe(lambda _change: self.run_agent(), names="value")
+        columns = widgets.HBox([
+            widgets.VBox([widgets.HTML("<b>tutor session</b>"), *self.tutor_knobs.values(), self.tutor_readout]),
+            widgets.VBox([widgets.HTML("<b>agent</b>"), *self.agent_knobs.values(), self.agent_readout])])
+        super().__init__([columns, self.figure, self.table])
+
+    def run_tutor(self) -> dict:
+        """Run exercise 9.1's session with the tutor's knobs; show and return its measurement."""
+        self.tutor_readout.value = "<p>running the tutor session…</p>"
+        got = measure(replace(self.strategy, **_values(self.tutor_knobs)))
+        self.tutor_readout.value = tutor_readout(got, full_history())
+        return got
+
+    def run_agent(self):
+        """Run the agent with the agent's knobs; show and return its report."""
+        self.agent_readout.value = "<p>running the agent…</p>"
+        report = run_agent(replace(self.agent_config, **_values(self.agent_knobs)), client=self.client)
+        self.show_agent(report)
+        return report
+
+    def show_agent(self, report) -> None:
+        self.agent_readout.value = agent_readout(report)
+        turns, uncached, cached = _bars(report)
         with self.figure.batch_update():
-            turns = [t.turn for t in report.turns]
             self.figure.data[0].x = self.figure.data[1].x = turns
-            self.figure.data[0].y = [t.prompt_tokens - t.cached_tokens for t in report.turns]
-            self.figure.data[1].y = [t.cached_tokens for t in report.turns]
+            self.figure.data[0].y, self.figure.data[1].y = uncached, cached
         self.table.value = f"<pre>{html.escape(report.table())}</pre>"
-        return result

@@ -27,22 +27,30 @@ def growth_panel(turns: int = 13, turn_size: int = 400, system_tokens: int = 300
     """Sliders for the number of turns and the tokens each turn adds; a chart of each turn's
     prompt (bars) and the session's cumulative input (line), redrawn on every change."""
     turns_slider = widgets.IntSlider(value=turns, min=1, max=max_turns, description="turns")
-    size_slider = widgets.IntSlider(value=turn_size, min=20, max=2000, step=20, description="turn size")
-    readout = widgets.HTML()
+    # Step 1, so the panel can open on the lesson's measured turn size (209, not a rounded 200).
+    size_slider = widgets.IntSlider(value=turn_size, min=20, max=max(2000, turn_size), description="turn size")
+
+    def series():
+        sizes = _session(system_tokens, turns_slider.value, size_slider.value)
+        return list(range(1, len(sizes) + 1)), sizes, [sum(sizes[:k + 1]) for k in range(len(sizes))]
+
+    turn_numbers, sizes, cumulative = series()
+    readout = widgets.HTML(_readout(system_tokens, turns_slider.value, size_slider.value))
+    # NOTE: the traces get their data when built; a FigureWidget changed before it is displayed may
+    # draw empty in the browser.
     figure = go.FigureWidget(
-        data=[go.Bar(name="prompt of this turn"), go.Scatter(name="cumulative input", mode="lines+markers")],
+        data=[go.Bar(name="prompt of this turn", x=turn_numbers, y=sizes),
+              go.Scatter(name="cumulative input", mode="lines+markers", x=turn_numbers, y=cumulative)],
         layout=go.Layout(height=360, margin=dict(l=60, r=20, t=30, b=40), xaxis_title="turn",
                          yaxis_title="input tokens", legend=dict(orientation="h", y=1.1)))
 
     def redraw(_change=None):
-        sizes = _session(system_tokens, turns_slider.value, size_slider.value)
-        cumulative = [sum(sizes[:k + 1]) for k in range(len(sizes))]
+        turn_numbers, sizes, cumulative = series()
         with figure.batch_update():
-            figure.data[0].x = figure.data[1].x = list(range(1, len(sizes) + 1))
+            figure.data[0].x = figure.data[1].x = turn_numbers
             figure.data[0].y, figure.data[1].y = sizes, cumulative
         readout.value = _readout(system_tokens, turns_slider.value, size_slider.value)
 
     turns_slider.observe(redraw, names="value")
     size_slider.observe(redraw, names="value")
-    redraw()
     return widgets.VBox([widgets.HBox([turns_slider, size_slider]), readout, figure])

@@ -1,18 +1,25 @@
 """Lesson 03's panel: move the budget and watch which blocks of the context survive.
 
+It calls the `build` it is given (the student's `build_context` in the lesson, the harness's by
+default) and reads what it kept from what it returned, so a wrong drop order shows on the chart.
+It opens on the full context, everything kept: slide the budget down to watch the blocks go.
+
 >>> panel = budget_panel("Be brief.", ["Ana is on team Blue."], "Ana asked about the move.",
 ...                      [("user", "Where is the office?"), ("model", "On Rue Garibaldi.")],
 ...                      "Which team am I on?", budget=45)
 >>> panel.children[1].value
 'budget 45: kept 45 tokens (4 of 6 blocks); dropped 2 turns'
 """
+from collections import Counter
+
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
-from harness.context import fit_budget
+from harness.context import build_context
 from harness.tokens import approx_tokens
 
 KEPT, DROPPED = "#2a9d8f", "#d0d0d0"
+NEVER_CUT = ("system", "summary", "question")
 
 
 def _blocks(system, facts, summary, turns, question, docs):
@@ -23,53 +30,72 @@ def _blocks(system, facts, summary, turns, question, docs):
             + [(f"doc {i}", d, "doc") for i, d in enumerate(docs, 1)] + [("question", question, "question")])
 
 
-def _kept(blocks, fit) -> list[bool]:
-    """Which blocks a Fit keeps: later turns, leading facts and docs; the rest always."""
-    seen, kept = {"fact": 0, "turn": 0, "doc": 0}, []
-    for _, _, kind in blocks:
-        index = seen.get(kind, 0)
-        seen[kind] = index + 1
-        kept.append({"fact": index < fit.facts_kept, "doc": index < fit.docs_kept,
-                     "turn": index >= fit.turns_dropped}.get(kind, True))
-    return kept
+def _kept(blocks, system_instruction: str, contents) -> list[bool]:
+    """Which blocks the built request holds: facts and the like by their text in the system
+    instruction, turns and the question as whole messages (newest first, so a repeated text such
+    as "Noted." counts once per message), documents inside the docs message."""
+    texts = ["".join(part.text or "" for part in c.parts or []) for c in contents]
+    messages, kept = Counter(texts), {}
+    for index in reversed(range(len(blocks))):
+        _, text, kind = blocks[index]
+        if kind in ("turn", "question"):
+            kept[index] = messages[text] > 0
+            messages[text] -= kept[index]
+        elif kind == "doc":
+            kept[index] = any(text in t for t in texts)
+        else:
+            kept[index] = text in system_instruction
+    return [kept[i] for i in range(len(blocks))]
 
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def _readout(budget, fit, blocks, kept) -> str:
-    n_facts = sum(kind == "fact" for _, _, kind in blocks)
-    n_docs = sum(kind == "doc" for _, _, kind in blocks)
-    dropped = [_plural(n, word) for n, word in ((fit.turns_dropped, "turn"), (n_docs - fit.docs_kept, "doc"),
-                                                (n_facts - fit.facts_kept, "fact")) if n]
-    text = (f"budget {budget}: kept {fit.total} tokens ({sum(kept)} of {len(kept)} blocks); "
+def _readout(budget, total, blocks, kept) -> str:
+    gone = Counter(kind for (_, _, kind), k in zip(blocks, kept) if not k)
+    dropped = [_plural(gone[kind], word) for kind, word in (("turn", "turn"), ("doc", "doc"), ("fact", "fact"))
+               if gone[kind]]
+    text = (f"budget {budget}: kept {total} tokens ({sum(kept)} of {len(kept)} blocks); "
             + ("dropped " + ", ".join(dropped) if dropped else "nothing dropped"))
-    if fit.total > budget:
+    lost = [kind for kind in NEVER_CUT if gone[kind]]
+    if lost:
+        text += f" (the {' and '.join(lost)} went too: they should never be cut)"
+    elif total > budget:
         text += " (still over: the system text, summary and question are never cut)"
     return text
 
 
-def budget_panel(system, facts, summary, turns, question, docs=(), budget=None, count=approx_tokens) -> widgets.VBox:
+def budget_panel(system, facts, summary, turns, question, docs=(), budget=None, count=approx_tokens,
+                 build=build_context) -> widgets.VBox:
     """An IntSlider "budget", a readout with the kept total, and one bar per block (kept or dropped)."""
     facts, turns, docs = list(facts), list(turns), list(docs)
-    full = fit_budget(system, facts, summary, turns, question, 10**9, count, docs).total
-    slider = widgets.IntSlider(value=budget or full, min=1, max=full + full // 4, description="budget",
-                               continuous_update=True, layout=widgets.Layout(width="500px"))
-    readout = widgets.HTML()
     blocks = _blocks(system, facts, summary, turns, question, docs)
     labels, costs = [label for label, _, _ in blocks], [count(text) for _, text, _ in blocks]
+    full = build(system, facts, summary, turns, question, budget=10**9, count=count, docs=docs)[2]
+    room = max(full, sum(costs), 1)  # a wrong build's total must not break the slider
+    slider = widgets.IntSlider(value=budget or room, min=1, max=room + room // 4, description="budget",
+                               continuous_update=True, layout=widgets.Layout(width="500px"))
+
+    def shown():
+        """(bar colours, readout) for the slider's budget."""
+        system_instruction, contents, total = build(system, facts, summary, turns, question, budget=slider.value,
+                                                    count=count, docs=docs)
+        kept = _kept(blocks, system_instruction, contents)
+        return [KEPT if k else DROPPED for k in kept], _readout(slider.value, total, blocks, kept)
+
+    colours, text = shown()
+    readout = widgets.HTML(text)
+    # NOTE: the traces get their data when built; a FigureWidget changed before it is displayed may
+    # draw empty in the browser.
     figure = go.FigureWidget(
-        data=[go.Bar(orientation="h", y=labels, x=costs, hovertemplate="%{y}: %{x} tokens<extra></extra>")],
+        data=[go.Bar(orientation="h", y=labels, x=costs, marker_color=colours,
+                     hovertemplate="%{y}: %{x} tokens<extra></extra>")],
         layout=go.Layout(height=120 + 22 * len(blocks), margin=dict(l=110, r=20, t=10, b=40),
                          xaxis_title="tokens (block alone)", yaxis=dict(autorange="reversed")))
 
     def redraw(_change=None):
-        fit = fit_budget(system, facts, summary, turns, question, slider.value, count, docs)
-        kept = _kept(blocks, fit)
-        figure.data[0].marker.color = [KEPT if k else DROPPED for k in kept]
-        readout.value = _readout(slider.value, fit, blocks, kept)
+        figure.data[0].marker.color, readout.value = shown()
 
     slider.observe(redraw, names="value")
-    redraw()
     return widgets.VBox([slider, readout, figure])

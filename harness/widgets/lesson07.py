@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 
 from harness.billing import Price, bill, break_even_cached_price, rate
 
-MAX_PRICE = 1.0  # $/M on the x axis: beyond Gemini's and seed 003's frontier-model cached rates
+MAX_PRICE = 1.0  # $/M on the x axis: beyond Gemini's and the Towards AI tutor article's frontier-model cached rates
 
 
 def _up_to(run, turn: int) -> list:

@@ -12,7 +12,15 @@ The lesson keeps the indentation of the BEGIN line and gets, in its place:
         raise NotImplementedError("Exercise 3.1")
 
 Cells tagged `solution-only` are left out of the lesson; outputs and execution counts are cleared.
+The cells the grader restores from the pristine lesson are marked in their metadata, with a checksum
+of their source, so the grader finds them (by cell id) and sees whether a student changed them:
+
+    check("3.1", build_context)        ->  {"workbook": {"check": "3.1", "checksum": "sha256:..."}}
+    from harness.checks import check   ->  {"workbook": {"import": true, "checksum": "sha256:..."}}
+
+Markdown files beside the notebooks (the glossary) are copied unchanged.
 """
+import hashlib
 import json
 import re
 import sys
@@ -24,6 +32,9 @@ from harness.workbook import LESSONS, SOLUTIONS, keep_backup
 
 BEGIN = re.compile(r"^(?P<indent>[ \t]*)### BEGIN SOLUTION(?: (?P<id>\d+\.\d+))?[ \t]*$")
 END = re.compile(r"^[ \t]*### END SOLUTION[ \t]*$")
+# A check cell is this call and nothing else; the import cell is the one that imports `check`.
+CHECK_CELL = re.compile(r"""\s*check\(\s*["'](?P<id>\d+\.\d+)["']\s*,\s*(?P<name>[A-Za-z_]\w*)\s*\)\s*""")
+IMPORT_OF_CHECK = re.compile(r"^from harness\.checks import .*\bcheck\b", re.MULTILINE)
 
 
 class BuildError(ValueError):
@@ -59,6 +70,24 @@ def stub_source(source: str, where: str = "cell") -> str:
     return "\n".join(out)
 
 
+def checksum(source: str) -> str:
+    return "sha256:" + hashlib.sha256(source.encode("utf-8")).hexdigest()
+
+
+def protection(source: str) -> dict | None:
+    """The grader's mark for a cell it restores (a check cell, the import cell), or None.
+
+    >>> protection('check("3.1", build_context)')["check"]
+    '3.1'
+    """
+    match = CHECK_CELL.fullmatch(source)
+    if match:
+        return {"check": match["id"], "checksum": checksum(source)}
+    if IMPORT_OF_CHECK.search(source):
+        return {"import": True, "checksum": checksum(source)}
+    return None
+
+
 def lesson_from_solution(notebook: dict, name: str = "notebook") -> dict:
     """The student's version of a solution notebook (a new dict; the input is not changed)."""
     cells = []
@@ -70,6 +99,9 @@ def lesson_from_solution(notebook: dict, name: str = "notebook") -> dict:
         if cell["cell_type"] == "code":
             source = stub_source(source, f"{name}, cell {index}")
             cell.update(outputs=[], execution_count=None)
+            mark = protection(source)
+            metadata = {k: v for k, v in cell.get("metadata", {}).items() if k != "workbook"}
+            cell["metadata"] = {**metadata, "workbook": mark} if mark else metadata
         cell["source"] = source
         cells.append(cell)
     return {**notebook, "cells": cells}
@@ -96,9 +128,15 @@ def expected_lessons(solutions: Path = SOLUTIONS) -> dict[str, str]:
     return lessons
 
 
+def expected_files(solutions: Path = SOLUTIONS) -> dict[str, str]:
+    """Every file of lessons/ -> its text: the lessons, and the markdown beside them (the glossary), as it is."""
+    copies = {path.name: path.read_text(encoding="utf-8") for path in sorted(solutions.glob("*.md"))}
+    return expected_lessons(solutions) | copies
+
+
 def stale_lessons(solutions: Path = SOLUTIONS, lessons: Path = LESSONS) -> list[str]:
     """Names of lessons that are missing or differ from what the build would write."""
-    return [name for name, text in expected_lessons(solutions).items()
+    return [name for name, text in expected_files(solutions).items()
             if not (lessons / name).is_file() or (lessons / name).read_text(encoding="utf-8") != text]
 
 
@@ -110,7 +148,7 @@ def build(solutions: Path = SOLUTIONS, lessons: Path = LESSONS) -> list[tuple[st
     """
     lessons.mkdir(exist_ok=True)
     written = []
-    for name, text in expected_lessons(solutions).items():
+    for name, text in expected_files(solutions).items():
         target = lessons / name
         if target.is_file() and target.read_text(encoding="utf-8") == text:
             continue

@@ -1,6 +1,6 @@
-"""`python -m harness check [LESSON ...]`: run your lessons and list how each exercise stands.
+"""`workbook check [LESSON ...]`: run your lessons and list how each exercise stands.
 
-    $ python -m harness check 03
+    $ workbook check 03
     lesson                exercise  status         message
     03_budgeted_assembly  3.1       passed
     03_budgeted_assembly  3.2       not attempted  Exercise 3.2 is not attempted yet: the function ...
@@ -8,16 +8,19 @@
     1 passed, 1 not attempted.
 
 LESSON is a number (`03` or `3`), a lesson name, or a path to a notebook; none means every
-notebook in lessons/. The notebooks run on copies in a temporary folder (your files are never
+notebook in lessons/. The lessons are those of the workbook the command is run in (the current
+folder, a folder above it, or the one copy just below it: see `harness.workbook.find_workbook`),
+or of `--lessons DIR`; never the installed package's. `python -m harness check` is the same. The notebooks run on copies in a temporary folder (your files are never
 changed) with your environment as it is: with a Gemini key set, the lessons call Gemini.
 Exit status: 0 when every exercise passed, 1 otherwise, 2 when a lesson cannot be found.
 """
 import argparse
+import json
 import sys
 from pathlib import Path
 
-from harness.workbook import LESSONS, names_lesson
-from harness.workbook.runner import STATUSES, Result, run_notebooks
+from harness.workbook import LESSONS, LessonsNotFound, Workbook, find_workbook, names_lesson
+from harness.workbook.runner import STATUSES, Result, exercise_ids, run_notebooks
 
 MESSAGE_LINES = 2  # the broken rule and its hint; the full text is one `check(...)` away in the notebook
 
@@ -34,7 +37,7 @@ def lesson_notebooks(folder: Path = LESSONS) -> list[Path]:
 def find_lesson(wanted: str, folder: Path = LESSONS) -> Path:
     """`03`, `3`, `03_budgeted_assembly` or a path -> the notebook's path.
 
-    >>> find_lesson("3")                                  # doctest: +SKIP
+    >>> find_lesson("3", Path("lessons"))                 # doctest: +SKIP
     PosixPath('.../lessons/03_budgeted_assembly.ipynb')
     """
     as_path = Path(wanted)
@@ -44,8 +47,14 @@ def find_lesson(wanted: str, folder: Path = LESSONS) -> Path:
     for path in known:
         if names_lesson(wanted, path.name):
             return path
-    names = ", ".join(p.stem for p in known) or f"none: {folder} holds no notebooks (run `python -m harness build`)"
+    names = ", ".join(p.stem for p in known) or f"none: {folder} holds no notebooks"
     raise LessonNotFound(f"No lesson {wanted!r} in {folder}. Give a number, a name or a notebook path. Lessons: {names}.")
+
+
+def expected_exercises(workbook: Workbook | None) -> dict[str, list[str]]:
+    """Lesson name -> the exercises its pristine version checks, so a deleted check cell shows as missing."""
+    pristine = workbook.pristine() if workbook else {}
+    return {Path(name).stem: exercise_ids(json.loads(text)) for name, text in pristine.items()}
 
 
 def format_table(results: list[Result]) -> str:
@@ -64,21 +73,35 @@ def format_table(results: list[Result]) -> str:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m harness check", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="workbook check", description=__doc__.split("\n")[0])
     parser.add_argument("lessons", nargs="*", metavar="LESSON", help="03, 3, a lesson name or a path (default: all)")
     parser.add_argument("--cell-timeout", type=float, default=120, metavar="S",
                         help="interrupt a cell running longer than S seconds (default 120)")
+    parser.add_argument("--lessons", type=Path, default=None, metavar="DIR", dest="folder",
+                        help="your workbook or lessons folder (default: found from the current folder)")
     args = parser.parse_args(argv)
+    by_path = bool(args.lessons) and all(w.endswith(".ipynb") and Path(w).is_file() for w in args.lessons)
+    try:  # notebooks named by path need no workbook around them, but the one they are in says what to expect
+        workbook = find_workbook(args.folder or (Path(args.lessons[0]) if by_path else None))
+    except LessonsNotFound as error:
+        if not by_path:
+            print(error, file=sys.stderr)
+            return 2
+        workbook = None
     try:
-        paths = [find_lesson(w) for w in args.lessons] if args.lessons else lesson_notebooks()
+        if not args.lessons:
+            paths = lesson_notebooks(workbook.lessons)
+        else:
+            paths = [find_lesson(w, workbook.lessons) if workbook else Path(w) for w in args.lessons]
     except LessonNotFound as error:
         print(error, file=sys.stderr)
         return 2
     if not paths:
-        print(f"No lesson notebooks in {LESSONS}. Run `python -m harness build` first.", file=sys.stderr)
+        print(f"No lesson notebooks in {workbook.lessons}.", file=sys.stderr)
         return 2
     print(f"Running {len(paths)} lesson(s) on copies in a temporary folder (a few seconds each)...",
           file=sys.stderr, flush=True)
-    results = run_notebooks({p.stem: p for p in paths}, cell_timeout=args.cell_timeout)
+    results = run_notebooks({p.stem: p for p in paths}, cell_timeout=args.cell_timeout,
+                            expected=expected_exercises(workbook))
     print(format_table(results))
     return 0 if all(r.status == "passed" for r in results) else 1

@@ -1,60 +1,97 @@
-"""`python -m harness grade SUBMISSIONS_DIR`: grade a cohort, one folder of notebooks per student.
+"""`python -m harness grade SUBMISSIONS_DIR`: grade a cohort, one folder per student.
 
-    submissions/                      $ python -m harness grade submissions --out grades
-      ada/03_budgeted_assembly.ipynb  grading [##############################] 2/2 students
-      ada/04_truncation.ipynb         Graded 2 students on 2 lessons (4 exercises) in 14 s ...
-      bob/03_budgeted_assembly.ipynb  wrote grades/gradebook.csv and grades/gradebook.html
+    submissions/                                    $ python -m harness grade submissions --out grades
+      ada/lessons/03_budgeted_assembly.ipynb        grading [##############################] 2/2 students
+      ada/solutions/03_budgeted_assembly.ipynb      Graded in 14 s. 2 students, 4 graded exercises: ...
+      bob/03_budgeted_assembly.ipynb                Skipped 1 file(s) (see grades/gradebook.html):
+                                                      ada/solutions/03_budgeted_assembly.ipynb: ...
 
-Every student's notebooks run on copies in a temporary folder (never in place), students in
-parallel, one at a time per core by default. The expected lessons are the ones the build makes
-from solutions/; a lesson missing from a folder is graded `missing`, a notebook that is not valid
-JSON or a cell that never ends is graded `error` with the reason, and grading goes on.
-`gradebook.csv` has one row per student and exercise; `gradebook.html` (plotly, works offline)
-charts the pass rate per exercise and per student. Notebooks run on the glass box unless
-`--online` is given: 40 students on Gemini would cost money and give answers that vary.
+A student's folder is their `lessons/` folder or anything holding one (a hub home, a clone): only
+notebooks named like a lesson, directly in the folder or in a `lessons/` folder inside it, are
+graded; `solutions/`, checkpoints, backups and every other file are skipped, each with its reason.
+Each notebook runs with the lesson's own check cells (`restore.py`) in a sandbox of its own
+(`sandbox.py`), students in parallel. Results go to `--out` as each student is done and merge
+into what is there: `--student ada --lesson 03` regrades one student's one lesson and nothing else.
+Notebooks run on the glass box unless `--online` is given, with PYTHONHASHSEED=0.
 """
 import argparse
-import csv
-import os
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 import nbformat
 
-from harness.workbook.check import lesson_notebooks
-from harness.workbook.runner import STATUSES, Result, exercise_ids, pristine_exercises, run_notebooks, whole_lesson
+from harness.workbook import gradebook, names_lesson
+from harness.workbook.runner import Result, exercise_ids, pristine_lessons, run_notebooks, whole_lesson
+from harness.workbook.sandbox import enforcement
 
 BAR_WIDTH = 30
+SKIPPED_FOLDERS = {"solutions": "the reference answers are never graded", ".ipynb_checkpoints": "a Jupyter checkpoint"}
 
 
-def reference_exercises(folder: Path | None = None) -> dict[str, list[str]]:
-    """Lesson name -> exercise ids, from a folder of pristine lessons (default: built from solutions/)."""
+def reference_lessons(folder: Path | None = None) -> dict[str, nbformat.NotebookNode]:
+    """Lesson name -> pristine lesson, from a folder of lessons (default: built from solutions/)."""
     if folder is None:
-        return pristine_exercises()
-    return {p.stem: exercise_ids(nbformat.read(p, as_version=4)) for p in lesson_notebooks(folder)}
+        return pristine_lessons()
+    return {p.stem: nbformat.read(p, as_version=4) for p in sorted(folder.glob("*.ipynb")) if ".backup-" not in p.name}
 
 
-def find_student_folders(submissions: Path) -> dict[str, Path]:
-    """Student name -> folder: every visible sub-folder of `submissions`."""
-    return {p.name: p for p in sorted(submissions.iterdir()) if p.is_dir() and not p.name.startswith(".")}
+def find_student_folders(submissions: Path) -> tuple[dict[str, Path], list[dict]]:
+    """Student name -> folder (every visible sub-folder), and what was skipped at the top."""
+    students, skipped = {}, []
+    for path in sorted(submissions.iterdir()):
+        if path.name.startswith("."):
+            skipped.append({"path": path.name, "reason": "a hidden file or folder"})
+        elif path.is_dir() and not path.is_symlink():
+            students[path.name] = path
+        else:
+            skipped.append({"path": path.name, "reason": "not a student's folder (put each student's work in a folder of their own)"})
+    return students, skipped
 
 
-def find_notebook(folder: Path, lesson: str) -> Path | None:
-    """The student's copy of `lesson` anywhere in their folder (nearest first), skipping checkpoints."""
-    found = [p for p in folder.rglob(f"{lesson}.ipynb") if ".ipynb_checkpoints" not in p.parts]
-    return min(found, key=lambda p: len(p.parts)) if found else None
+def collect(folder: Path, lessons: list[str]) -> tuple[dict[str, Path], list[dict]]:
+    """The student's copy of each lesson, and every other notebook with the reason it is not graded."""
+    found, skipped = {}, []
+    for path in sorted(folder.rglob("*.ipynb")):
+        relative = path.relative_to(folder)
+        parts = relative.parts[:-1]
+        reason = next((why for part, why in SKIPPED_FOLDERS.items() if part in parts), None)
+        if reason is None and any(p.startswith(".") for p in parts):
+            reason = "inside a hidden folder"
+        elif reason is None and path.is_symlink():
+            reason = "a link, not a file"
+        elif reason is None and ".backup-" in path.name:
+            reason = "a backup kept by reset or build"
+        elif reason is None and parts and parts[-1] != "lessons":
+            reason = "not in the student's folder itself nor in a lessons/ folder"
+        elif reason is None and path.stem not in lessons:
+            near = [n for n in lessons if names_lesson(path.name[:2], n + ".ipynb")] if path.name[:2].isdigit() else []
+            reason = f"not a lesson of the course (renamed? the lesson is {near[0]}.ipynb)" if near else "not a lesson of the course"
+        elif reason is None and path.stem in found:
+            reason = f"another copy of {path.stem}; {found[path.stem].relative_to(folder)} is graded"
+        if reason:
+            skipped.append({"path": str(relative), "reason": reason})
+        else:
+            found[path.stem] = path
+    return found, skipped
 
 
-def grade_student(folder: Path, lessons: dict[str, list[str]], cell_timeout: float, offline: bool) -> list[Result]:
-    """One student's results for every expected lesson (name -> exercise ids)."""
-    found = {lesson: find_notebook(folder, lesson) for lesson in lessons}
-    results = run_notebooks({n: p for n, p in found.items() if p}, cell_timeout, offline, lessons) if any(found.values()) else []
-    for lesson in (n for n, p in found.items() if not p):
-        results += whole_lesson(lesson, lessons[lesson], "missing", f"no {lesson}.ipynb in the submission")
-    order = list(lessons)
-    return sorted(results, key=lambda r: order.index(r.lesson))
+def grade_student(folder: Path, lessons: dict[str, nbformat.NotebookNode], cell_timeout: float,
+                  offline: bool, hide: list[Path]) -> tuple[dict[str, list[Result]], list[dict]]:
+    """One student's results (lesson -> Results) and the files of theirs that were skipped."""
+    found, skipped = collect(folder, list(lessons))
+    expected = {lesson: exercise_ids(notebook) for lesson, notebook in lessons.items()}
+    results = run_notebooks(found, cell_timeout, offline, expected, pristine=lessons, isolated=True, hide=hide) if found else []
+    graded = {}
+    for lesson in lessons:
+        graded[lesson] = [r for r in results if r.lesson == lesson]
+        if lesson not in found:
+            renamed = [s["path"] for s in skipped if f"the lesson is {lesson}.ipynb" in s["reason"]]
+            why = f"no {lesson}.ipynb in the submission" + (f" (found {', '.join(renamed)}: renamed?)" if renamed else "")
+            graded[lesson] = whole_lesson(lesson, expected[lesson], "missing", why)
+    return graded, skipped
 
 
 def progress_line(done: int, total: int) -> str:
@@ -63,98 +100,64 @@ def progress_line(done: int, total: int) -> str:
     return f"grading [{'#' * filled}{'.' * (BAR_WIDTH - filled)}] {done}/{total} students"
 
 
-def grade(submissions: Path, jobs: int | None = None, cell_timeout: float = 60, offline: bool = True,
-          lessons: dict[str, list[str]] | None = None, progress=sys.stderr) -> dict[str, list[Result]]:
-    """Student -> results, grading students in parallel; progress is drawn on `progress`."""
-    lessons = reference_exercises() if lessons is None else lessons
-    students = find_student_folders(submissions)
-    graded = {}
-    # Threads are enough: each student's notebooks run in a pytest process (and a kernel) of their own.
-    with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1) as pool:
-        futures = {pool.submit(grade_student, folder, lessons, cell_timeout, offline): name
-                   for name, folder in students.items()}
+def grade(submissions: Path, out: Path, lessons: dict[str, nbformat.NotebookNode], students: list[str] | None = None,
+          jobs: int | None = None, cell_timeout: float = 60, offline: bool = True, progress=sys.stderr) -> dict:
+    """Grade the chosen students on `lessons`, recording each as they finish; return the whole cohort."""
+    folders, _ = find_student_folders(submissions)
+    chosen = {n: f for n, f in folders.items() if not students or n in students}
+    out.mkdir(parents=True, exist_ok=True)
+    hide = [submissions.resolve(), out.resolve()]
+    enforced = enforcement(online=not offline)
+    lock, done = threading.Lock(), 0
+    # Threads are enough: each notebook runs in a kernel process of its own.
+    with ThreadPoolExecutor(max_workers=jobs or 2) as pool:
+        futures = {pool.submit(grade_student, f, lessons, cell_timeout, offline, hide): n for n, f in chosen.items()}
         for future in as_completed(futures):
-            graded[futures[future]] = future.result()
-            end = "\r" if progress.isatty() and len(graded) < len(students) else "\n"
-            print(progress_line(len(graded), len(students)), end=end, file=progress, flush=True)
-    return dict(sorted(graded.items()))
-
-
-def write_csv(graded: dict[str, list[Result]], path: Path) -> None:
-    with path.open("w", newline="", encoding="utf-8") as file:
-        writer = csv.writer(file)
-        writer.writerow(["student", "lesson", "exercise", "status", "message"])
-        for student, results in graded.items():
-            writer.writerows([student, r.lesson, r.exercise, r.status, r.message] for r in results)
-
-
-def pass_rates(graded: dict[str, list[Result]]) -> tuple[dict[str, dict[str, float]], dict[str, float]]:
-    """(exercise -> status -> share of students, student -> share of their exercises passed)."""
-    per_exercise: dict[str, dict[str, float]] = {}
-    rows = [r for results in graded.values() for r in results if r.exercise != "-"]
-    for exercise in sorted({r.exercise for r in rows}, key=lambda e: [int(x) for x in e.split(".")]):
-        mine = [r.status for r in rows if r.exercise == exercise]
-        per_exercise[exercise] = {s: mine.count(s) / len(mine) for s in STATUSES}
-    per_student = {}
-    for student, results in graded.items():
-        mine = [r for r in results if r.exercise != "-"]
-        per_student[student] = sum(r.status == "passed" for r in mine) / len(mine) if mine else 0.0
-    return per_exercise, per_student
-
-
-def write_html(graded: dict[str, list[Result]], path: Path) -> None:
-    """Two plotly charts with plotly.js inlined, so the page opens without a network."""
-    import plotly.graph_objects as go
-
-    per_exercise, per_student = pass_rates(graded)
-    colours = {"passed": "#2a9d8f", "failed": "#e76f51", "not attempted": "#bbbbbb", "error": "#6d597a",
-               "missing": "#e9c46a"}
-    by_exercise = go.Figure([go.Bar(name=s, x=list(per_exercise), y=[100 * v[s] for v in per_exercise.values()],
-                                    marker_color=colours[s]) for s in STATUSES])
-    by_exercise.update_layout(barmode="stack", title="Each exercise across the cohort (% of students)",
-                              xaxis_title="exercise", xaxis_type="category", yaxis_title="% of students")
-    ranked = sorted(per_student.items(), key=lambda item: item[1])
-    by_student = go.Figure(go.Bar(x=[100 * v for _, v in ranked], y=[s for s, _ in ranked], orientation="h",
-                                  marker_color=colours["passed"]))
-    by_student.update_layout(title="Each student: % of exercises passed", xaxis_range=[0, 100],
-                             height=200 + 22 * len(ranked))
-    body = by_exercise.to_html(full_html=False, include_plotlyjs=True) + \
-        by_student.to_html(full_html=False, include_plotlyjs=False)
-    path.write_text(f"<!doctype html><html><head><meta charset='utf-8'><title>Gradebook</title></head>"
-                    f"<body><h1>Gradebook</h1><p>{summary(graded)}</p>{body}</body></html>", encoding="utf-8")
-
-
-def summary(graded: dict[str, list[Result]]) -> str:
-    rows = [r for results in graded.values() for r in results if r.exercise != "-"]
-    counts = ", ".join(f"{n} {s}" for s in STATUSES if (n := sum(r.status == s for r in rows)))
-    share = sum(r.status == "passed" for r in rows) / len(rows) if rows else 0
-    return f"{len(graded)} students, {len(rows)} graded exercises: {share:.0%} passed ({counts or 'none'})."
+            with lock:
+                gradebook.record(out, futures[future], *future.result())
+                gradebook.export(out, enforced)
+                done += 1
+            end = "\r" if progress.isatty() and done < len(chosen) else "\n"
+            print(progress_line(done, len(chosen)), end=end, file=progress, flush=True)
+    return gradebook.export(out, enforced)
 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m harness grade", description=__doc__.split("\n")[0])
     parser.add_argument("submissions", type=Path, metavar="SUBMISSIONS_DIR", help="one sub-folder per student")
-    parser.add_argument("--out", type=Path, default=Path("."), metavar="DIR", help="where the gradebook goes (default: .)")
-    parser.add_argument("--jobs", type=int, default=None, metavar="N", help="students graded at once (default: one per core)")
+    parser.add_argument("--out", type=Path, default=Path("grades"), metavar="DIR", help="where the gradebook goes (default: grades)")
+    parser.add_argument("--student", action="append", metavar="NAME", help="grade only this student (repeatable); merges")
+    parser.add_argument("--lesson", action="append", metavar="LESSON", help="grade only this lesson, e.g. 03 (repeatable); merges")
+    parser.add_argument("--jobs", type=int, default=None, metavar="N", help="students graded at once (default 2)")
     parser.add_argument("--cell-timeout", type=float, default=60, metavar="S", help="interrupt a cell after S seconds (default 60)")
     parser.add_argument("--lessons", type=Path, default=None, metavar="DIR",
                         help="the pristine lessons to grade against (default: the ones built from solutions/)")
     parser.add_argument("--online", action="store_true", help="keep a Gemini key in the environment active (costs money)")
     args = parser.parse_args(argv)
-    if not args.submissions.is_dir() or not find_student_folders(args.submissions):
+    if not args.submissions.is_dir() or not find_student_folders(args.submissions)[0]:
         print(f"{args.submissions} is not a folder of student folders. Put each student's notebooks "
               f"in a folder of their own inside it, e.g. {args.submissions}/ada/03_budgeted_assembly.ipynb.", file=sys.stderr)
         return 2
-    lessons = reference_exercises(args.lessons)
+    lessons = reference_lessons(args.lessons)
+    if args.lesson:
+        lessons = {n: nb for n, nb in lessons.items() if any(names_lesson(w, n + ".ipynb") for w in args.lesson)}
     if not lessons:
-        print(f"No lessons to grade against in {args.lessons or 'solutions/'}. Give --lessons DIR "
-              "(a folder of lesson notebooks) or build the course first.", file=sys.stderr)
+        print(f"No lessons to grade against in {args.lessons or 'solutions/'}{' matching ' + ', '.join(args.lesson) if args.lesson else ''}. "
+              "Give --lessons DIR (a folder of lesson notebooks), a --lesson that exists, or build the course first.", file=sys.stderr)
+        return 2
+    folders, top_skipped = find_student_folders(args.submissions)
+    unknown = [s for s in args.student or [] if s not in folders]
+    if unknown:
+        print(f"No folder for {', '.join(unknown)} in {args.submissions}. Students: {', '.join(folders)}.", file=sys.stderr)
         return 2
     started = time.monotonic()
-    graded = grade(args.submissions, args.jobs, args.cell_timeout, offline=not args.online, lessons=lessons)
-    args.out.mkdir(parents=True, exist_ok=True)
-    write_csv(graded, args.out / "gradebook.csv")
-    write_html(graded, args.out / "gradebook.html")
-    print(f"Graded in {time.monotonic() - started:.0f} s. {summary(graded)}")
-    print(f"Wrote {args.out / 'gradebook.csv'} and {args.out / 'gradebook.html'}.")
+    cohort = grade(args.submissions, args.out, lessons, args.student, args.jobs, args.cell_timeout, offline=not args.online)
+    print(f"Graded in {time.monotonic() - started:.0f} s. {gradebook.summary(cohort)}")
+    for item in top_skipped:
+        print(f"Skipped {item['path']}: {item['reason']}.")
+    skipped = sum(len(student["skipped"]) for student in cohort.values())
+    if skipped:
+        print(f"Skipped {skipped} file(s) inside student folders: see 'Needs a look' in {args.out / 'gradebook.html'}.")
+    print(f"Wrote {args.out / 'gradebook.csv'}, {args.out / 'lms.csv'}, {args.out / 'gradebook.html'}, "
+          f"{args.out / 'projector.html'} and {args.out / 'feedback'}/.")
     return 0

@@ -2,8 +2,10 @@
 
 They are slow and need Chromium, so `make test` never collects them; `make test-browser` sets
 WORKBOOK_BROWSER=1 and installs what they need. The `lab` fixture serves a temporary copy of
-solutions/ from a JupyterLab with private config, data, runtime and settings folders (the
-machine's own Jupyter set-up is never read or written), no token, and no news toast.
+solutions/ (and, under `pristine/`, of the generated lessons, as a student first opens them) from a
+JupyterLab with private config, data, runtime and settings folders (the machine's own Jupyter set-up
+is never read or written), no token, and no news toast. Its kernels run as a student's do: offline,
+and with checks that show one line instead of raising.
 """
 import json
 import os
@@ -19,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.workbook import SOLUTIONS
+from harness.workbook import LESSONS, SOLUTIONS
 
 if os.environ.get("WORKBOOK_BROWSER") != "1":
     collect_ignore_glob = ["test_*.py"]
@@ -65,6 +67,18 @@ class Lab:
     def log_tail(self, lines: int = 40) -> str:
         return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
 
+    def sessions(self) -> list[dict]:
+        with urllib.request.urlopen(f"{self.url}/api/sessions", timeout=30) as answer:
+            return json.load(answer)
+
+    def stop_kernel(self, notebook: str) -> None:
+        """End the notebook's session (and its kernel), so ten lessons never hold ten kernels."""
+        for session in self.sessions():
+            if session["path"] == notebook:
+                request = urllib.request.Request(f"{self.url}/api/sessions/{session['id']}", method="DELETE")
+                with urllib.request.urlopen(request, timeout=60):
+                    pass
+
     def start_kernel(self, notebook: str) -> None:
         """Start the notebook's kernel through the REST API before the page opens it.
 
@@ -97,13 +111,17 @@ def lab(tmp_path_factory):
     home = tmp_path_factory.mktemp("lab")
     served = home / "notebooks"
     shutil.copytree(SOLUTIONS, served, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    from lab_driver import PRISTINE
+
+    shutil.copytree(LESSONS, served / PRISTINE, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "*.backup-*"))
     for plugin, values in LAB_SETTINGS.items():
         extension, _, name = plugin.partition(":")
         path = home / "user-settings" / extension / f"{name}.jupyterlab-settings"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(values))
     port = free_port()
-    env = dict(os.environ, WORKBOOK_OFFLINE="1", JUPYTER_CONFIG_DIR=str(home / "config"),
+    env = {name: value for name, value in os.environ.items() if name != "WORKBOOK_CHECKS_RAISE"}  # as a student has it
+    env.update(WORKBOOK_OFFLINE="1", JUPYTER_CONFIG_DIR=str(home / "config"),
                JUPYTER_DATA_DIR=str(home / "data"), JUPYTER_RUNTIME_DIR=str(home / "runtime"),
                IPYTHONDIR=str(home / "ipython"), JUPYTER_PLATFORM_DIRS="1")
     command = [sys.executable, "-m", "jupyter", "lab", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
@@ -135,6 +153,9 @@ def page(lab):
         pytest.fail(f"{CHROMIUM} is missing: run `make test-browser`, which installs Debian's chromium.")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        from lab_driver import SCREENSHOTS
+
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.js_errors = []
         page.on("pageerror", lambda error: page.js_errors.append(str(error)))

@@ -3,7 +3,7 @@
 Twenty short passages on context engineering (passages.md, written for the workbook) stand in
 for the course a tutor answers from. `search_course` ranks them by the query's words, rarer words
 counting more, and returns the best few as one text: the kind of long, stale-after-one-turn tool
-output that dominates a tutor's context (seed 003).
+output that dominates a tutor's context (the Towards AI tutor article).
 
     >>> print(search_course("Why does a timestamp in the system instruction break the cache?", k=1)[:60])
     [timestamps] Timestamps in the system instruction

@@ -3,7 +3,7 @@
 The two bugs (both against the README's rules): the bulk discount tests `quantity > BULK_THRESHOLD`
 (50) where the rule says "50 units or more", and amounts are quantized in Python's default mode
 (half to even) where the rule says half-up. Fixed, `pytest` in a copy prints "6 passed".
-Its pytest.ini is verbose (-vv), so the failing run prints about 18,000 characters, as in seed 000.
+Its pytest.ini is verbose (-vv), so the failing run prints about 18,000 characters, as in « Le budget de contexte ».
 
 What the glass box knows of it (its "weights") is the two skills below: each fires only when
 the README's rule and the code that breaks it are both in the request.

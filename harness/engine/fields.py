@@ -1,0 +1,151 @@
+"""Read a request's fields the way Gemini's proto JSON parser does: both spellings, known names only.
+
+Proto JSON accepts a field under its camelCase JSON name or its snake_case proto name, so
+`{"system_instruction": ...}` and `{"systemInstruction": ...}` are the same request, and reads
+`null` as "not set". A name the message does not have, a list where one value goes, or a value of
+the wrong type is a 400 in the parser's own words ([3P] issue reports quoting Gemini's 400,
+2025-2026: "Unknown name ... Cannot find field." google-gemini/gemini-cli #13972; "Proto field is not
+repeating, cannot start list." zed-industries/zed #53919; "Invalid value at '...' (type), value"
+simonw/llm-gemini #49). The base64 message follows the same pattern; its exact words were not found.
+
+    >>> normalise({"contents": [{"parts": [{"text": "hi"}]}], "generation_config": {"max_output_tokens": 5}})
+    {'contents': [{'parts': [{'text': 'hi'}]}], 'generationConfig': {'maxOutputTokens': 5}}
+    >>> normalise({"contnets": []})
+    Traceback (most recent call last):
+    ...
+    harness.engine.wire.WireError: 400 INVALID_ARGUMENT: Invalid JSON payload received. Unknown name "contnets": Cannot find field.
+
+Only the messages the glass box reads are described field by field (`GENERATE` below); values
+that are data (function arguments and responses, schemas) or that it never reads are kept as sent.
+Error paths use the proto names (`contents[0].parts[1].function_call`), as Google's do.
+NOTE: a string holding a lone UTF-16 surrogate (`"\\ud800"` in the JSON) is refused here too: it is
+not text, and writing it back out would fail later, far from the cause.
+"""
+import json
+import re
+
+from harness.engine.wire import invalid
+
+ANY = None  # a value kept as sent: data, or a message the glass box does not read
+STRUCT = "struct"  # a JSON object kept as sent (google.protobuf.Struct: function arguments, schemas)
+_TYPES = {"string": (str, "TYPE_STRING"), "int": (int, "TYPE_INT32"), "float": ((int, float), "TYPE_FLOAT"),
+          "bool": (bool, "TYPE_BOOL"), "bytes": (str, "TYPE_BYTES"),
+          STRUCT: (dict, "type.googleapis.com/google.protobuf.Struct")}
+_BASE64 = re.compile(r"[A-Za-z0-9+/_-]*={0,2}")  # proto JSON reads standard and URL-safe base64, padded or not
+_V = "type.googleapis.com/google.ai.generativelanguage.v1beta."
+
+
+def _message(message_type: str, **fields) -> tuple:
+    return ("message", message_type, fields)
+
+
+def _repeated(spec) -> tuple:
+    return ("repeated", spec)
+
+
+PART = _message("Part", text="string", thought="bool", thoughtSignature="bytes",
+                functionCall=_message("FunctionCall", id="string", name="string", args=STRUCT),
+                functionResponse=_message("FunctionResponse", id="string", name="string", response=STRUCT,
+                                          willContinue="bool", scheduling=ANY, parts=ANY),
+                inlineData=_message("Blob", mimeType="string", data="bytes"),
+                fileData=_message("FileData", mimeType="string", fileUri="string"),
+                executableCode=ANY, codeExecutionResult=ANY, videoMetadata=ANY, partMetadata=ANY,
+                mediaResolution=ANY, toolCall=ANY, toolResponse=ANY)
+CONTENT = _message("Content", role="string", parts=_repeated(PART))
+THINKING = _message("ThinkingConfig", includeThoughts="bool", thinkingBudget="int", thinkingLevel="string")
+GENERATION = _message("GenerationConfig", temperature="float", topP="float", topK="int", candidateCount="int",
+                      maxOutputTokens="int", stopSequences=_repeated("string"), seed="int",
+                      presencePenalty="float", frequencyPenalty="float", responseLogprobs="bool", logprobs="int",
+                      responseMimeType="string", responseSchema=STRUCT, responseJsonSchema=STRUCT,
+                      responseModalities=_repeated("string"), mediaResolution=ANY, speechConfig=ANY,
+                      imageConfig=ANY, thinkingConfig=THINKING, enableEnhancedCivicAnswers="bool")
+FUNCTION_DECLARATION = _message("FunctionDeclaration", name="string", description="string", parameters=STRUCT,
+                                parametersJsonSchema=STRUCT, response=ANY, responseJsonSchema=ANY, behavior=ANY)
+TOOL = _message("Tool", functionDeclarations=_repeated(FUNCTION_DECLARATION), googleSearch=ANY,
+                googleSearchRetrieval=ANY, codeExecution=ANY, urlContext=ANY, computerUse=ANY, fileSearch=ANY)
+GENERATE = _message("GenerateContentRequest", model="string", contents=_repeated(CONTENT),
+                    systemInstruction=CONTENT, tools=_repeated(TOOL), toolConfig=ANY, safetySettings=ANY,
+                    generationConfig=GENERATION, cachedContent="string", labels=ANY, serviceTier=ANY, store="bool")
+CACHED = _message("CachedContent", name="string", model="string", displayName="string", contents=_repeated(CONTENT),
+                  systemInstruction=CONTENT, tools=_repeated(TOOL), toolConfig=ANY, ttl="string", expireTime="string")
+COUNT = _message("CountTokensRequest", contents=_repeated(CONTENT), generateContentRequest=GENERATE, model="string")
+
+
+def snake(name: str) -> str:
+    """`maxOutputTokens` -> `max_output_tokens` (the proto name, used in error paths)."""
+    return re.sub(r"(?<!^)([A-Z])", r"_\1", name).lower()
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(word[:1].upper() + word[1:] for word in rest)
+
+
+def _is_base64(value: str) -> bool:
+    return bool(_BASE64.fullmatch(value)) and len(value.rstrip("=")) % 4 != 1
+
+
+def _at(path: str) -> str:
+    return f" at '{path}'" if path else ""
+
+
+def _shown(value) -> str:
+    return f'"{value}"' if isinstance(value, str) else json.dumps(value)
+
+
+def _check_text(value: str, path: str) -> None:
+    if any(0xD800 <= ord(char) <= 0xDFFF for char in value):
+        raise invalid(f"Invalid JSON payload received. Invalid string{_at(path)}: it holds a lone UTF-16 "
+                      "surrogate (an unpaired \\ud800-\\udfff escape); send text as UTF-8.")
+
+
+def _any(value, path: str):
+    """A value kept as sent, once its strings are known to be text."""
+    if isinstance(value, str):
+        _check_text(value, path)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_text(key, path)
+            _any(item, path)
+    elif isinstance(value, list):
+        for item in value:
+            _any(item, path)
+    return value
+
+
+def _read(spec, value, path: str, name: str):
+    if spec is ANY:
+        return _any(value, path)
+    if isinstance(spec, str):
+        kind, label = _TYPES[spec]
+        if not isinstance(value, kind) or (spec != "bool" and isinstance(value, bool)):
+            raise invalid(f"Invalid value at '{path}' ({label}), {_shown(value)}")
+        if isinstance(value, (str, dict)):
+            _any(value, path)
+        if spec == "bytes" and not _is_base64(value):
+            raise invalid(f'Invalid value at \'{path}\' ({label}), Base64 decoding failed for "{value[:80]}"')
+        return value
+    if spec[0] == "repeated":
+        if not isinstance(value, list):  # proto JSON reads a lone value as a list of one
+            return [_read(spec[1], value, path, name)]
+        return [_read(spec[1], item, f"{path}[{i}]", name) for i, item in enumerate(value)]
+    _, message, fields = spec
+    if isinstance(value, list):
+        raise invalid(f'Invalid JSON payload received. Unknown name "{name}"{_at(path.rpartition(".")[0])}: '
+                      "Proto field is not repeating, cannot start list.")
+    if not isinstance(value, dict):
+        raise invalid(f"Invalid value at '{path}' ({_V}{message}), {_shown(value)}")
+    out = {}
+    for key, item in value.items():
+        if item is None:  # proto JSON reads null as "not set"
+            continue
+        field = _camel(key)
+        if field not in fields:
+            raise invalid(f'Invalid JSON payload received. Unknown name "{key}"{_at(path)}: Cannot find field.')
+        out[field] = _read(fields[field], item, f"{path}.{snake(field)}" if path else snake(field), key)
+    return out
+
+
+def normalise(body: dict, spec=GENERATE) -> dict:
+    """The request with every field under its camelCase name; a 400 for what proto JSON refuses."""
+    return _read(spec, body, "", "")

@@ -1,0 +1,76 @@
+"""Limits are real: the model's context window, the generation settings' ranges, and where an answer stops.
+
+    >>> check_input(2_000_000, "gemini-3.8-flash")
+    Traceback (most recent call last):
+    ...
+    harness.engine.wire.WireError: 400 INVALID_ARGUMENT: The input token count (2000000) exceeds the maximum number of tokens allowed (1048576).
+    >>> stop_at("Total: 12.50 EUR. Thank you!", ["."])
+    'Total: 12'
+    >>> cut_to_tokens("one two three four", 2)
+    'one two'
+
+Limits come from the model's row in harness/models.py. Thought tokens count against
+`maxOutputTokens` before the answer does (so a small limit with thinking on can leave no text at
+all, finishReason MAX_TOKENS: [3P] widely reported for 2.5 and 3.x, 2025-2026).
+"""
+import re
+
+from harness.engine.wire import invalid
+from harness.tokens import approx_tokens
+from harness.models import model_row
+
+# Gemini's 400, as quoted in public reports ([3P] google-gemini/gemini-cli #4231, #6678, 2025).
+TOO_LONG = "The input token count ({count}) exceeds the maximum number of tokens allowed ({limit})."
+# [OFF] ai.google.dev/api/rest/v1/GenerationConfig (read 2026-12-01): "The set of character sequences (up
+# to 5)", temperature "can range from [0.0, 2.0]". topP is a probability. The upper bound of candidateCount
+# is [3P] (Vertex pages give 1-8; the Gemini API page does not state one): unverified.
+MAX_STOP_SEQUENCES = 5
+MAX_CANDIDATES = 8
+# (field, low, high) for the numbers the glass box checks; high None = the model's output limit.
+RANGES = (("temperature", 0.0, 2.0), ("topP", 0.0, 1.0), ("topK", 1, None), ("candidateCount", 1, MAX_CANDIDATES),
+          ("maxOutputTokens", 1, None))
+_PIECE = re.compile(r"\s*(\w+|[^\w\s])")
+
+
+def check_input(prompt_tokens: int, model: str) -> None:
+    """Gemini's 400 when the prompt is over the model's input token limit."""
+    limit = model_row(model).input_token_limit
+    if prompt_tokens > limit:
+        raise invalid(TOO_LONG.format(count=prompt_tokens, limit=limit))
+
+
+def check_generation(config: dict, model: str) -> None:
+    """A 400 naming the generation setting that is out of range, and the range.
+
+    Glass-box wording in Google's `* Request.field: problem` style (the exact words were not found).
+    """
+    row = model_row(model)
+    for field, low, high in RANGES:
+        value = config.get(field)
+        top = row.output_token_limit if high is None and field == "maxOutputTokens" else high
+        if value is not None and (value < low or (top is not None and value > top)):
+            span = f"from {low} to {top}" if top is not None else f"at least {low}"
+            name = re.sub(r"([A-Z])", r"_\1", field).lower()
+            raise invalid(f"* GenerateContentRequest.generation_config.{name}: {value} is out of range; "
+                          f"models/{row.id} accepts {span}.")
+    sequences = config.get("stopSequences") or []
+    if len(sequences) > MAX_STOP_SEQUENCES:
+        raise invalid(f"* GenerateContentRequest.generation_config.stop_sequences: {len(sequences)} stop "
+                      f"sequences given; at most {MAX_STOP_SEQUENCES} are allowed.")
+
+
+def cut_to_tokens(text: str, budget: int) -> str:
+    """The longest start of `text`, cut between pieces, that costs at most `budget` tokens."""
+    end, spent = 0, 0
+    for piece in _PIECE.finditer(text):
+        spent += approx_tokens(piece.group(1))
+        if spent > budget:
+            break
+        end = piece.end()
+    return text[:end]
+
+
+def stop_at(text: str, sequences: list) -> str:
+    """`text` cut just before the first stop sequence in it (unchanged when none occurs)."""
+    hits = [text.find(sequence) for sequence in sequences if sequence and sequence in text]
+    return text[:min(hits)] if hits else text

@@ -1,0 +1,50 @@
+"""`models.list` and `models.get`: the table of harness/models.py in the shape of Gemini's Model resource.
+
+So a program learns a model's limits offline exactly as it does online:
+
+    >>> resource(model_row("gemini-3.8-flash"))["inputTokenLimit"]
+    1048576
+    >>> # client.models.get(model="gemini-3.8-flash").input_token_limit  -> 1048576, on the glass box too
+
+The fields are those of the REST API's Model ([OFF] ai.google.dev/api/models, read 2026-12-01):
+name, version, displayName, description, inputTokenLimit, outputTokenLimit, supportedGenerationMethods,
+temperature, maxTemperature, topP, topK, thinking. The sampling defaults are the values the API
+reports for current Gemini models ([3P] copies of models.list output, 2025-2026); the glass box does
+not sample, so they change nothing here.
+"""
+from harness.engine.wire import WireError
+from harness.models import MODELS, model_row
+
+METHODS = ["generateContent", "countTokens", "createCachedContent", "batchGenerateContent"]
+PAGE_SIZE, MAX_PAGE_SIZE = 50, 1000  # [OFF] models.list: 50 per page unless asked, at most 1000
+
+
+def resource(row) -> dict:
+    """One Model resource for a row of the table."""
+    words = row.id.removeprefix("gemini-").split("-")
+    return {"name": f"models/{row.id}", "version": words[0],
+            "displayName": "Gemini " + " ".join(w if w[:1].isdigit() else w.capitalize() for w in words),
+            "description": f"{row.status}, as of {row.as_of}. {row.note}".strip(),
+            "inputTokenLimit": row.input_token_limit, "outputTokenLimit": row.output_token_limit,
+            "supportedGenerationMethods": METHODS, "temperature": 1.0, "maxTemperature": 2.0,
+            "topP": 0.95, "topK": 64, "thinking": row.default_thinking != "off" or bool(row.thinking_levels)}
+
+
+def list_models(page_size: str = "", page_token: str = "") -> dict:
+    """A page of models in table order; `nextPageToken` while more remain."""
+    size = min(int(page_size), MAX_PAGE_SIZE) if page_size.isdigit() and int(page_size) else PAGE_SIZE
+    start = int(page_token) if page_token.isdigit() else 0
+    rows = list(MODELS.values())
+    page = {"models": [resource(row) for row in rows[start:start + size]]}
+    if start + size < len(rows):
+        page["nextPageToken"] = str(start + size)
+    return page
+
+
+def get_model(name: str, api_version: str) -> dict:
+    """The Model resource for `name`; Gemini's 404 when the table has no such model."""
+    try:
+        return resource(model_row(name))
+    except ValueError:
+        raise WireError(404, "NOT_FOUND", f"models/{name.removeprefix('models/')} is not found for API version "
+                        f"{api_version}. Call ListModels to see the list of available models.") from None

@@ -1,0 +1,73 @@
+"""Thought signatures, as Gemini 3 and 4 enforce them in function calling.
+
+A model that requires them ([OFF] ai.google.dev/gemini-api/docs/thought-signatures, read 2026-12-01)
+puts a `thoughtSignature` on the first functionCall part of each step it answers (parallel calls:
+the first only) and checks, on every request, that each step of the *current turn* still carries
+its own: the contents after the latest user message with text (a functionResponse does not start a
+turn). Earlier turns are not checked. The glass box does the same, with a signature derived from the
+request (a hash: the same request always gets the same signature, and no secret is involved):
+
+    >>> turn = [{"role": "user", "parts": [{"text": "Fix the tests."}]},
+    ...         {"role": "model", "parts": [{"functionCall": {"name": "run_command", "args": {}}}]},
+    ...         {"role": "user", "parts": [{"functionResponse": {"name": "run_command", "response": {}}}]}]
+    >>> check_signatures(turn, "gemini-3.8-flash")
+    Traceback (most recent call last):
+    ...
+    harness.engine.wire.WireError: 400 INVALID_ARGUMENT: Function call is missing a thought_signature in functionCall parts. ... function call `default_api:run_command` , position 2. ...
+    >>> turn[1]["parts"][0]["thoughtSignature"] = "skip_thought_signature_validator"  # a documented dummy
+    >>> check_signatures(turn, "gemini-3.8-flash")  # accepted
+
+On the wire a signature is base64 (`types.Part.thought_signature` is bytes in the SDK).
+"""
+import base64
+import hashlib
+
+from harness.engine.prompt import canonical
+from harness.engine.wire import invalid
+from harness.models import model_row
+
+# The dummy values the docs allow for calls the model did not make ([OFF] docs/thought-signatures,
+# FAQ: both on the Gemini API; the first on Vertex too). The glass box accepts any non-empty signature,
+# so these pass as the real API lets them pass.
+DUMMY_SIGNATURES = ("skip_thought_signature_validator", "context_engineering_is_the_way_to_go")
+# Worded as Gemini's 400 is quoted in public reports, Jan-Aug 2026 ([3P] e.g. csells/dartantic #86,
+# lbjlaq/Antigravity-Manager #2157). NOTE: "position" is taken as the 1-based index of the content in
+# `contents` (a call in the second content is "position 2", as in most reports): an assumption.
+MISSING = ("Function call is missing a thought_signature in functionCall parts. This is required for tools "
+           "to work correctly, and missing thought_signature may lead to degraded model performance. "
+           "Additional data, function call `default_api:{name}` , position {position}. Please refer to "
+           "https://ai.google.dev/gemini-api/docs/thought-signatures for more details.")
+
+
+def current_turn_start(contents: list) -> int:
+    """Index of the latest user content holding text (0 when there is none): where the turn begins."""
+    for index in range(len(contents) - 1, -1, -1):
+        content = contents[index]
+        if (content.get("role") or "user") == "user" and any("text" in part for part in content.get("parts") or []):
+            return index
+    return 0
+
+
+def check_signatures(contents: list, model: str) -> None:
+    """Raise Gemini's 400 when a step of the current turn lost the signature on its first call."""
+    if not model_row(model).signatures_required:
+        return
+    for index in range(current_turn_start(contents), len(contents)):
+        content = contents[index]
+        if (content.get("role") or "user") != "model":
+            continue
+        calls = [part for part in content.get("parts") or [] if "functionCall" in part]
+        if calls and not calls[0].get("thoughtSignature"):
+            raise invalid(MISSING.format(name=calls[0]["functionCall"].get("name", ""), position=index + 1))
+
+
+def sign(parts: list, request: dict, model: str) -> list:
+    """The parts with a signature on the first functionCall, for models that require one."""
+    if not model_row(model).signatures_required:
+        return parts
+    first = next((i for i, part in enumerate(parts) if "functionCall" in part), None)
+    if first is None:
+        return parts
+    digest = hashlib.sha256(canonical([model, request.get("contents"), parts]).encode()).digest()
+    signed = dict(parts[first], thoughtSignature=base64.b64encode(b"glass-box thought " + digest[:18]).decode())
+    return parts[:first] + [signed] + parts[first + 1:]

@@ -1,0 +1,49 @@
+"""Streaming: one answer sent as several chunks, as `streamGenerateContent` sends it.
+
+Text goes out a few words at a time, each function call or thought part in a chunk of its own;
+only the last chunk carries `finishReason` and `usageMetadata`. The chunks' texts joined give the
+whole answer back exactly:
+
+    >>> answer = {"candidates": [{"content": {"role": "model", "parts": [{"text": "one two three four five"}]},
+    ...                           "finishReason": "STOP", "index": 0}], "usageMetadata": {"totalTokenCount": 9}}
+    >>> [c["candidates"][0]["content"]["parts"][0]["text"] for c in chunks(answer, words=2)]
+    ['one two ', 'three four ', 'five']
+
+With `?alt=sse` (what the SDK asks for) each chunk is one server-sent event; without it the chunks
+come as one JSON array, as the REST API does.
+"""
+import json
+import re
+
+WORDS_PER_CHUNK = 8  # small enough that a two-sentence answer arrives in pieces
+_WORD = re.compile(r"\s*\S+\s*|\s+")
+
+
+def _pieces(part: dict, words: int) -> list[dict]:
+    if "text" not in part or part.get("thought"):
+        return [part]
+    tokens = _WORD.findall(part["text"]) or [""]
+    return [dict(part, text="".join(tokens[i:i + words])) for i in range(0, len(tokens), words)]
+
+
+def chunks(response: dict, words: int = WORDS_PER_CHUNK) -> list[dict]:
+    """The response split into stream chunks (a response without candidates stays one chunk)."""
+    if not response.get("candidates"):
+        return [response]
+    candidate = response["candidates"][0]
+    parts = [piece for part in candidate["content"].get("parts") or [] for piece in _pieces(part, words)]
+    shell = {key: value for key, value in response.items() if key not in ("candidates", "usageMetadata")}
+    out = [dict(shell, candidates=[{"content": {"role": "model", "parts": [part]}, "index": 0}]) for part in parts]
+    if not out:
+        out = [dict(shell, candidates=[{"content": {"role": "model"}, "index": 0}])]
+    last = out[-1]["candidates"][0]
+    last.update({key: value for key, value in candidate.items() if key not in ("content", "index")})
+    out[-1]["usageMetadata"] = response.get("usageMetadata", {})
+    return out
+
+
+def encode(parts: list[dict], sse: bool) -> bytes:
+    """The chunks as the HTTP body: server-sent events, or one JSON array."""
+    if sse:
+        return b"".join(b"data: " + json.dumps(c, ensure_ascii=False).encode() + b"\r\n\r\n" for c in parts)
+    return json.dumps(parts, ensure_ascii=False).encode()

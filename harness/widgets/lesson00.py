@@ -1,0 +1,75 @@
+"""Lesson 00's panel: the bill of one call, split into the three rates Gemini charges.
+
+It opens on the call the lesson just made; the sliders change how many tokens the call read, how
+many of those came from the cache and how many it wrote, and the dropdown picks another model's
+price row. The bars are the dollars each kind of token costs.
+
+>>> from google.genai import types
+>>> panel = bill_panel(types.GenerateContentResponseUsageMetadata(
+...     prompt_token_count=10_000, cached_content_token_count=8_000, candidates_token_count=200),
+...     model="gemini-2.5-flash")
+>>> panel.children[2].value
+'gemini-2.5-flash: 2,000 uncached + 8,000 cached input tokens, 200 output tokens: <b>$0.001340</b> per call, $1,340.00 for a million such calls (cached share 80%).'
+"""
+import ipywidgets as widgets
+import plotly.graph_objects as go
+from google.genai import types
+
+from harness.billing import PRICES, bill, price_for, priced_model
+from harness.usage import describe_usage
+
+PARTS = ("uncached input", "cached input", "output")
+COLOURS = ("#e76f51", "#2a9d8f", "#264653")
+MAX_PROMPT = 200_000  # tokens: a long agent prompt, where the cached share starts to matter
+MAX_OUTPUT = 20_000
+
+
+def _costs(prompt: int, cached: int, output: int, model: str) -> list[float]:
+    price = PRICES[model]
+    return [(prompt - cached) * price.input / 1e6, cached * price.cached_input / 1e6, output * price.output / 1e6]
+
+
+def _readout(prompt: int, cached: int, output: int, model: str) -> str:
+    usage = types.GenerateContentResponseUsageMetadata(prompt_token_count=prompt, cached_content_token_count=cached,
+                                                       candidates_token_count=output)
+    dollars = bill(usage, price_for(model))
+    share = f"{cached / prompt:.0%}" if prompt else "-"
+    return (f"{model}: {prompt - cached:,} uncached + {cached:,} cached input tokens, {output:,} output tokens: "
+            f"<b>${dollars:.6f}</b> per call, ${dollars * 1e6:,.2f} for a million such calls (cached share {share}).")
+
+
+def bill_panel(usage, model: str | None = None) -> widgets.VBox:
+    """Sliders "prompt", "cached" and "output" (tokens), a model dropdown, a readout and a bar per rate.
+
+    The cached tokens are part of the prompt, so a cached count above the prompt counts as the prompt."""
+    tokens = describe_usage(usage)
+    model = priced_model(model)
+    prompt = widgets.IntSlider(value=tokens["prompt"], min=0, max=max(MAX_PROMPT, tokens["prompt"]),
+                               description="prompt", layout=widgets.Layout(width="420px"))
+    cached = widgets.IntSlider(value=tokens["cached"], min=0, max=prompt.max, description="cached",
+                               layout=widgets.Layout(width="420px"))
+    output = widgets.IntSlider(value=tokens["output"], min=0, max=max(MAX_OUTPUT, tokens["output"]),
+                               description="output")
+    models = widgets.Dropdown(options=list(PRICES), value=model, description="model")
+
+    def shown():
+        """(costs, readout) for the controls' values."""
+        cached_tokens = min(cached.value, prompt.value)
+        return (_costs(prompt.value, cached_tokens, output.value, models.value),
+                _readout(prompt.value, cached_tokens, output.value, models.value))
+
+    costs, text = shown()
+    readout = widgets.HTML(text)
+    # NOTE: the traces get their data when built; a FigureWidget changed before it is displayed may
+    # draw empty in the browser.
+    figure = go.FigureWidget(
+        data=[go.Bar(x=list(PARTS), y=costs, marker_color=list(COLOURS),
+                     hovertemplate="%{x}: $%{y:.6f}<extra></extra>")],
+        layout=go.Layout(height=300, margin=dict(l=70, r=20, t=30, b=40), yaxis_title="dollars per call"))
+
+    def redraw(_change=None):
+        figure.data[0].y, readout.value = shown()
+
+    for control in (prompt, cached, output, models):
+        control.observe(redraw, names="value")
+    return widgets.VBox([widgets.HBox([prompt, cached]), widgets.HBox([output, models]), readout, figure])

@@ -1,0 +1,203 @@
+"""The gradebook: kept per student as grading goes, merged on a regrade, exported for people and the LMS.
+
+    grades/
+      results/ada.json   one file per student, written (atomically) as soon as that student is graded
+      gradebook.csv      student, lesson, exercise, status, rule, message: one row per exercise
+      lms.csv            one row per student, one column per exercise (1 passed, 0 not), a total
+      gradebook.html     per-rule misses across the cohort, student x exercise table, "needs a look"
+      projector.html     the same cohort figures without a single name, for the projector
+      feedback/ada.html  what one student gets back: each exercise, its message, what to look at
+
+`record` merges: regrading one lesson of one student replaces those rows only. Every export is
+rebuilt from results/ after each student, so a crash keeps everything graded before it. Every
+text is redacted (`redact.py`) and every CSV cell that a spreadsheet would read as a formula
+(starting with =, +, -, @, a tab or a carriage return) is prefixed with a quote.
+"""
+import csv
+import html
+import io
+import json
+import os
+import re
+import time
+from collections import Counter
+from dataclasses import asdict
+from pathlib import Path
+
+from harness.workbook.redact import redact
+from harness.workbook.runner import NOTE, STATUSES, Result
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+NEEDS_A_LOOK = ("error", "missing", "tampered", NOTE)
+COLOURS = {"skipped": "#6e7781", "passed": "#1a7f37", "failed": "#cf222e", "not attempted": "#6e7781", "error": "#8250df",
+           "missing": "#bf8700", "tampered": "#a40e26", NOTE: "#6e7781"}
+
+
+def safe_cell(value) -> str:
+    """A CSV cell a spreadsheet shows as text: `=HYPERLINK(...)` -> `'=HYPERLINK(...)`."""
+    text = redact(str(value))
+    return "'" + text if text.startswith(FORMULA_START) else text
+
+
+def exercise_key(exercise: str):
+    return [int(x) for x in exercise.split(".")] if re.fullmatch(r"\d+(\.\d+)*", exercise) else [10**6]
+
+
+def _file_name(student: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]", "_", student) or "_"
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
+    partial.write_text(text, encoding="utf-8")
+    os.replace(partial, path)
+
+
+def record(out: Path, student: str, lessons: dict[str, list[Result]], skipped: list[dict]) -> None:
+    """Merge `lessons` (lesson -> its Results) into the student's file; `skipped` replaces the old list."""
+    path = out / "results" / f"{_file_name(student)}.json"
+    saved = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {"student": student, "lessons": {}}
+    for lesson, results in lessons.items():
+        saved["lessons"][lesson] = {"results": [asdict(r) for r in results], "graded_at": time.strftime("%Y-%m-%d %H:%M:%S")}
+    saved["skipped"] = skipped
+    _write_atomically(path, json.dumps(saved, indent=1, ensure_ascii=False))
+
+
+def load(out: Path) -> dict[str, dict]:
+    """Student -> {"results": [Result] in lesson order, "skipped": [{"path", "reason"}]}, from results/."""
+    cohort = {}
+    for path in sorted((out / "results").glob("*.json")):
+        saved = json.loads(path.read_text(encoding="utf-8"))
+        results = [Result(**r) for _, entry in sorted(saved["lessons"].items()) for r in entry["results"]]
+        cohort[saved["student"]] = {"results": results, "skipped": saved.get("skipped", [])}
+    return dict(sorted(cohort.items()))
+
+
+def rows(cohort) -> list[tuple[str, Result]]:
+    return [(student, r) for student, entry in cohort.items() for r in entry["results"]]
+
+
+def exercises_of(cohort) -> list[str]:
+    return sorted({r.exercise for _, r in rows(cohort) if r.exercise != "-"}, key=exercise_key)
+
+
+def rule_misses(cohort) -> list[tuple[str, str, int, int]]:
+    """(exercise, rule, students who broke it, students graded on the exercise), most missed first."""
+    graded = Counter(r.exercise for _, r in rows(cohort) if r.exercise != "-")
+    missed = Counter((r.exercise, r.rule) for _, r in rows(cohort) if r.status == "failed" and r.rule)
+    return sorted(((e, rule, n, graded[e]) for (e, rule), n in missed.items()), key=lambda m: (-m[2] / m[3], exercise_key(m[0])))
+
+
+def status_shares(cohort) -> dict[str, dict[str, float]]:
+    """Exercise -> status -> share of the students graded on it."""
+    shares = {}
+    for exercise in exercises_of(cohort):
+        mine = [r.status for _, r in rows(cohort) if r.exercise == exercise]
+        shares[exercise] = {s: mine.count(s) / len(mine) for s in STATUSES}
+    return shares
+
+
+def needs_a_look(cohort) -> list[tuple[str, str, str, str, str]]:
+    """(student, lesson, exercise, status, message) for errors, missing lessons, tampering, restored cells."""
+    found = [(s, r.lesson, r.exercise, r.status, r.message) for s, r in rows(cohort) if r.status in NEEDS_A_LOOK]
+    for student, entry in cohort.items():
+        found += [(student, "-", "-", "skipped", f"{item['path']}: {item['reason']}") for item in entry["skipped"]]
+    return list(dict.fromkeys(found))
+
+
+def _write_csv(path: Path, table: list[list]) -> None:
+    buffer = io.StringIO()
+    csv.writer(buffer).writerows(table)
+    _write_atomically(path, buffer.getvalue())
+
+
+def write_csv(cohort, path: Path) -> None:
+    """One row per exercise; a row about the notebook as a whole has "notebook" for its exercise."""
+    _write_csv(path, [["student", "lesson", "exercise", "status", "rule", "message"]] +
+               [[safe_cell(x) for x in (s, r.lesson, "notebook" if r.exercise == "-" else r.exercise, r.status, r.rule, r.message)]
+                for s, r in rows(cohort)])
+
+
+def write_lms_csv(cohort, path: Path) -> None:
+    """One row per student, one column per exercise (1 passed, 0 otherwise), then the total."""
+    exercises = exercises_of(cohort)
+    table = [["student", *exercises, "total", "out_of"]]
+    for student, entry in cohort.items():
+        passed = {r.exercise for r in entry["results"] if r.status == "passed"}
+        marks = [int(e in passed) for e in exercises]
+        table.append([safe_cell(student), *marks, sum(marks), len(exercises)])
+    _write_csv(path, table)
+
+
+def _page(title: str, body: str) -> str:
+    style = ("body{font-family:sans-serif;margin:2em;max-width:80em} table{border-collapse:collapse;margin:1em 0}"
+             "td,th{border:1px solid #ccc;padding:.3em .5em;vertical-align:top;text-align:left} "
+             ".bar{display:inline-block;height:.8em;background:#1a7f37} small{color:#555;white-space:pre-wrap}")
+    return (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+            f"<style>{style}</style></head><body><h1>{html.escape(title)}</h1>{body}</body></html>")
+
+
+def _table(header: list[str], body: list[list[str]]) -> str:
+    head = "".join(f"<th>{h}</th>" for h in header)
+    return f"<table><tr>{head}</tr>" + "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in body) + "</table>"
+
+
+def _status(status: str, message: str = "") -> str:
+    colour = COLOURS.get(status, "#000")
+    shown = f"<br><small>{html.escape(redact(message))}</small>" if message else ""
+    return f"<b style='color:{colour}'>{html.escape(status)}</b>{shown}"
+
+
+def cohort_figures(cohort) -> str:
+    """What the room did, without a name: each exercise's shares and each rule's misses."""
+    shares = status_shares(cohort)
+    exercise_rows = [[html.escape(e), f"<span class='bar' style='width:{100 * v['passed']:.0f}px'></span> {v['passed']:.0%}",
+                      ", ".join(f"{v[s]:.0%} {s}" for s in STATUSES if v[s] and s != "passed")] for e, v in shares.items()]
+    misses = [[html.escape(e), html.escape(redact(rule)), f"{n} of {of} ({n / of:.0%})"] for e, rule, n, of in rule_misses(cohort)]
+    return ("<h2>Each exercise across the cohort</h2>" + _table(["exercise", "passed", "the others"], exercise_rows) +
+            "<h2>Which rule the room missed</h2>" +
+            (_table(["exercise", "rule broken", "students"], misses) if misses else "<p>No rule was broken.</p>"))
+
+
+def summary(cohort) -> str:
+    graded = [r for _, r in rows(cohort) if r.exercise != "-"]
+    counts = ", ".join(f"{n} {s}" for s in STATUSES if (n := sum(r.status == s for r in graded)))
+    share = sum(r.status == "passed" for r in graded) / len(graded) if graded else 0
+    return f"{len(cohort)} students, {len(graded)} graded exercises: {share:.0%} passed ({counts or 'none'})."
+
+
+def write_html(cohort, out: Path, enforced: dict[str, str]) -> None:
+    exercises = exercises_of(cohort)
+    table = []
+    for student, entry in cohort.items():
+        by_exercise = {r.exercise: r for r in entry["results"]}
+        table.append([f"<a href='feedback/{_file_name(student)}.html'>{html.escape(student)}</a>"] +
+                     [_status(by_exercise[e].status, by_exercise[e].message) if e in by_exercise else "" for e in exercises])
+    look = needs_a_look(cohort)
+    body = (f"<p>{html.escape(summary(cohort))}</p>" + cohort_figures(cohort) +
+            "<h2>Needs a look</h2>" + (_table(["student", "lesson", "exercise", "what", "why"],
+                                              [[html.escape(str(x)) for x in item[:3]] + [_status(item[3]), html.escape(redact(item[4]))]
+                                               for item in look]) if look else "<p>Nothing.</p>") +
+            "<h2>Each student</h2>" + _table(["student", *exercises], table) +
+            "<h2>How the notebooks were run</h2>" +
+            _table(["protection", "here"], [[html.escape(k), html.escape(v)] for k, v in enforced.items()]))
+    _write_atomically(out / "gradebook.html", _page("Gradebook", body))
+    _write_atomically(out / "projector.html", _page("How the room did", f"<p>{len(cohort)} students.</p>" + cohort_figures(cohort)))
+    for student, entry in cohort.items():
+        results = entry["results"]
+        items = [[html.escape(r.lesson), html.escape(r.exercise), _status(r.status, r.message)] for r in results]
+        passed = sum(r.status == "passed" for r in results if r.exercise != "-")
+        graded = sum(r.exercise != "-" for r in results)
+        body = (f"<p>{passed} of {graded} exercises passed.</p>" + _table(["lesson", "exercise", "result"], items) +
+                "<p>Run <code>python -m harness check</code> in your copy to see the same checks.</p>")
+        _write_atomically(out / "feedback" / f"{_file_name(student)}.html", _page(f"Feedback for {student}", body))
+
+
+def export(out: Path, enforced: dict[str, str]) -> dict:
+    """Rebuild every export from results/; return the cohort."""
+    cohort = load(out)
+    write_csv(cohort, out / "gradebook.csv")
+    write_lms_csv(cohort, out / "lms.csv")
+    write_html(cohort, out, enforced)
+    return cohort

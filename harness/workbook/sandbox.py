@@ -1,0 +1,191 @@
+"""Where one graded notebook runs: its own folder, a clean environment, and, as root, its own user.
+
+    >>> with Sandbox.create(Path("/tmp/grading"), hide=[submissions, out_dir]) as box:   # doctest: +SKIP
+    ...     env, command = box.env(), box.wrap(kernel_command)
+    >>> enforcement()
+    {'own folder holding only this notebook': 'enforced', ..., 'no network (loopback only)': 'enforced', ...}
+
+What is enforced, and how:
+- own folder: a fresh folder per notebook, holding only that notebook; HOME, TMPDIR and IPython's
+  folder are inside it.
+- environment: rebuilt from nothing (PATH, locale, the workbook's own settings); no API key, no
+  instructor HOME, PYTHONHASHSEED fixed so a set's order is the same for every student.
+- as root (`jail.py` under `unshare --mount --net`): a user of its own (a uid no account has, one
+  per notebook graded at once), so the folder (mode 700) of a classmate graded at the same time is
+  closed to it; the submissions, the gradebook folder and every `.env` are hidden; the instructor's
+  clone is read-only; no network. When the time is up every process of that uid is killed, so a
+  detached process cannot outlive grading.
+- not root: the kernel runs as the instructor; the folder, the environment and the killing (by a
+  marker in each process's environment) still hold, the rest is reported "not enforced".
+Memory and CPU are not capped here: give the grading machine (or container) its own limits.
+"""
+import os
+import pwd
+import secrets
+import shutil
+import signal
+import stat
+import sys
+import threading
+import time
+from contextlib import suppress
+from pathlib import Path
+
+from harness.client import KEY_VARIABLES
+from harness.workbook import ROOT
+
+FIRST_UID = 61000            # no account on a Debian or Ubuntu system uses 61000-61999
+UIDS = range(FIRST_UID, FIRST_UID + 1000)
+JAIL = Path(__file__).with_name("jail.py")
+KEPT_VARIABLES = ("PATH", "LANG", "LC_ALL", "TZ")
+MARKER = "WORKBOOK_GRADING_RUN"  # in every graded process's environment, to find them again
+
+_uids_in_use: set[int] = set()
+_uids_lock = threading.Lock()
+
+
+def can_isolate() -> bool:
+    """Whether this process may run kernels as other users in namespaces of their own."""
+    return os.geteuid() == 0 and shutil.which("unshare") is not None and shutil.which("mount") is not None
+
+
+def _free_uid() -> int:
+    with _uids_lock:
+        for uid in UIDS:
+            if uid in _uids_in_use:
+                continue
+            with suppress(KeyError):
+                pwd.getpwuid(uid)
+                continue  # an account has it
+            _uids_in_use.add(uid)
+            return uid
+    raise RuntimeError("no free uid left for grading: grade fewer notebooks at once (--jobs)")
+
+
+def _processes() -> list[tuple[int, int, bytes]]:
+    """(pid, real uid, environment) of every process we may look at."""
+    found = []
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        with suppress(OSError):
+            status = Path(entry.path, "status").read_text()
+            uid = int(next(line for line in status.splitlines() if line.startswith("Uid:")).split()[1])
+            try:
+                environ = Path(entry.path, "environ").read_bytes()
+            except OSError:
+                environ = b""
+            found.append((int(entry.name), uid, environ))
+    return found
+
+
+class Sandbox:
+    def __init__(self, folder: Path, uid: int | None, hide: list[Path], offline: bool | None, inherit: bool):
+        self.folder, self.uid, self.hide, self.offline, self.inherit = folder, uid, hide, offline, inherit
+        self.marker = secrets.token_hex(8)
+        self.killed = 0
+
+    @classmethod
+    def create(cls, parent: Path, hide: list[Path] = (), offline: bool | None = None, inherit: bool = False) -> "Sandbox":
+        """A new folder under `parent` (which must exist); its own uid when running as root and not
+        `inherit` (a student checking their own work keeps their environment and their user).
+        `offline`: True forces the glass box, False keeps a key; None is offline unless `inherit`."""
+        uid = _free_uid() if can_isolate() and not inherit else None
+        folder = Path(parent) / secrets.token_hex(8)  # a name a classmate cannot guess
+        (folder / "home").mkdir(parents=True)
+        (folder / "tmp").mkdir()
+        if uid is not None:
+            for path in (folder, folder / "home", folder / "tmp"):
+                os.chown(path, uid, uid)
+            folder.chmod(0o700)
+        return cls(folder, uid, [Path(p).resolve() for p in hide], offline, inherit)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.kill_all()
+        if self.uid is not None:
+            with _uids_lock:
+                _uids_in_use.discard(self.uid)
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def env(self) -> dict[str, str]:
+        """The kernel's whole environment (the caller's, plus the workbook's settings, if `inherit`)."""
+        env = dict(os.environ) if self.inherit else {name: os.environ[name] for name in KEPT_VARIABLES if name in os.environ}
+        home = self.folder / "home"
+        env.update(HOME=str(home), TMPDIR=str(self.folder / "tmp"), IPYTHONDIR=str(home / ".ipython"),
+                   MPLCONFIGDIR=str(home / ".matplotlib"), JUPYTER_CONFIG_DIR=str(home / ".jupyter"),
+                   JUPYTER_DATA_DIR=str(home / ".jupyter-data"), JUPYTER_RUNTIME_DIR=str(self.folder / "tmp"),
+                   PYTHONPATH=str(ROOT), PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1",
+                   WORKBOOK_CHECKS_RAISE="0", **{MARKER: self.marker})
+        if self.offline is False and not self.inherit:
+            env.update({name: os.environ[name] for name in KEY_VARIABLES if name in os.environ})
+        elif self.offline or not self.inherit:
+            env["WORKBOOK_OFFLINE"] = "1"
+        return env
+
+    def hidden_paths(self) -> list[str]:
+        """What the kernel must not see: the given paths and every .env the grader could read a key from."""
+        paths = set(self.hide)
+        for folder in (ROOT, Path.cwd(), Path.home()):
+            paths.add(folder / ".env")
+        home = Path.home().resolve()
+        if not any(home == path or home in path.parents for path in (ROOT, self.folder)):
+            paths.add(home)
+        return sorted(str(p) for p in paths if p.exists() and not (p in self.folder.parents or p == self.folder))
+
+    @staticmethod
+    def kept_paths(hidden: list[str]) -> list[str]:
+        """The Python installation, when it sits inside a hidden folder (pyenv in the instructor's HOME)."""
+        python = Path(sys.base_prefix).resolve()
+        return [str(python)] if any(Path(h) in python.parents for h in hidden) else []
+
+    def wrap(self, command: list[str], connection_file: str) -> list[str]:
+        """The kernel command, run inside the jail when this process can isolate it."""
+        if self.uid is None:
+            return command
+        offline = self.offline is not False  # --online grading must reach Gemini
+        jail = ["unshare", "--mount", *(["--net"] if offline else []), "--", sys.executable, "-I", str(JAIL),
+                *(["--loopback"] if offline else []),
+                "--uid", str(self.uid), "--gid", str(self.uid), "--read-only", str(ROOT), "--own", connection_file]
+        hidden = self.hidden_paths()
+        for path in hidden:
+            jail += ["--hide", path]
+        for path in self.kept_paths(hidden):
+            jail += ["--keep", path]
+        return [*jail, "--", *command]
+
+    def kill_all(self) -> None:
+        """Kill every process this notebook started, detached or not (by uid, else by marker)."""
+        tag = f"{MARKER}={self.marker}".encode()
+        for _ in range(20):
+            mine = [pid for pid, uid, environ in _processes()
+                    if (self.uid is not None and uid == self.uid) or tag in environ.split(b"\0")]
+            mine = [pid for pid in mine if pid != os.getpid()]
+            if not mine:
+                return
+            for pid in mine:
+                with suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+                    self.killed += 1
+            time.sleep(0.05)
+
+
+def enforcement(online: bool = False) -> dict[str, str]:
+    """Each protection a graded notebook gets here and whether it holds, for the gradebook."""
+    isolated = can_isolate()
+    why_not = "not enforced: the grader is not running as root, so the kernel runs as the instructor"
+    return {
+        "own folder holding only this notebook": "enforced",
+        "no API key in the environment, fresh HOME, PYTHONHASHSEED=0": "enforced",
+        "own user per notebook (a uid no account has)": "enforced" if isolated else why_not,
+        "submissions, gradebook folder, instructor's HOME and .env files hidden": "enforced" if isolated else why_not,
+        "instructor's clone read-only": "enforced" if isolated else
+        ("by file permissions only" if not os.stat(ROOT).st_mode & stat.S_IWOTH else why_not),
+        "no network (loopback only)": "not enforced: --online grading calls Gemini" if online else
+        "enforced" if isolated else why_not,
+        "every process killed at the end": "enforced (by uid)" if isolated else
+        "by a marker in each process's environment (a process that clears its environment escapes)",
+        "memory and CPU limits": "not enforced here: give the grading machine or container its own",
+    }

@@ -1,0 +1,243 @@
+"""A real JupyterHub on 127.0.0.1, run with the shipped hub/jupyterhub_config.py, and a small class.
+
+Each student logs in with the class password, gets a server, pulls the student release with
+nbgitpuller (from a local git repository of it, branch `student`), answers lesson 03 (some of it,
+all of it, or wrongly), runs it top to bottom through the kernel protocol (all students at once, as
+when the room presses Run All), saves it through the contents API, and runs `workbook check 03` in
+a JupyterLab terminal. The instructor then collects the homes and grades them. Every step is
+asserted; timings and memory are printed and written to build/hub/figures.json (never asserted).
+
+    make test-hub                       # WORKBOOK_HUB_STUDENTS=5 make test-hub for more
+"""
+import csv
+import json
+import os
+import re
+import secrets
+import shutil
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import psutil
+import pytest
+import requests
+
+from harness.workbook import ROOT, SOLUTIONS
+from harness.workbook.build import BEGIN, END
+from harness.workbook.release import commit_to_branch, write_release
+from hub_client import Student
+from running_jupyter import free_port
+
+CONFIG = ROOT / "hub" / "jupyterhub_config.py"
+CHP = os.environ.get("WORKBOOK_CHP", "configurable-http-proxy")
+LESSON = "03_budgeted_assembly"
+TARGET = "context-engineering-workbook"  # the nbgitpuller link's targetpath
+PLANS = ("3.1", "", "3.1 3.2", "wrong")  # what each student answers, in turn: see answer()
+EXPECTED = {"3.1": {"3.1": "passed", "3.2": "not attempted"}, "": {"3.1": "not attempted", "3.2": "not attempted"},
+            "3.1 3.2": {"3.1": "passed", "3.2": "passed"}, "wrong": {"3.1": "failed", "3.2": "not attempted"}}
+NAMES = ("ada", "bob", "cy", "dee", "eve", "fay", "gus", "hal")
+STUDENTS = int(os.environ.get("WORKBOOK_HUB_STUDENTS", "4"))
+FIGURES = ROOT / "build" / "hub" / "figures.json"
+
+
+def reference_cells() -> dict[str, str]:
+    """Cell id -> the solution's source without its markers (what a student who solved it wrote)."""
+    notebook = json.loads((SOLUTIONS / f"{LESSON}.ipynb").read_text(encoding="utf-8"))
+    cells = {}
+    for cell in notebook["cells"]:
+        source = "".join(cell["source"])
+        if "BEGIN SOLUTION" in source:
+            cells[cell["id"]] = "\n".join(line for line in source.split("\n") if not (BEGIN.match(line) or END.match(line)))
+    return cells
+
+
+def answer(notebook, plan: str) -> None:
+    """Fill in the exercises `plan` names with the reference; "wrong" answers 3.1 with nothing."""
+    solved = reference_cells()
+    for cell in notebook.cells:
+        stub = next((e for e in ("3.1", "3.2") if f'NotImplementedError("Exercise {e}")' in cell.source), None)
+        if stub and stub in plan.split():
+            cell.source = solved[cell.id]
+        elif stub == "3.1" and plan == "wrong":
+            cell.source = cell.source.split("    # YOUR CODE HERE")[0] + "    return system, [], 0\n"
+
+
+def progress(step: str, figures: dict) -> None:
+    print(f"\n[hub test] {step}: {json.dumps(figures)}", file=sys.stderr, flush=True)
+
+
+def kernel_cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) used so far by what a server started: its kernels."""
+    return sum(sum(p.cpu_times()[:2]) for p in psutil.Process(pid).children(recursive=True))
+
+
+def rss_mib(pid: int) -> float:
+    """Resident memory of a server and everything it started (its kernels), in MiB."""
+    process = psutil.Process(pid)
+    return sum(p.memory_info().rss for p in [process, *process.children(recursive=True)]) / 2**20
+
+
+@pytest.fixture(scope="module")
+def hub(tmp_path_factory):
+    """The hub, its state folder and a local git repository holding the release on branch `student`."""
+    base = tmp_path_factory.mktemp("hub")
+    upstream = base / "course.git"
+    subprocess.run(["git", "init", "-q", "-b", "main", str(upstream)], check=True)
+    subprocess.run(["git", "-C", str(upstream), "commit", "-q", "--allow-empty", "-m", "course"], check=True)
+    write_release(base / "release")
+    assert commit_to_branch(base / "release", "student", upstream)
+    admin_token = secrets.token_hex(16)
+    overlay = base / "test_config.py"  # the shipped config, plus a token for the test's own admin calls
+    overlay.write_text(f"load_subconfig({str(CONFIG)!r})\n"
+                       f"c.JupyterHub.services.append({{'name': 'hub-test', 'api_token': {admin_token!r}}})\n"
+                       "c.JupyterHub.load_roles.append({'name': 'hub-test', 'scopes': ['admin:users', "
+                       "'admin:servers', 'admin:server_state'], 'services': ['hub-test']})\n")
+    port = free_port()
+    env = dict(os.environ, WORKBOOK_HUB_DIR=str(base / "state"), WORKBOOK_HUB_IP="127.0.0.1",
+               WORKBOOK_HUB_PORT=str(port), WORKBOOK_HUB_API_PORT=str(free_port()),
+               WORKBOOK_PROXY_API_PORT=str(free_port()), WORKBOOK_CHP=CHP,
+               WORKBOOK_CLASS_PASSWORD="class-password-for-the-test")
+    for name in ("GEMINI_API_KEY", "GOOGLE_API_KEY", "WORKBOOK_OFFLINE", "WORKBOOK_CHECKS_RAISE"):
+        env.pop(name, None)  # students run as a student would: no key, checks that do not raise
+    log = open(base / "jupyterhub.log", "w")
+    process = subprocess.Popen([str(Path(sys.executable).with_name("jupyterhub")), "-f", str(overlay)],
+                               cwd=base, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                if requests.get(f"{url}/hub/api/", timeout=5).ok:
+                    break
+            except requests.RequestException:
+                pass
+            assert process.poll() is None and time.monotonic() < deadline, \
+                f"JupyterHub did not start: {(base / 'jupyterhub.log').read_text()[-2000:]}"
+            time.sleep(0.5)
+        yield {"url": url, "state": base / "state", "repo": str(upstream), "base": base,
+               "admin": {"Authorization": f"token {admin_token}"}, "env": env}
+    finally:
+        process.terminate()  # the hub stops every server it spawned, and its proxy
+        try:
+            process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        log.close()
+
+
+def test_a_class_on_the_hub(hub):
+    names = NAMES[:STUDENTS]
+    plans = {name: PLANS[i % len(PLANS)] for i, name in enumerate(names)}
+    students = {name: Student(hub["url"], name) for name in names}
+    figures = {"students": STUDENTS, "cores": os.cpu_count()}
+
+    # 1. Log in and spawn, everyone at once.
+    for student in students.values():
+        student.login("class-password-for-the-test")
+    with ThreadPoolExecutor(len(names)) as pool:
+        spawn = dict(zip(names, pool.map(lambda s: s.spawn(), students.values())))
+    figures["spawn_s"] = {name: round(seconds, 1) for name, seconds in spawn.items()}
+    pids = {name: requests.get(f"{hub['url']}/hub/api/users/{name}", headers=hub["admin"]).json()
+            ["servers"][""]["state"]["pid"] for name in names}
+    figures["server_rss_mib"] = {name: round(rss_mib(pid)) for name, pid in pids.items()}
+
+    progress("spawned", figures)
+
+    # 2. The nbgitpuller link, then its API as the page's JavaScript calls it.
+    first = students[names[0]]
+    link = first.session.get(f"{hub['url']}/hub/user-redirect/git-pull",
+                             params={"repo": hub["repo"], "branch": "student", "targetpath": TARGET,
+                                     "urlpath": f"lab/tree/{TARGET}/lessons/{LESSON}.ipynb"})
+    assert link.ok and link.url.startswith(f"{first.server}git-pull?"), f"the link ended at {link.url}"
+    start = time.monotonic()
+    with ThreadPoolExecutor(len(names)) as pool:
+        pulled = dict(zip(names, pool.map(lambda s: s.git_pull(hub["repo"], "student", TARGET), students.values())))
+    figures["pull_all_s"] = round(time.monotonic() - start, 1)
+    for name, events in pulled.items():
+        assert events[-1].get("phase") == "finished", f"{name}'s pull: {events[-3:]}"
+        home = hub["state"] / "homes" / name / TARGET
+        assert (home / "lessons" / f"{LESSON}.ipynb").is_file() and not (home / "solutions").exists()
+
+    progress("pulled", figures)
+
+    # 3. Answer, run all at once through the kernel protocol, save through the contents API.
+    path = f"{TARGET}/lessons/{LESSON}.ipynb"
+    for name, student in students.items():
+        notebook = student.load(path)
+        answer(notebook, plans[name])
+        student.save(path, notebook)
+    start = time.monotonic()
+    with ThreadPoolExecutor(len(names)) as pool:
+        runs = dict(zip(names, pool.map(lambda s: s.run_all(path), students.values())))
+    figures["run_all_wall_s"] = round(time.monotonic() - start, 1)
+    figures["kernel_cpu_s"] = {name: round(kernel_cpu_s(pid), 1) for name, pid in pids.items()}
+    figures["load_average_1min"] = round(os.getloadavg()[0], 1)  # other work on the machine at the time
+    figures["lesson_run_s"] = {name: round(seconds, 1) for name, (_, seconds) in runs.items()}
+    figures["rss_with_kernel_mib"] = {name: round(rss_mib(pid)) for name, pid in pids.items()}
+    for name, (notebook, _) in runs.items():
+        students[name].save(path, notebook)
+        results = {out["data"]["application/vnd.workbook.check+json"]["exercise"]:
+                   out["data"]["application/vnd.workbook.check+json"]["status"]
+                   for cell in students[name].load(path).cells if cell.cell_type == "code"
+                   for out in cell.get("outputs", []) if "application/vnd.workbook.check+json" in out.get("data", {})}
+        assert results == EXPECTED[plans[name]], f"{name} ({plans[name]!r}): the saved check results are {results}"
+        errors = [out for cell in notebook.cells if cell.cell_type == "code" for out in cell.outputs
+                  if out.output_type == "error" and out.ename != "NotImplementedError"]
+        assert not errors, f"{name}: {errors[0].ename}: {errors[0].evalue}"
+
+    progress("ran and saved", figures)
+
+    # 4. `workbook check 03` and `workbook reset 03` typed in a JupyterLab terminal (it opens in the home).
+    def check_in_terminal(student):
+        start = time.monotonic()
+        return (*student.terminal("workbook check 03"), round(time.monotonic() - start, 1))
+
+    with ThreadPoolExecutor(len(names)) as pool:  # the room checks at the end of the lesson: at once
+        checked = dict(zip(names, pool.map(check_in_terminal, students.values())))
+    figures["check_s"] = {name: seconds for name, (_, _, seconds) in checked.items()}
+    for name, (status, output, _) in checked.items():
+        said = {}
+        for line in re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", output).splitlines():
+            words = line.split()
+            if words[:1] == [LESSON] and len(words) >= 3:
+                said[words[1]] = " ".join(words[2:4]) if words[2] == "not" else words[2]
+        assert said == EXPECTED[plans[name]], f"{name}: `workbook check 03` said:\n{output[-1500:]}"
+        assert status == (0 if plans[name] == "3.1 3.2" else 1), output[-800:]
+    progress("checked in terminals", figures)
+
+    # 5. The instructor collects the homes (a snapshot), and grades them below.
+    submissions = hub["base"] / "submissions"
+    shutil.copytree(hub["state"] / "homes", submissions)
+
+    # 6. `workbook reset 03` while the lesson is open, then after doing what it says.
+    status, output = first.terminal("workbook reset 03")
+    assert status == 1 and "is open in JupyterLab" in output and "File > Close and Shut Down Notebook" in output, \
+        output[-1500:]
+    for session in first.api("GET", "api/sessions").json():  # File > Close and Shut Down Notebook
+        first.api("DELETE", f"api/sessions/{session['id']}")
+    status, output = first.terminal("workbook reset 03")
+    assert status == 0 and "Restored" in output and "Your version is kept" in output, output[-1500:]
+    backups = list((hub["state"] / "homes" / names[0] / TARGET / "lessons").glob(f"{LESSON}.backup-*.ipynb"))
+    assert len(backups) == 1 and "check+json" in backups[0].read_text(encoding="utf-8")  # the run's outputs kept
+    grades = hub["base"] / "grades"
+    start = time.monotonic()
+    pristine = hub["base"] / "pristine"  # grade lesson 03 only: the one the class ran
+    pristine.mkdir()
+    shutil.copy2(hub["base"] / "release" / "lessons" / f"{LESSON}.ipynb", pristine)
+    done = subprocess.run([sys.executable, "-m", "harness", "grade", str(submissions), "--out", str(grades),
+                           "--lessons", str(pristine)], capture_output=True, text=True, timeout=1800, env=hub["env"])
+    figures["grade_s"] = round(time.monotonic() - start, 1)
+    assert done.returncode == 0, done.stdout[-1500:] + done.stderr[-1500:]
+    with (grades / "gradebook.csv").open(encoding="utf-8") as file:
+        rows = [row for row in csv.DictReader(file) if row["lesson"] == LESSON]
+    for name in names:
+        graded = {row["exercise"]: row["status"] for row in rows if row["student"] == name}
+        assert graded == EXPECTED[plans[name]], f"{name} was graded {graded}"
+
+    FIGURES.parent.mkdir(parents=True, exist_ok=True)
+    FIGURES.write_text(json.dumps(figures, indent=1) + "\n")
+    print("\nhub figures (measured here):", json.dumps(figures, indent=1))

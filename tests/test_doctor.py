@@ -1,0 +1,97 @@
+"""`workbook doctor`: offline on this machine, and online against a fake Gemini on loopback that
+answers as Gemini answers a key that may not use gemini-2.5-flash."""
+import json
+import os
+import subprocess
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from harness.models import live_models, model_row
+from running_jupyter import free_port
+
+FAKE_KEY = "AIza" + "FakeKeyForTheDoctorTest0123456789abc"  # the shape of a Gemini key, not a key
+GONE = ("This model models/gemini-2.5-flash is no longer available to new users. Please update your code "
+        "to use a newer model for the latest features and improvements.")  # as reported since July 2026 (FACTS.md)
+
+
+def doctor(*args, cwd=None, **env):
+    """Run the doctor in a clean environment: no key, not forced offline, unless `env` says so."""
+    clean = {k: v for k, v in os.environ.items() if k not in ("GEMINI_API_KEY", "GOOGLE_API_KEY", "WORKBOOK_OFFLINE")}
+    return subprocess.run([sys.executable, "-m", "harness", "doctor", *args], cwd=cwd, env={**clean, **env},
+                          capture_output=True, text=True, timeout=300)
+
+
+def lines_of(done) -> dict[str, str]:
+    """label -> the line's text, with its ok/!! mark."""
+    out = {}
+    for line in done.stdout.splitlines():
+        mark, label, text = line[:2], line[4:14].strip(), line[16:]
+        out[label] = f"{mark} {text}"
+    return out
+
+
+class FakeGemini(BaseHTTPRequestHandler):
+    seen: list = []
+
+    def _answer(self):
+        self.seen.append((self.command, self.path, self.headers.get("x-goog-api-key")))
+        body = json.dumps({"error": {"code": 404, "message": GONE, "status": "NOT_FOUND"}}).encode()
+        self.send_response(404)
+        self.send_header("Content-Type", "application/json; charset=UTF-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    do_GET = do_POST = _answer
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def fake_gemini():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), FakeGemini)
+    FakeGemini.seen = []
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_offline_every_line_is_ok_and_lesson_00_is_timed(tmp_path):
+    done = doctor(cwd=tmp_path)  # outside any workbook: the installed lessons are timed
+    lines = lines_of(done)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert list(lines) == ["mode", "key", "glass box", "jupyterlab", "lesson 00"]
+    assert all(text.startswith("ok") for text in lines.values()), done.stdout
+    assert "Offline" in lines["mode"] and "none found" in lines["key"]
+    assert "serves /lab" in lines["jupyterlab"] and "widgets: anywidget, ipywidgets, plotly" in lines["jupyterlab"]
+    assert "00_first_call.ipynb ran headless in" in lines["lesson 00"]
+
+
+def test_a_404_for_the_model_names_the_models_open_to_new_keys(fake_gemini, tmp_path):
+    done = doctor("--quick", cwd=tmp_path, GEMINI_API_KEY=FAKE_KEY, GOOGLE_GEMINI_BASE_URL=fake_gemini,
+                  WORKBOOK_MODEL="gemini-2.5-flash")
+    gemini = lines_of(done)["gemini"]
+    assert done.returncode == 1 and gemini.startswith("!!"), done.stdout + done.stderr
+    assert "404" in gemini and "no longer available to new users" in gemini
+    assert model_row("gemini-2.5-flash").replacement in gemini and all(m in gemini for m in live_models())
+    assert "WORKBOOK_MODEL" in gemini
+    assert FakeGemini.seen and "models/gemini-2.5-flash" in FakeGemini.seen[0][1]
+    assert FakeGemini.seen[0][2] == FAKE_KEY  # the key went to the (fake) Gemini...
+    assert FAKE_KEY not in done.stdout + done.stderr  # ...and never to the screen
+    assert lines_of(done)["glass box"].startswith("ok")  # the offline mode still works
+
+
+def test_gemini_out_of_reach_says_to_set_the_offline_mode(tmp_path):
+    (tmp_path / ".env").write_text(f"GEMINI_API_KEY={FAKE_KEY}\n")
+    done = doctor("--quick", cwd=tmp_path, GOOGLE_GEMINI_BASE_URL=f"http://127.0.0.1:{free_port()}")
+    lines = lines_of(done)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert lines["key"].startswith("ok found: GEMINI_API_KEY from") and ".env" in lines["key"]
+    assert "Online" in lines["mode"]
+    assert lines["gemini"].startswith("!! could not reach Gemini") and "WORKBOOK_OFFLINE=1" in lines["gemini"]
+    assert FAKE_KEY not in done.stdout + done.stderr

@@ -1,0 +1,99 @@
+"""Record and replay, tested against the glass box itself: a session recorded through connect()
+with WORKBOOK_RECORD is answered identically by WORKBOOK_REPLAY with the glass box unreachable,
+and nothing of a key reaches the recording."""
+import json
+
+import pytest
+from google.genai import errors, types
+
+import harness
+from harness.client import OFFLINE_KEY
+
+MODEL = "gemini-3.8-flash"
+FAKE_KEY = "AIza" + "X" * 35  # shaped like a Google key, so the recorder must hide it
+TOOLS = types.GenerateContentConfig(tools=[types.Tool(function_declarations=[types.FunctionDeclaration(
+    name=name, description=name, parameters={"type": "OBJECT", "properties": {"path": {"type": "STRING"}}})
+    for name in ("list_files", "read_file", "edit_file", "run_command")])])
+
+
+def session(client) -> list:
+    """A small lesson's worth of calls; what each returned, minus the HTTP details."""
+    def dump(value):
+        return value.model_dump(exclude={"sdk_http_response"}, mode="json")
+
+    out = [dump(client.models.generate_content(model=MODEL, contents="The office opens at 8 am. When does it open?")),
+           dump(client.models.generate_content(model=MODEL, contents="Fix the failing tests.", config=TOOLS)),
+           [dump(c) for c in client.models.generate_content_stream(model=MODEL, contents="Where is the README?")],
+           dump(client.models.count_tokens(model=MODEL, contents="one two three")),
+           dump(client.models.get(model=MODEL))]
+    with pytest.raises(errors.ClientError) as caught:
+        client.models.generate_content(model=MODEL, contents="hi", config={"temperature": 9.0})
+    return out + [(caught.value.code, caught.value.message)]
+
+
+@pytest.fixture
+def recorded(glass_box, monkeypatch, tmp_path):
+    """A session recorded on the glass box: (path of the recording, what the session saw)."""
+    path = tmp_path / "lesson.jsonl"
+    monkeypatch.setenv("WORKBOOK_RECORD", str(path))
+    monkeypatch.setenv("GEMINI_API_KEY", FAKE_KEY)
+    seen = session(harness.connect(retry_attempts=1))
+    monkeypatch.delenv("WORKBOOK_RECORD")
+    return path, seen
+
+
+def replaying(monkeypatch, path):
+    import harness.engine.server as server
+
+    def unreachable(*args):
+        raise AssertionError("the replay reached the glass box")
+    monkeypatch.setattr(server, "route", unreachable)
+    monkeypatch.setenv("WORKBOOK_REPLAY", str(path))
+    return harness.connect(retry_attempts=1)
+
+
+def test_a_replay_answers_a_recorded_session_identically_without_the_glass_box(recorded, monkeypatch):
+    path, seen = recorded
+    assert len(path.read_text().splitlines()) == 6  # one line per exchange
+    assert session(replaying(monkeypatch, path)) == seen
+
+
+def test_the_recording_holds_no_header_and_no_key(recorded, monkeypatch):
+    path, _ = recorded
+    monkeypatch.setenv("WORKBOOK_RECORD", str(path))
+    client = harness.connect(retry_attempts=1)  # NOTE: keep a reference: a collected Client closes its transport
+    client.models.generate_content(model=MODEL, contents=f"My key is {FAKE_KEY}, keep it.")
+    text = path.read_text()
+    assert FAKE_KEY not in text and "[redacted]" in text
+    assert OFFLINE_KEY not in text and "x-goog-api-key" not in text.lower()
+    assert all(set(json.loads(line)) == {"method", "path", "query", "request", "status", "contentType", "response"}
+               for line in text.splitlines())
+
+
+def test_a_request_not_in_the_recording_is_a_clear_404_json_error(recorded, monkeypatch):
+    path, _ = recorded
+    client = replaying(monkeypatch, path)
+    with pytest.raises(errors.ClientError) as caught:
+        client.models.generate_content(model=MODEL, contents="Something never recorded.")
+    assert caught.value.code == 404
+    assert "not recorded" in caught.value.message and "WORKBOOK_RECORD" in caught.value.message
+
+
+def test_a_request_recorded_once_is_answered_again_when_a_cell_runs_twice(recorded, monkeypatch):
+    path, seen = recorded
+    client = replaying(monkeypatch, path)
+    again = [client.models.count_tokens(model=MODEL, contents="one two three").total_tokens for _ in range(2)]
+    assert again == [seen[3]["total_tokens"]] * 2
+
+
+def test_a_broken_recording_is_refused_naming_the_line(tmp_path, monkeypatch):
+    path = tmp_path / "broken.jsonl"
+    path.write_text('{"method": "POST"}\n')
+    monkeypatch.setenv("WORKBOOK_REPLAY", str(path))
+    with pytest.raises(ValueError, match="line 1"):
+        harness.connect()
+
+
+def test_the_mode_line_says_it_is_a_replay(monkeypatch, tmp_path):
+    monkeypatch.setenv("WORKBOOK_REPLAY", str(tmp_path / "lesson.jsonl"))
+    assert harness.mode_line().startswith("Replay:")
