@@ -83,6 +83,43 @@ def compact(history, keep_recent_turns: int, summarize: Callable[[str], str], st
     return [types.Content(role="user", parts=parts), *history[split:]], split - 1
 
 
+def _calls(content) -> list[types.Part]:
+    return [part for part in content.parts or [] if part.function_call is not None]
+
+
+def keep_signatures(old_turn, rebuilt_turn) -> list:
+    """`rebuilt_turn` with the thought signatures of `old_turn` back on the calls that carried them.
+
+    Gemini 3 and later put a `thought_signature` (bytes) on the first function call of each step and
+    answer 400 when a call of the current turn comes back without it (Google, "Thought Signatures",
+    ai.google.dev/gemini-api/docs/thought-signatures, read 2026-12-01). A harness that rebuilds
+    the turn (dropping the model's text, shortening arguments) must carry them over: message for
+    message, the k-th function call of a rebuilt model message gets the signature of the k-th
+    function call of the old one. Nothing else gets one; a call that had none gets none.
+
+    >>> call = lambda name, sig=None: types.Part(function_call=types.FunctionCall(name=name), thought_signature=sig)
+    >>> old = [types.Content(role="model", parts=[types.Part.from_text(text="Both files."), call("read_file", b"s1"),
+    ...                                           call("list_files")])]
+    >>> lean = [types.Content(role="model", parts=[call("read_file"), call("list_files")])]
+    >>> [part.thought_signature for part in keep_signatures(old, lean)[0].parts]
+    [b's1', None]
+    """
+    if len(old_turn) != len(rebuilt_turn):
+        raise ValueError(f"old_turn has {len(old_turn)} messages and rebuilt_turn {len(rebuilt_turn)}: "
+                         "rebuild the turn message for message, so each signature has its place.")
+    kept = []
+    for index, (old, new) in enumerate(zip(old_turn, rebuilt_turn)):
+        old_calls, new_calls = _calls(old), _calls(new)
+        if old.role != new.role or [p.function_call.name for p in old_calls] != [p.function_call.name for p in new_calls]:
+            raise ValueError(f"message {index} does not match: a rebuilt message must keep its role and its "
+                             "function calls, by name and in order.")
+        signatures = iter(part.thought_signature for part in old_calls)
+        parts = [part.model_copy(update={"thought_signature": next(signatures)}) if part.function_call is not None
+                 else part for part in new.parts or []]
+        kept.append(types.Content(role=new.role, parts=parts))
+    return kept
+
+
 def harness_state(edited_files, last_verdict: str | None) -> str:
     """The facts the harness holds itself (from the tool calls), for the head of a compacted history.
 

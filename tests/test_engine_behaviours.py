@@ -83,7 +83,10 @@ class TestSummaryRequestsWinOverTools:
     def test_an_old_summary_in_the_first_message_does_not_hijack_the_agent(self, glass_box, policy):
         head = "Fix the invoicing package.\n\n[Summary of 12 earlier messages]\n" + self.INSTRUCTION
         history = [types.Content(role="user", parts=[types.Part.from_text(text=head)]),
-                   types.Content(role="model", parts=[types.Part.from_function_call(name="read_file", args={"path": "a"})]),
+                   # written by hand, so it carries the documented dummy thought signature
+                   types.Content(role="model", parts=[types.Part(
+                       function_call=types.FunctionCall(name="read_file", args={"path": "a"}),
+                       thought_signature=b"skip_thought_signature_validator")]),
                    types.Content(role="user", parts=[types.Part.from_function_response(name="read_file", response={"output": "x"})])]
         glass_box.models.generate_content(model=MODEL, contents=history, config=types.GenerateContentConfig(tools=[READ_FILE]))
         assert [name for name, _ in policy] == ["coding"]

@@ -17,8 +17,16 @@ def user(text):
     return types.Content(role="user", parts=[types.Part.from_text(text=text)])
 
 
+# A call written by hand, not by the model: Gemini 3 models want the documented dummy signature on it.
+DUMMY = b"skip_thought_signature_validator"
+
+
+def signed_call(name, args):
+    return types.Part(function_call=types.FunctionCall(name=name, args=args), thought_signature=DUMMY)
+
+
 def call(name, **args):
-    return types.Content(role="model", parts=[types.Part.from_function_call(name=name, args=args)])
+    return types.Content(role="model", parts=[signed_call(name, args)])
 
 
 def result(name, output):
@@ -65,7 +73,7 @@ def test_each_agent_heading_is_extracted_from_the_transcript(glass_box):
 
 def test_two_calls_in_one_turn_get_their_own_outputs(glass_box):
     both = [SESSION[0],
-            types.Content(role="model", parts=[types.Part.from_function_call(name="read_file", args={"path": p})
+            types.Content(role="model", parts=[signed_call("read_file", {"path": p})
                                                 for p in ("README.md", "invoicing/pricing.py")]),
             types.Content(role="user", parts=[SESSION[2].parts[0], SESSION[4].parts[0]])]
     found = sections(summary(glass_box, AGENT_ASK, transcript_text_of(both)))

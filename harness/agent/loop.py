@@ -35,8 +35,8 @@ SYSTEM_PROMPT = (
     "fix, and when they pass, report what you changed in two sentences.")
 
 
-def _run_calls(calls, workspace: Workspace, config: AgentConfig, record: TurnRecord) -> types.Content:
-    """Run each call; the responses the model will see (truncated) as one user content."""
+def _run_calls(calls, workspace: Workspace, config: AgentConfig, record: TurnRecord, truncate) -> types.Content:
+    """Run each call; the responses the model will see (cut by `truncate`) as one user content."""
     parts = []
     for call in calls:
         output = workspace.call(call.name, dict(call.args or {}))
@@ -45,7 +45,7 @@ def _run_calls(calls, workspace: Workspace, config: AgentConfig, record: TurnRec
         if call.name == "run_command" and extract_verdict(output):
             # The harness reads the verdict from the full output: truncation cannot hide it from us.
             record.verdict = extract_verdict(output).strip("= ")
-        shown = truncate_output(output, config.tool_output_max_chars, config.effective_head_ratio) \
+        shown = truncate(output, config.tool_output_max_chars, config.effective_head_ratio) \
             if config.truncate else output
         parts.append(types.Part.from_function_response(name=call.name, response={"output": shown}))
     first_line = output.splitlines()[0] if output else ""
@@ -92,10 +92,14 @@ def _prepare(workdir, checkpoint, task, config: AgentConfig, on_damage):
 
 
 def run_agent(config: AgentConfig | None = None, *, client=None, workdir=None, checkpoint=None,
-              on_turn=None, task: str | None = None, on_damage: str = "stop") -> RunReport:
+              on_turn=None, task: str | None = None, on_damage: str = "stop", compact=compact,
+              truncate=truncate_output, mask=mask_observations, state=harness_state) -> RunReport:
     """Run the agent on `config.task` (the invoicing task by default) and return its report.
 
     `task`: the first user message, if not the task's own prompt.
+    `compact`, `truncate`, `mask`, `state`: the functions the loop manages the context with, the
+    harness's own by default; a lesson passes the student's (exercises 5.2, 4.1, 4.3, 6.1), with
+    the signatures of `harness.compaction.compact`, `truncate_output`, `mask_observations`, `harness_state`.
     `workdir`: an empty folder for the task copy, kept after the run so you can look at the edits
     (default: a temporary folder, removed at the end).
     `checkpoint`: a .jsonl path; if it already holds turns, the run resumes after the last one
@@ -120,7 +124,8 @@ def run_agent(config: AgentConfig | None = None, *, client=None, workdir=None, c
     if workdir is None:  # a throwaway copy of the task, removed when the run ends
         with tempfile.TemporaryDirectory(prefix="workbook-task-") as folder:
             return run_agent(config, client=client, workdir=folder, checkpoint=checkpoint, on_turn=on_turn,
-                             task=task, on_damage=on_damage)
+                             task=task, on_damage=on_damage, compact=compact, truncate=truncate, mask=mask,
+                             state=state)
     workspace, history, report = _prepare(workdir, checkpoint, task or task_named(config.task).prompt, config,
                                           on_damage)
     if report.turns and not report.turns[-1].tool:  # resumed after the final answer: nothing left to do
@@ -137,7 +142,7 @@ def run_agent(config: AgentConfig | None = None, *, client=None, workdir=None, c
             break
         workspace.new_turn()
         started = time.perf_counter()
-        view = mask_observations(history, store, config.mask_keep_last) if config.masking else history
+        view = mask(history, store, config.mask_keep_last) if config.masking else history
         response = client.models.generate_content(model=config.model, contents=view, config=request)
         record = TurnRecord(turn, response.usage_metadata)
         content = response.candidates[0].content if response.candidates else None
@@ -149,16 +154,16 @@ def run_agent(config: AgentConfig | None = None, *, client=None, workdir=None, c
         calls = [part.function_call for part in content.parts if part.function_call]
         if calls:
             record.tool, record.args = calls[0].name, dict(calls[0].args or {})
-            new.append(_run_calls(calls, workspace, config, record))
+            new.append(_run_calls(calls, workspace, config, record, truncate))
         else:
             record.result = (response.text or "").strip()
         history = history + new
         record.seconds = time.perf_counter() - started
         compacted = None
         if calls and config.compaction and record.prompt_tokens > config.compact_threshold:
-            state = harness_state(set(report.edited) | set(record.edited),
-                                  record.verdict or report.last_verdict) if config.harness_state else ""
-            history, record.compacted = compact(history, config.keep_recent_turns, summarize, state)
+            block = state(set(report.edited) | set(record.edited),
+                          record.verdict or report.last_verdict) if config.harness_state else ""
+            history, record.compacted = compact(history, config.keep_recent_turns, summarize, block)
             if record.compacted:
                 compacted, record.summary_usage = history, summarize.usages[-1]
                 record.trigger = f"{record.prompt_tokens} > {config.compact_threshold:g}"

@@ -38,10 +38,19 @@ def check_truncate(fn) -> str:
     rule(str(len(LOG) - 4000) in marker, rid,
          f"the marker between head and tail must name the number of omitted characters ({len(LOG) - 4000} here).",
          "omitted = len(text) - max_chars; put it in a line of its own between head and tail.")
+    just_over = call(rid, fn, LOG[:4001], 4000, 0.4)
+    rule(just_over.startswith(LOG[:1600]) and just_over.endswith(LOG[4001 - 2400:4001])
+         and "1" in just_over[1600:len(just_over) - 2400], rid,
+         "a text one character over max_chars must be cut too: head, a marker naming 1 omitted character, tail.",
+         "only a text of at most max_chars characters comes back unchanged; one more and it is cut.")
     head_only = call(rid, fn, LOG, 1000, 1.0)
     rule(head_only.startswith(LOG[:1000]) and LOG[-100:] not in head_only, rid,
          "head_ratio=1.0 must keep the first max_chars characters and no tail at all.",
          "with a tail of 0 characters, text[-0:] is the WHOLE text: handle an empty tail on its own.")
+    tail_only = call(rid, fn, LOG, 1000, 0.0)
+    rule(tail_only.endswith(LOG[-1000:]) and LOG[:100] not in tail_only, rid,
+         "head_ratio=0.0 must keep the last max_chars characters and no head at all.",
+         "0 is a valid head_ratio: a head of 0 characters, the whole cap for the tail.")
     must_refuse(rid, fn, (((LOG, 0, 0.4), "max_chars=0"), ((LOG, 100, 1.5), "head_ratio=1.5"),
                           ((LOG, 100, -0.1), "head_ratio=-0.1")),
                 "max_chars must be at least 1 and head_ratio between 0 and 1.")
@@ -54,7 +63,7 @@ def check_verdict(fn) -> str:
     out = call(rid, fn, LOG + PYTEST_TAIL)
     rule(out == "=========== 1 failed, 5 passed in 0.02s ===========", rid,
          "on a pytest log, return the whole verdict line (stripped), e.g. '=== 1 failed, 5 passed in 0.02s ==='.",
-         r"look for lines matching r'\d+ (passed|failed)' and return the line, not just the match.")
+         "find the lines that report a count of tests, and return the line itself, not only the part that matched.")
     two = "tests/test_x.py: 2 passed\n  6 passed in 0.01s  \n"
     rule(call(rid, fn, two) == "6 passed in 0.01s", rid,
          "when several lines match, return the LAST one, stripped of surrounding spaces.",
@@ -63,21 +72,41 @@ def check_verdict(fn) -> str:
     rule(call(rid, fn, trailer) == "=== 6 passed in 0.01s ===", rid,
          "the verdict is the last MATCHING line, even when other lines follow it.",
          "filter the lines that match first, then take the last of those, not the output's last line.")
+    # `pytest && ruff check .` ends with ruff's line: the word without a count is not a verdict.
+    linted = "=== 6 passed in 0.01s ===\nAll checks passed!\n"
+    rule(call(rid, fn, linted) == "=== 6 passed in 0.01s ===", rid,
+         "a verdict counts tests ('6 passed'): a line where 'passed' or 'failed' follows no number, "
+         "like ruff's 'All checks passed!', is not a verdict.",
+         "look at what stands just before 'passed' in a real verdict line, and make your pattern require it.")
     rule(call(rid, fn, LOG) is None, rid, "an output with no verdict line must give None.",
          "return None when no line matches (a head-only truncation cuts the verdict off).")
     rule(call(rid, fn, "") is None, rid, "an empty output must give None.", "no lines, no verdict.")
-    return "last matching line, stripped; None without one"
+    return "last line that counts tests, stripped; None without one"
+
+
+def _output(content) -> str | None:
+    part = content.parts[0]
+    return (part.function_response.response or {}).get("output", "") if part.function_response else None
 
 
 @exercise("4.3", "mask old tool outputs", reference="harness.masking.mask_observations")
 def check_masking(fn) -> str:
     rid = "4.3"
     readme = "# invoicing\n" + "Amounts round half-up to the cent. " * 40
-    history = agent_history(("read_file", {"path": "README.md"}, readme),
-                            ("read_file", {"path": "missing.py"}, "ERROR: missing.py does not exist."),
-                            ("read_file", {"path": "invoicing/amounts.py"}, "import decimal\n" * 30),
-                            ("run_command", {"command": "pytest"}, LOG + PYTEST_TAIL),
-                            ("read_file", {"path": "tests/test_amounts.py"}, "def test_a(): pass\n" * 20))
+    red = "collected 6 items\n=========== 1 failed, 5 passed in 0.02s ===========\n"
+    turns = (("read_file", {"path": "README.md"}, readme),                                   # outputs[2]
+             ("read_file", {"path": "missing.py"}, "ERROR: missing.py does not exist."),     # [4] live error
+             ("run_command", {"command": "pytest"}, LOG + PYTEST_TAIL),                      # [6] superseded run
+             ("edit_file", {"path": "invoicing/amounts.py", "old": "x", "new": "y"},
+              "ERROR: old text not found in invoicing/amounts.py."),                        # [8] superseded
+             ("edit_file", {"path": "invoicing/amounts.py", "old": "a", "new": "b"},
+              "Edited invoicing/amounts.py"),                                                # [10]
+             ("run_command", {"command": "pytest"}, red),                                    # [12] live red run
+             ("read_file", {"path": "invoicing/amounts.py"}, "import decimal\n" * 30),       # [14]
+             ("read_file", {"path": "invoicing/discounts.py"}, "BULK = 10\n" * 30),          # [16] kept
+             ("read_file", {"path": "tests/test_amounts.py"}, "def test_a(): pass\n" * 20))  # [18] kept
+    history = agent_history(*turns)
+    original = [_output(c) for c in history]
     before = [c.model_dump() for c in history]
     store = {}
     new = call(rid, fn, history, store, 2)
@@ -85,19 +114,25 @@ def check_masking(fn) -> str:
          "build a new list; make new Content/Part objects for what you mask.")
     rule(isinstance(new, list) and [c.role for c in new] == [c.role for c in history], rid,
          "the new history must have the same messages, in the same roles.", "replace outputs, never drop messages.")
-    outputs = [(c.parts[0].function_response.response or {}).get("output", "") if c.parts[0].function_response else None
-               for c in new]
+    outputs = [_output(c) for c in new]
     rule(all(new[i].model_dump() == history[i].model_dump() for i in range(len(history)) if i % 2 == 1), rid,
          "function calls must stay as they are.", "mask only function responses.")
-    rule(outputs[-1] == history[-1].parts[0].function_response.response["output"]
-         and outputs[-3] == history[-3].parts[0].function_response.response["output"], rid,
+    rule(outputs[-1] == original[-1] and outputs[-3] == original[-3], rid,
          "with keep_last=2 the outputs of the last two turns must stay word for word.",
          "count turns from the end by model messages; only outputs before those are masked.")
-    rule(outputs[4].startswith("ERROR:"), rid, "an error that is still the latest news about its file must stay visible.",
+    rule(outputs[4] == original[4], rid, "an error that is still the latest news about its file must stay visible.",
          "an 'ERROR:' output with no later output for the same tool and path is still being debugged.")
-    rule(outputs[6] != history[6].parts[0].function_response.response["output"], rid,
+    rule(outputs[12] == original[12], rid,
+         "the latest test run, when its verdict reports failures, is an error still being debugged: it must stay visible.",
+         "a red test run counts as an error too: read its verdict with your extract_verdict.")
+    rule(outputs[14] != original[14], rid,
          "with keep_last=2 the output of the third turn from the end must be masked.",
          "exactly keep_last turns are kept: count model messages from the end, and mask everything before them.")
+    rule(outputs[8] != original[8] and outputs[6] != original[6], rid,
+         "an error followed by a later output of the same tool on the same path is no longer being debugged "
+         "(here a failed edit_file of invoicing/amounts.py, then a successful one; a red test run, then another "
+         "run): it must be masked.",
+         "an error stays visible only while it is the LATEST output for its tool and path; compare positions.")
     masked = outputs[2]
     rule(len(masked) < len(readme) / 4, rid, "an old, long output must be replaced by a short reference.",
          "replace the README's text with one line naming a reference.")
@@ -106,7 +141,7 @@ def check_masking(fn) -> str:
          "the reference in the masked output must be a key of the store holding the full original text.",
          "store[ref] = output, and put ref in the replacement text.")
     wider = call(rid, fn, history, {}, 3)
-    rule(wider[6].model_dump() == history[6].model_dump(), rid,
+    rule(wider[14].model_dump() == history[14].model_dump(), rid,
          "with keep_last=3 the output of the third turn from the end must stay word for word.",
          "use the keep_last you are given: it says how many recent turns are never masked.")
     return "old outputs masked, recent and live errors kept, full text in the store"

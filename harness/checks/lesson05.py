@@ -1,4 +1,4 @@
-"""Checks for lesson 05: safe split points (5.1) and compaction (5.2)."""
+"""Checks for lesson 05: safe split points (5.1), compaction (5.2), thought signatures kept (5.3)."""
 import re
 
 from google.genai import types
@@ -10,10 +10,22 @@ from harness.transcript import transcript_text_of
 SUMMARY = "**Changes made:** none"
 
 
+def signed(history) -> list:
+    """`history` as Gemini 3 returns it: the first function call of each model message carries a
+    thought signature (bytes, here made up), which must come back untouched."""
+    out = []
+    for index, content in enumerate(history):
+        parts = list(content.parts or [])
+        if content.role == "model" and parts and parts[0].function_call:
+            parts[0] = parts[0].model_copy(update={"thought_signature": f"sig-{index}".encode()})
+        out.append(types.Content(role=content.role, parts=parts))
+    return out
+
+
 def _history(turns: int = 5) -> list:
-    """The task, then `turns` tool turns (call + response), then a final model text."""
+    """The task, then `turns` tool turns (call + response, signed), then a final model text."""
     history = agent_history(*[("read_file", {"path": f"file{n}.py"}, f"content {n}") for n in range(turns)])
-    return history + [types.Content(role="model", parts=[types.Part.from_text(text="Done.")])]
+    return signed(history) + [types.Content(role="model", parts=[types.Part.from_text(text="Done.")])]
 
 
 def _dump(contents) -> list:
@@ -37,35 +49,114 @@ def check_split_points(fn) -> str:
     return "cuts only before model messages"
 
 
+class _Summariser:
+    """A fake `summarize` that records what it is given."""
+
+    def __init__(self):
+        self.calls = []
+
+    def __call__(self, text: str) -> str:
+        self.calls.append(text)
+        return SUMMARY
+
+
 @exercise("5.2", "compact a history", reference="harness.compaction.compact")
 def check_compact(fn) -> str:
     rid = "5.2"
-    history = _history(5)  # model messages at 1, 3, 5, 7, 9, 11
-    seen = []
-    result = call(rid, fn, history, 3, lambda text: seen.append(text) or SUMMARY)
+    history = _history(5)  # model messages at 1, 3, 5, 7, 9, 11: keeping 3 turns cuts before index 7
+    summarize = _Summariser()
+    result = call(rid, fn, history, 3, summarize)
     rule(isinstance(result, tuple) and len(result) == 2, rid, "compact must return (new_history, n_compacted).",
          "return a tuple of two values.")
     new, folded = result
-    rule(folded == 6, rid, f"keeping 3 turns of this history folds 6 messages (history[1:7]); got {folded}.",
-         "split = safe_split_points(history)[-keep_recent_turns]; n_compacted = split - 1.")
-    rule(_dump(new[1:]) == _dump(history[7:]), rid, "the kept turns must survive word for word, from the split to the end.",
-         "new history = [head, *history[split:]].")
-    rule(seen == [transcript_text_of(history[1:7])], rid,
+    rule(folded == 6, rid, f"keeping 3 turns of this 12-message history folds 6 messages (1 to 6); got {folded}.",
+         "the kept part starts at the 3rd safe split point counted from the END; what lies between the task "
+         "and that point is folded. Print safe_split_points(history) for this history and count.")
+    rule(isinstance(new, list) and len(new) == len(history) - folded and new[0].role == "user"
+         and new[1].role == "model", rid,
+         "the task, the note and the summary must be ONE user message, followed directly by the kept turns "
+         f"(which start with a model message): expected {len(history) - folded} messages, got "
+         f"{len(new) if isinstance(new, list) else type(new).__name__}.",
+         "put the task, the note and the summary in the parts of a single types.Content(role='user').")
+    rule(_dump(new[1:]) == _dump(history[7:]), rid,
+         "the kept turns must survive word for word, thought signatures included, from the split to the end.",
+         "keep the messages after the split point as they are: do not rebuild them from their text or calls.")
+    rule(summarize.calls == [transcript_text_of(history[1:7])], rid,
          "summarize must be called once, with transcript_text_of(history[1:split]) (the task is not in it).",
          "the task is kept as it is; only the messages between it and the split are summarised.")
     head = new[0]
     text = "\n".join(p.text or "" for p in head.parts or [])
-    rule(head.role == "user" and "Fix the invoicing tests." in text and SUMMARY in text, rid,
-         "the first message must be a user message holding the task text and the summary.",
-         "build one types.Content(role='user', ...) with the task, the note and the summary.")
+    rule("Fix the invoicing tests." in text and SUMMARY in text, rid,
+         "the first message must hold the task text and the summary.",
+         "the head's parts: the task's text, then the note and the summary.")
     rule(re.search(r"\b6\b", text.replace(SUMMARY, "")) is not None and "precedence" in text.lower(), rid,
          "the note must say how many messages the summary replaces (6) and that the messages after it take precedence.",
-         "e.g. '[Summary of the 6 earlier messages ... the messages that follow take precedence over it.]'")
-    unchanged, zero = call(rid, fn, history[:5], 3, lambda text: SUMMARY)
-    rule(zero == 0 and _dump(unchanged) == _dump(history[:5]), rid,
-         "with no more split points than keep_recent_turns, return the history unchanged and 0.",
-         "compare len(safe_split_points(history)) with keep_recent_turns first.")
+         "e.g. '[Summary of the N earlier messages ... the messages that follow take precedence over it.]'")
+    for size, points in ((5, 2), (7, 3)):  # fewer split points than turns kept, then exactly as many
+        summarize = _Summariser()
+        unchanged, zero = call(rid, fn, history[:size], 3, summarize)
+        rule(zero == 0 and _dump(unchanged) == _dump(history[:size]) and not summarize.calls, rid,
+             f"with {points} split points and keep_recent_turns=3 there is nothing to fold: return the history "
+             "unchanged and 0, without calling summarize"
+             + (" (your compact called it with an empty transcript)." if "" in summarize.calls else "."),
+             "compaction needs MORE split points than turns kept; compare the two before anything else.")
     must_refuse(rid, fn, (((history, 0, lambda t: SUMMARY), "keep_recent_turns=0"),
                           ((history[1:], 3, lambda t: SUMMARY), "a history whose first message is not the user's task")),
                 "keep_recent_turns must be at least 1; history[0] must be a user message with the task's text.")
-    return "split before a model message, recent turns intact, note names the count"
+    return "split before a model message, recent turns intact (signatures too), note names the count"
+
+
+def _call(name: str, path: str, signature: bytes | None = None) -> types.Part:
+    return types.Part(function_call=types.FunctionCall(name=name, args={"path": path}), thought_signature=signature)
+
+
+def _signatures(contents) -> list:
+    return [[(p.function_call.name if p.function_call else "text", p.thought_signature) for p in c.parts or []]
+            for c in contents]
+
+
+@exercise("5.3", "keep thought signatures", reference="harness.compaction.keep_signatures")
+def check_keep_signatures(fn) -> str:
+    rid = "5.3"
+    say = types.Part.from_text(text="Two files to read.")
+    reply = types.Content(role="user", parts=[types.Part.from_function_response(name="read_file", response={"output": "x"})])
+    # One turn of two steps: parallel calls (only the first signed), their responses, then a second step.
+    old = [types.Content(role="model", parts=[say, _call("read_file", "a.py", b"s1"), _call("read_file", "b.py")]),
+           reply, types.Content(role="model", parts=[_call("run_command", ".", b"s2")])]
+    before = _dump(old)
+    lean = [types.Content(role="model", parts=[_call("read_file", "a.py"), _call("read_file", "b.py")]),
+            reply, types.Content(role="model", parts=[_call("run_command", ".")])]
+    lean_before = _dump(lean)
+    out = call(rid, fn, old, lean)
+    rule(_dump(old) == before and _dump(lean) == lean_before, rid, "old_turn and rebuilt_turn must not be changed.",
+         "return new Content objects; Part.model_copy(update={...}) makes a changed copy of a part.")
+    rule(isinstance(out, list) and len(out) == 3 and [c.role for c in out] == ["model", "user", "model"], rid,
+         "return the rebuilt turn, message for message (a list of the same length and roles).",
+         "one new Content for each message of rebuilt_turn.")
+    got = _signatures(out)
+    rule(any(signature for message in got for _, signature in message), rid,
+         "the turn's thought signatures (here b's1' and b's2') must come back; yours were all dropped.",
+         "read the thought_signature of each function call part in old_turn.")
+    rule(got[0][0][1] == b"s1" and got[0][1][1] is None, rid,
+         "the signature belongs to the call that carried it, the FIRST of the parallel calls (read_file a.py): "
+         f"got {got[0]}. The old message starts with a text part, so counting all parts puts it on the wrong call.",
+         "match function calls with function calls, in order: the k-th call of the old message to the k-th call of the rebuilt one.")
+    rule(got[2][0][1] == b"s2", rid, "each step keeps its OWN signature: the second step's call must get b's2', "
+         f"got {got[2][0][1]!r}.", "work message by message: a signature never moves to another message.")
+    rule(_dump(out[1:2]) == _dump([reply]), rid, "messages without function calls must come back as they are.",
+         "only function call parts change.")
+    with_text = [types.Content(role="model", parts=[types.Part.from_text(text="Two files."), _call("read_file", "a.py"),
+                                                    _call("read_file", "b.py")]), reply, lean[2]]
+    got = _signatures(call(rid, fn, old, with_text))
+    rule(got[0] == [("text", None), ("read_file", b"s1"), ("read_file", None)], rid,
+         f"a text part never takes a call's signature, and the second parallel call has none: got {got[0]}.",
+         "give signatures only to function call parts, counted among the function calls.")
+    unsigned = [types.Content(role="model", parts=[_call("read_file", "a.py")])]
+    got = _signatures(call(rid, fn, unsigned, [types.Content(role="model", parts=[_call("read_file", "a.py")])]))
+    rule(got == [[("read_file", None)]], rid, "a call that had no signature (a Gemini 2.5 turn) must get none.",
+         "copy what is there; never invent a signature.")
+    must_refuse(rid, fn, (((old, lean[:2]), "a rebuilt turn with fewer messages than the old one"),
+                          ((old, [lean[0], reply, types.Content(role="model", parts=[_call("list_files", ".")])]),
+                           "a rebuilt message whose function calls are not the old one's")),
+                "a signature has a place only in the same message and the same call: refuse turns that do not match.")
+    return "signatures back on the first call of each step, nowhere else"

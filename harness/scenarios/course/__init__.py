@@ -6,8 +6,7 @@ counting more, and returns the best few as one text: the kind of long, stale-aft
 output that dominates a tutor's context (the Towards AI tutor article).
 
     >>> print(search_course("Why does a timestamp in the system instruction break the cache?", k=1)[:60])
-    [timestamps] Timestamps in the system instruction
-    Writing th
+    [timestamps] Why do timestamps in the system instruction hur
 """
 import math
 import re
