@@ -28,6 +28,7 @@ lab: setup
 
 test: setup
 	$(PY) -m pytest -n 2 --dist loadfile --nbval-lax --nbval-current-env -p no:randomly
+	$(PY) -m pytest -p no:randomly --doctest-modules harness --ignore-glob='*/scenarios/*/task/*'
 
 lessons: setup
 	$(PY) -m harness build

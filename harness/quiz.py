@@ -20,6 +20,8 @@ from dataclasses import dataclass
 
 import ipywidgets as widgets
 
+from harness.arguments import require_text
+
 RIGHT, WRONG = "Right.", "Not quite."
 FEEDBACK_CLASS = "workbook-quiz-feedback"  # the browser test finds the explanation by it
 
@@ -32,12 +34,18 @@ class Question:
     wrong: tuple[tuple[str, str], ...]
 
     def __post_init__(self):
+        require_text("prompt", self.prompt, empty=False)
+        for name, options in (("right", [self.right]), ("wrong", self.wrong)):
+            if isinstance(options, (str, bytes)) or not isinstance(options, (list, tuple)) or not options or any(
+                    not isinstance(o, (list, tuple)) or len(o) != 2 or not all(isinstance(t, str) and t.strip() for t in o)
+                    for o in options):
+                raise ValueError(f"Question {self.prompt[:40]!r}: {name} must be "
+                                 + ("a (text, explanation) pair" if name == "right" else
+                                    "a list of at least one wrong (text, explanation) pair")
+                                 + f" of non-empty strings, got {getattr(self, name)!r:.80}.")
         object.__setattr__(self, "right", tuple(self.right))
         object.__setattr__(self, "wrong", tuple(tuple(option) for option in self.wrong))
         options = (self.right,) + self.wrong
-        if not self.wrong or any(len(o) != 2 or not all(isinstance(s, str) and s.strip() for s in o) for o in options):
-            raise ValueError(f"Question {self.prompt[:40]!r}: give the right option and at least one wrong one, "
-                             "each as a (text, explanation) pair of non-empty strings.")
         if len({text for text, _ in options}) != len(options):
             raise ValueError(f"Question {self.prompt[:40]!r}: two options have the same text.")
 
@@ -57,7 +65,7 @@ def feedback(option: tuple[str, str, bool]) -> str:
 def _lesson_name(lesson) -> str:
     text = str(lesson).strip()
     if not text.isdigit():
-        raise ValueError(f"quiz() takes a lesson number such as quiz(\"03\"), got {lesson!r}.")
+        raise ValueError(f"quiz() takes the lesson number as `lesson`, such as quiz(\"03\"), got {lesson!r}.")
     return f"lesson{int(text):02d}"
 
 

@@ -71,11 +71,11 @@ CALLS = [
     (history.naive_prompt_sizes, dict(system_tokens=10, exchanges=[(5, 7)])),
     (usage.describe_usage, dict(usage=USAGE)),
     (recording.usage_dict, dict(usage=USAGE)),
-    (quiz.Question, dict(prompt="Why?", options=["a", "b"], answer=0, why=["yes", "no"])),
+    (quiz.Question, dict(prompt="Why?", right=("a", "yes"), wrong=[("b", "no")])),
     (checks.run_check, dict(exercise_id="4.1", fn=truncation.truncate_output)),
     (checks.check, dict(exercise_id="4.1", fn=truncation.truncate_output)),
     (checks.mine, dict(exercise_id="4.1", fn=truncation.truncate_output)),
-    (quiz.quiz, dict()),
+    (quiz.quiz, dict(lesson="00")),
     (AgentConfig, dict(context_budget=5000, compact_ratio=0.7, keep_recent_turns=3, max_turns=5, head_ratio=0.4,
                        tool_output_max_chars=4000, session_token_cap=1000, mask_keep_last=3)),
 ]
@@ -139,8 +139,8 @@ def test_the_named_crashes_are_clear_errors():
         truncation.truncate_output("abc", 2, math.nan)
 
 
-def test_a_quiz_takes_questions():
-    with pytest.raises(TypeError, match=r"questions\[0\]"):
+def test_a_quiz_takes_a_lesson_number():
+    with pytest.raises(ValueError, match="lesson"):
         quiz.quiz("Why?")
 
 

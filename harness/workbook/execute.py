@@ -1,7 +1,7 @@
 """Run a notebook top to bottom with nbclient, in a sandbox, whatever its cells do.
 
     >>> run = execute(prepared.notebook, box, cell_timeout=60)                          # doctest: +SKIP
-    >>> run.timed_out, run.stopped
+    >>> run.timed_out, run.stopped                                                        # doctest: +SKIP
     (set(), None)
 
 Every cell runs (`allow_errors`): an exception is an error output and the next cell goes on. A cell

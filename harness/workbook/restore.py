@@ -1,9 +1,9 @@
 """The copy of a student's notebook that the grader runs: their code, the lesson's own check cells.
 
     >>> prepared = prepare(student_notebook, pristine_lesson)                        # doctest: +SKIP
-    >>> [(c.exercise, c.name) for c in prepared.checks]
+    >>> [(c.exercise, c.name) for c in prepared.checks]                                   # doctest: +SKIP
     [('3.1', 'build_context'), ('3.2', 'build_context')]
-    >>> prepared.notes
+    >>> prepared.notes                                                                    # doctest: +SKIP
     ['the check cell of 3.2 was edited: the lesson's own was run instead']
 
 Every cell the build marked (`build.protection`: each `check("N.M", fn)` cell and the import cell)

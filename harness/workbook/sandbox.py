@@ -19,6 +19,7 @@ What is enforced, and how:
   marker in each process's environment) still hold, the rest is reported "not enforced".
 Memory and CPU are not capped here: give the grading machine (or container) its own limits.
 """
+import fcntl
 import os
 import pwd
 import secrets
@@ -26,6 +27,7 @@ import shutil
 import signal
 import stat
 import sys
+import tempfile
 import threading
 import time
 from contextlib import suppress
@@ -40,8 +42,24 @@ JAIL = Path(__file__).with_name("jail.py")
 KEPT_VARIABLES = ("PATH", "LANG", "LC_ALL", "TZ")
 MARKER = "WORKBOOK_GRADING_RUN"  # in every graded process's environment, to find them again
 
-_uids_in_use: set[int] = set()
+# NOTE: a uid must be free across PROCESSES, not only threads: two graders (or two test workers)
+# sharing one would kill each other's kernels when one of them ends. Each uid in use holds an
+# exclusive flock on its own file, which the OS releases even if the grader dies.
+UID_LOCKS = Path(tempfile.gettempdir()) / "workbook-grading-uids"
+_uids_in_use: dict[int, int] = {}  # uid -> the file descriptor holding its lock
 _uids_lock = threading.Lock()
+
+
+def _claim(uid: int) -> int | None:
+    """The fd of `uid`'s lock file, locked for this process; None when another process holds it."""
+    UID_LOCKS.mkdir(mode=0o700, exist_ok=True)
+    fd = os.open(UID_LOCKS / str(uid), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    return fd
 
 
 def can_isolate() -> bool:
@@ -57,7 +75,10 @@ def _free_uid() -> int:
             with suppress(KeyError):
                 pwd.getpwuid(uid)
                 continue  # an account has it
-            _uids_in_use.add(uid)
+            fd = _claim(uid)
+            if fd is None:
+                continue  # another grading process has it
+            _uids_in_use[uid] = fd
             return uid
     raise RuntimeError("no free uid left for grading: grade fewer notebooks at once (--jobs)")
 
@@ -107,7 +128,9 @@ class Sandbox:
         self.kill_all()
         if self.uid is not None:
             with _uids_lock:
-                _uids_in_use.discard(self.uid)
+                fd = _uids_in_use.pop(self.uid, None)
+            if fd is not None:
+                os.close(fd)  # closing the file releases its lock
         shutil.rmtree(self.folder, ignore_errors=True)
 
     def env(self) -> dict[str, str]:
