@@ -18,6 +18,11 @@ KEY_SHAPE = re.compile(r"AIza[0-9A-Za-z_-]{35}")  # what a Google API key looks 
 OFFLINE_KEY = "glass-box-offline"  # what the SDK sends to the engine; the engine ignores it
 
 
+# A loopback answer takes milliseconds; one that has not come in two minutes never will, and a
+# cell that says so beats a notebook stuck at [*] (the SDK's own default is to wait for ever).
+GLASS_BOX_TIMEOUT_MS = 120_000
+
+
 def _read_dotenv(path: Path = Path(".env")) -> dict:
     """KEY=VALUE lines of a .env file in the current folder, if there is one."""
     if not path.is_file():
@@ -70,7 +75,8 @@ def connect(retry_attempts: int | None = None) -> genai.Client:
         from harness.engine.server import ensure_replaying
 
         base_url, version = ensure_replaying(os.environ["WORKBOOK_REPLAY"])
-        options = types.HttpOptions(base_url=base_url, api_version=version, retry_options=retry)
+        options = types.HttpOptions(base_url=base_url, api_version=version, retry_options=retry,
+                                    timeout=GLASS_BOX_TIMEOUT_MS)
         return genai.Client(api_key=OFFLINE_KEY, vertexai=False, http_options=options)
     record = {}
     if os.environ.get("WORKBOOK_RECORD"):
@@ -83,7 +89,8 @@ def connect(retry_attempts: int | None = None) -> genai.Client:
 
         # Vertex mode would send the client elsewhere; the glass box speaks the Gemini API.
         os.environ.pop("GOOGLE_GENAI_USE_VERTEXAI", None)
-        options = types.HttpOptions(base_url=ensure_running(), api_version="v1beta", retry_options=retry, **record)
+        options = types.HttpOptions(base_url=ensure_running(), api_version="v1beta", retry_options=retry,
+                                    timeout=GLASS_BOX_TIMEOUT_MS, **record)
         return genai.Client(api_key=OFFLINE_KEY, vertexai=False, http_options=options)
     options = types.HttpOptions(retry_options=retry, **record) if retry or record else None
     return genai.Client(api_key=api_key(), vertexai=False, http_options=options)

@@ -79,6 +79,27 @@ class Lab:
                 with urllib.request.urlopen(request, timeout=60):
                     pass
 
+    def kernel_of(self, notebook: str) -> dict | None:
+        """The kernel model (id, execution_state, ...) of the notebook's session, if it has one."""
+        return next((session["kernel"] for session in self.sessions() if session["path"] == notebook), None)
+
+    def dump_kernel_stacks(self, notebook: str) -> str:
+        """SIGABRT the notebook's kernel: faulthandler (on in every kernel here) writes each of its
+        threads' stacks into JupyterLab's log, which says where a hung cell is waiting."""
+        kernel = self.kernel_of(notebook)
+        if not kernel:
+            return "no kernel to dump"
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                command = Path(f"/proc/{pid}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if kernel["id"].encode() in command and b"ipykernel" in command:
+                os.kill(int(pid), signal.SIGABRT)
+                time.sleep(2)  # let the dump reach the log
+                return f"kernel {kernel['id']} (pid {pid}) was {kernel['execution_state']}; its stacks are in the log"
+        return f"kernel {kernel['id']} was {kernel['execution_state']}; its process was not found"
+
     def start_kernel(self, notebook: str) -> None:
         """Start the notebook's kernel through the REST API before the page opens it.
 
@@ -123,7 +144,8 @@ def lab(tmp_path_factory):
     env = {name: value for name, value in os.environ.items() if name != "WORKBOOK_CHECKS_RAISE"}  # as a student has it
     env.update(WORKBOOK_OFFLINE="1", JUPYTER_CONFIG_DIR=str(home / "config"),
                JUPYTER_DATA_DIR=str(home / "data"), JUPYTER_RUNTIME_DIR=str(home / "runtime"),
-               IPYTHONDIR=str(home / "ipython"), JUPYTER_PLATFORM_DIRS="1")
+               IPYTHONDIR=str(home / "ipython"), JUPYTER_PLATFORM_DIRS="1",
+               PYTHONFAULTHANDLER="1")  # a kernel that hangs can be made to say where (dump_kernel_stacks)
     command = [sys.executable, "-m", "jupyter", "lab", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
                "--ServerApp.port_retries=0", "--IdentityProvider.token=", "--ServerApp.open_browser=False",
                # No token already means no protection on loopback; this lets start_kernel() POST.

@@ -4,6 +4,7 @@ animation frame) and every failure explains itself: the dialog on screen, the ke
 the page's JavaScript errors, a screenshot and the server's last log lines.
 """
 import re
+import warnings
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -81,6 +82,7 @@ def run_all_cells(page, lab) -> None:
     A "Select Kernel" dialog during the run means the kernel went away and the queued cells were
     dropped: answer it, wait for the kernel, run again.
     """
+    hung = None
     for _ in range(ATTEMPTS):
         wait_for_python_kernel(page, lab)
         try:
@@ -90,11 +92,72 @@ def run_all_cells(page, lab) -> None:
             if not page.locator(".jp-Dialog").count():
                 page.keyboard.press("Escape")  # close the half-open menu
             continue
-        page.wait_for_function(RUN_SETTLED, timeout=KERNEL_TIMEOUT_MS, polling=POLL_MS)
+        try:
+            page.wait_for_function(RUN_SETTLED, timeout=KERNEL_TIMEOUT_MS, polling=POLL_MS)
+        except PlaywrightTimeout:
+            if stuck_without_a_busy_kernel(page, lab):
+                page.once("dialog", lambda dialog: dialog.accept())  # "leave the page?": the run is being redone
+                page.reload()  # the replies went astray on their way to the page: ask again
+                continue
+            if hung:
+                raise AssertionError(f"Run All Cells hung twice (after {KERNEL_TIMEOUT_MS // 1000} s each); the first"
+                                     f" time: {hung}; now: {report_hang(page, lab)}" + diagnosis(page, lab, "run-all-hung")) from None
+            # Once, on a busy CI machine: say so loudly, keep the kernel's stacks, and run again.
+            hung = report_hang(page, lab)
+            warnings.warn(f"Run All Cells hung once and is run again: {hung}")
+            dismiss_dialog(page, "Kernel Restarting")
+            continue
         if not page.locator(".jp-Dialog").count():
             wait_for_idle_kernel(page)
             return
     raise AssertionError(f"Run All Cells was interrupted by a dialog {ATTEMPTS} times" + diagnosis(page, lab))
+
+
+def report_hang(page, lab) -> str:
+    """Which cells had not run, and every thread's stack of their kernel (which this ends), kept in a file."""
+    pending = unfinished_cells(page)
+    lines_before = len(lab.log.read_text(errors="replace").splitlines())
+    dumped = lab.dump_kernel_stacks(notebook_path(page))
+    stacks = "\n".join(lab.log.read_text(errors="replace").splitlines()[lines_before:])
+    path = SCREENSHOTS / f"hang-{notebook_path(page).replace('/', '-')}.txt"
+    path.write_text(f"cells not run: {pending}\n{dumped}\n{stacks}\n")
+    page.screenshot(path=str(path.with_suffix(".png")), full_page=True)
+    print(path.read_text())  # into the test's captured output, so CI's log has it
+    return f"cells not run: {pending}; {dumped}; stacks in {path}"
+
+
+def dismiss_dialog(page, title: str) -> None:
+    """Click OK on the dialog that says `title` (JupyterLab opens it a moment after the event)."""
+    dialog = page.locator(f'.jp-Dialog:has-text("{title}")')
+    try:
+        dialog.wait_for(timeout=30_000)
+    except PlaywrightTimeout:
+        return  # it never came: nothing to dismiss
+    dialog.locator(".jp-mod-accept").click()
+    dialog.wait_for(state="detached", timeout=CLICK_TIMEOUT_MS)
+
+
+def notebook_path(page) -> str:
+    """The served path of the notebook the page shows (the part of /lab/tree/... after tree/)."""
+    return page.url.split("/lab/tree/", 1)[1].split("?")[0]
+
+
+def unfinished_cells(page) -> list[str]:
+    """'#k [prompt] first line' of each code cell that has not run: [ ] never started, [*] queued or running."""
+    return page.locator(f"{NOTEBOOK} .jp-CodeCell").evaluate_all("""cells => cells.map((cell, k) => [k,
+        cell.querySelector('.jp-InputPrompt')?.textContent ?? '', cell.querySelector('.cm-line')?.textContent ?? ''])
+        .filter(([k, prompt]) => !/\\[\\d+\\]/.test(prompt)).map(([k, prompt, line]) => `#${k} ${prompt} ${line}`)""")
+
+
+def stuck_without_a_busy_kernel(page, lab) -> bool:
+    """Cells still show [*] while the server says their kernel is idle: the page lost the replies (its
+    websocket to the kernel dropped and reconnected), not a cell that hangs. Said in the test's output."""
+    kernel = lab.kernel_of(notebook_path(page))
+    if kernel is None or kernel["execution_state"] != "idle":
+        return False
+    print(f"Run All: cells {unfinished_cells(page)} still pending on the page, but the kernel is idle:"
+          " the replies were lost on the way; reloading the page and running again")
+    return True
 
 
 def answer_kernel_dialog(page, lab) -> None:
@@ -106,7 +169,7 @@ def answer_kernel_dialog(page, lab) -> None:
     dialog.wait_for(state="detached", timeout=CLICK_TIMEOUT_MS)
 
 
-def diagnosis(page, lab, name: str = "failed") -> str:
+def diagnosis(page, lab, name: str = "failed", log_lines: int = 40) -> str:
     """What a failing run needs to be understood from CI's log alone: the page and the server."""
     shot = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(shot), full_page=True)
@@ -116,7 +179,7 @@ def diagnosis(page, lab, name: str = "failed") -> str:
             f"\n  kernel in the toolbar: {kernel.inner_text() if kernel.count() else 'none'!r}"
             f"\n  JavaScript errors: {page.js_errors}"
             f"\n  screenshot: {shot}"
-            f"\n  JupyterLab's log, last lines:\n{lab.log_tail()}")
+            f"\n  JupyterLab's log, last lines:\n{lab.log_tail(log_lines)}")
 
 
 def errors_shown(page) -> list[str]:
