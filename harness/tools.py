@@ -24,12 +24,14 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
 from google.genai import types
 
 from harness.client import KEY_SHAPE, KEY_VARIABLES, api_key
+from harness.warm_pytest import WarmPytest
 
 ALLOWED_PROGRAMS = ("cat", "grep", "head", "ls", "pytest", "tail", "wc")
 COMMAND_TIMEOUT_SECONDS = 8  # the task's tests take well under a second; a hang must not stall a run
@@ -114,15 +116,50 @@ def _kill_group(process: subprocess.Popen) -> None:
         pass  # already gone
 
 
+_PYTEST = [sys.executable, "-m", "pytest"]  # how run_command starts the task's tests
+_warm = {"helper": None}  # the warm pytest helper of this process, started at the first test run
+_warm_lock = threading.Lock()  # one run at a time goes through it; a concurrent one starts a new interpreter
+
+
+def _warm_pytest(args: list, cwd: Path, env: dict):
+    """A run of `python -m pytest args` forked from the warm helper (see harness.warm_pytest), or None
+    when it is busy or cannot start (the caller then starts a new interpreter). The caller releases the lock."""
+    if not _warm_lock.acquire(blocking=False):
+        return None
+    try:
+        if _warm["helper"] is None or not _warm["helper"].alive():
+            home = tempfile.mkdtemp(prefix="workbook-command-")
+            try:
+                _warm["helper"] = WarmPytest(_command_env(home), home)
+            finally:
+                shutil.rmtree(home, ignore_errors=True)
+        return _warm["helper"].start(args, cwd, env)
+    except OSError:
+        _warm["helper"] = None
+        _warm_lock.release()
+        return None
+
+
+def _started(argv: list, cwd: Path, env: dict):
+    """The running program and what to call once it has been waited for."""
+    if argv[:len(_PYTEST)] == _PYTEST:
+        process = _warm_pytest(argv[len(_PYTEST):], cwd, env)
+        if process is not None:
+            return process, _warm_lock.release
+    process = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               stdin=subprocess.DEVNULL, env=env, start_new_session=True)
+    return process, lambda: None
+
+
 def _run(argv: list, cwd: Path, env: dict) -> tuple[int, bytes, str]:
     """Exit code, output (capped while reading) and why it stopped early ("" when it did not).
 
     The program runs in its own session; when it ends, or at the timeout or the cap, its whole
     process group is killed and the pipe closed: a child it left behind holding stdout cannot keep
-    the agent waiting.
+    the agent waiting. `python -m pytest` runs forked from a warm helper when it can (same output,
+    same confinement, a tenth of the start-up: harness.warm_pytest).
     """
-    process = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               stdin=subprocess.DEVNULL, env=env, start_new_session=True)
+    process, release = _started(argv, cwd, env)
     deadline, chunks, size, stopped = time.monotonic() + COMMAND_TIMEOUT_SECONDS, [], 0, ""
     fd = process.stdout.fileno()
     try:
@@ -146,6 +183,7 @@ def _run(argv: list, cwd: Path, env: dict) -> tuple[int, bytes, str]:
         _kill_group(process)
         process.stdout.close()
         process.wait()
+        release()
     return process.returncode, b"".join(chunks)[:OUTPUT_CAP_BYTES], stopped
 
 
@@ -285,7 +323,7 @@ class Workspace:
         self.commands_this_turn += 1
         argv = shlex.split(command)
         if argv[0] == "pytest":  # the interpreter running the harness, so the venv's pytest is used
-            argv = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *argv[1:]]
+            argv = [*_PYTEST, "-p", "no:cacheprovider", *argv[1:]]
         home = tempfile.mkdtemp(prefix="workbook-command-")
         try:
             code, raw, stopped = _run(argv, self.root, _command_env(home))

@@ -1,0 +1,159 @@
+"""`python -m pytest` without the wait: a helper with pytest imported forks a fresh run for each command.
+
+A run of the task's tests in a new interpreter spends most of its time starting up: 0.35-0.45 s
+of CPU, against 0.12-0.15 s wall for the same run forked from a warm helper (measured here,
+2026-12-01, benchmarks/outputs_digest.py and tests/test_tools.py compare the outputs), and one
+agent run starts three. So `harness.tools` runs pytest through this module: one helper process
+per kernel, started with the scrubbed environment a command gets, imports pytest once; for each
+command it forks a child that becomes what `python -m pytest ARGS` would have been: its own
+session (so the caller's process-group kill reaches it and all it starts), the command's folder
+and environment, stdin from /dev/null, stdout and stderr into the caller's pipe, `sys.path[0]`
+the folder, then pytest's own `__main__` through runpy, as `python -m` runs it. Nothing of one
+run reaches the next: each is a fresh fork of a helper that has run no test. One difference is
+left: the runs forked from one helper share its hash seed.
+
+    helper = WarmPytest(env, home)
+    run = helper.start(["-q"], cwd, env)   # like subprocess.Popen([python, "-m", "pytest", "-q"], ...)
+    run.stdout.read(), run.wait()          # the same output and exit code
+
+The helper reads its requests on a Unix socket and ends when the process that started it does.
+This file, run as a script, is the helper: it imports nothing of harness, which the child would inherit.
+"""
+import json
+import os
+import socket
+import sys
+
+_HELLO = b"ready"
+
+
+class _Child:
+    """What `harness.tools._run` needs of a `subprocess.Popen`: pid, stdout, poll, wait, returncode."""
+
+    def __init__(self, control: socket.socket, pid: int, stdout):
+        self._control, self.pid, self.stdout, self.returncode = control, pid, stdout, None
+
+    def poll(self):
+        if self.returncode is None:
+            self._control.setblocking(False)
+            try:
+                self._read_exit()
+            except BlockingIOError:
+                pass
+            finally:
+                self._control.setblocking(True)
+        return self.returncode
+
+    def wait(self):
+        if self.returncode is None:
+            self._read_exit()
+        return self.returncode
+
+    def _read_exit(self):
+        message = self._control.recv(4096)
+        # No answer: the helper died with the run, which then counts as killed.
+        self.returncode = json.loads(message)["exit"] if message else -9
+
+
+class WarmPytest:
+    """One helper process; `start` runs one command at a time through it (a lock is the caller's)."""
+
+    def __init__(self, env: dict, home: str):
+        """Start the helper in `home` (which may be removed once this returns) with environment `env`."""
+        import subprocess
+
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.process = subprocess.Popen([sys.executable, __file__, str(theirs.fileno())], cwd=home, env=env,
+                                        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                        pass_fds=[theirs.fileno()], start_new_session=True)
+        theirs.close()
+        self.control, self.owner = ours, os.getpid()
+        if self.control.recv(16) != _HELLO:  # pytest failed to import: the caller falls back to a new interpreter
+            raise OSError("the warm pytest helper did not start")
+
+    def alive(self) -> bool:
+        return self.owner == os.getpid() and self.process.poll() is None
+
+    def start(self, args: list, cwd, env: dict) -> _Child:
+        read_end, write_end = os.pipe()
+        try:
+            request = json.dumps({"args": list(args), "cwd": str(cwd), "env": env}).encode()
+            socket.send_fds(self.control, [request], [write_end])
+        finally:
+            os.close(write_end)  # the child holds the only write end: end of file means it and its children closed it
+        reply = self.control.recv(4096)
+        if not reply:
+            os.close(read_end)
+            raise OSError("the warm pytest helper ended")
+        return _Child(self.control, json.loads(reply)["pid"], os.fdopen(read_end, "rb", buffering=0))
+
+
+def _become_pytest(request: dict, out: int, ready: int) -> None:
+    """In the forked child: turn into `python -m pytest ARGS` run in the request's folder and environment."""
+    import atexit
+    import runpy
+    import tempfile
+
+    os.setsid()
+    os.close(ready)  # the helper waits for this: only now can the caller's process-group kill reach us
+    stdin = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(stdin, 0)
+    os.dup2(out, 1)
+    os.dup2(out, 2)
+    os.close(stdin)
+    os.close(out)
+    os.chdir(request["cwd"])
+    os.environ.clear()
+    os.environ.update(request["env"])
+    tempfile.tempdir = None  # TMPDIR is read again
+    sys.path[0] = request["cwd"]  # as `python -m` puts the current folder first
+    sys.argv = ["-m", *request["args"]]  # runpy puts the module's path first, as `python -m` does
+    code = 1
+    try:
+        runpy.run_module("pytest", run_name="__main__", alter_sys=True)  # what `python -m pytest` runs
+        code = 0
+    except SystemExit as stop:  # how pytest's __main__ ends, as the interpreter would read it
+        code = stop.code if isinstance(stop.code, int) else 0 if stop.code is None else 1
+        if not isinstance(stop.code, (int, type(None))):
+            print(stop.code, file=sys.stderr)
+    except BaseException:
+        import traceback
+
+        traceback.print_exc()
+    finally:
+        atexit._run_exitfuncs()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+
+
+def _serve(control: socket.socket) -> None:
+    """The helper's loop: one request at a time, answered with the child's pid, then its exit code."""
+    import pytest  # noqa: F401  (the import every run would otherwise repeat)
+
+    control.send(_HELLO)
+    while True:
+        try:
+            message, fds, _, _ = socket.recv_fds(control, 1 << 20, 1)
+        except OSError:
+            return
+        if not message:
+            return  # the kernel that started us is gone
+        request, out = json.loads(message), fds[0]
+        ready_read, ready_write = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            control.close()
+            os.close(ready_read)
+            _become_pytest(request, out, ready_write)
+        os.close(out)
+        os.close(ready_write)
+        os.read(ready_read, 1)  # end of file once the child has its own session
+        os.close(ready_read)
+        control.send(json.dumps({"pid": pid}).encode())
+        _, status = os.waitpid(pid, 0)
+        control.send(json.dumps({"exit": os.waitstatus_to_exitcode(status)}).encode())
+
+
+if __name__ == "__main__":
+    _serve(socket.socket(fileno=int(sys.argv[1])))

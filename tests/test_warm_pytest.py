@@ -1,0 +1,65 @@
+"""harness.warm_pytest: pytest forked from a warm helper shows what a new interpreter would, under the same confinement."""
+import os
+import re
+import time
+
+import pytest
+
+from harness import tools
+from harness.scenarios import copy_task
+from harness.tools import Workspace
+
+FAKE_KEY = "AIza" + "FAKE-secret-key-0123456789abcdefghijk"
+
+
+@pytest.fixture
+def ws(tmp_path):
+    return Workspace(copy_task(tmp_path / "task"))
+
+
+def _fresh(ws, command):
+    """The command run in a new interpreter: with the helper busy, run_command starts one."""
+    with tools._warm_lock:
+        return ws.run_command(command)
+
+
+def _untimed(output):
+    return re.sub(r"in \d+\.\d+s", "in N s", output)
+
+
+@pytest.mark.parametrize("command", ["pytest", "pytest -q -k bulk", "pytest --co -q", "pytest nosuchfile"])
+def test_a_warm_run_shows_what_a_new_interpreter_shows(ws, command):
+    warm = ws.run_command(command)
+    assert tools._warm["helper"] is not None and tools._warm["helper"].alive(), "pytest did not go through the helper"
+    assert _untimed(warm) == _untimed(_fresh(ws, command)), "the model would see a different output"
+
+
+def test_a_hanging_test_is_stopped_and_the_helper_serves_the_next_run(ws, monkeypatch):
+    monkeypatch.setattr(tools, "COMMAND_TIMEOUT_SECONDS", 1)
+    ws.run_command("pytest -q")  # the helper is up
+    helper = tools._warm["helper"]
+    (ws.root / "tests" / "test_hang.py").write_text("import time\ndef test_hang():\n    time.sleep(600)\n")
+    started = time.monotonic()
+    assert ws.run_command("pytest -q tests/test_hang.py").startswith("ERROR: pytest -q tests/test_hang.py timed out")
+    assert time.monotonic() - started < 5
+    assert tools._warm["helper"] is helper and helper.alive(), "a killed run must not take the helper with it"
+    assert "4 failed, 2 passed" in ws.run_command("pytest -q --ignore=tests/test_hang.py")
+
+
+def test_the_helper_starts_with_no_key_in_its_environment(ws, monkeypatch):
+    monkeypatch.setenv("GEMINI_API_KEY", FAKE_KEY)
+    monkeypatch.setitem(tools._warm, "helper", None)  # a new helper, started while the key is set
+    ws.run_command("pytest -q")
+    environ = open(f"/proc/{tools._warm['helper'].process.pid}/environ", "rb").read()
+    assert FAKE_KEY.encode() not in environ and b"GEMINI_API_KEY" not in environ
+
+
+def test_a_run_changes_nothing_the_next_one_sees(ws):
+    (ws.root / "tests" / "test_leak.py").write_text(
+        "import os, sys\n"
+        "def test_leak():\n"
+        "    assert 'LEAKED' not in os.environ and 'leaky' not in sys.modules\n"
+        "    os.environ['LEAKED'] = '1'\n"
+        "    sys.modules['leaky'] = sys\n")
+    assert "1 passed" in ws.run_command("pytest -q tests/test_leak.py")
+    assert "1 passed" in ws.run_command("pytest -q tests/test_leak.py"), "the second run saw the first one's changes"
