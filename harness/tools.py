@@ -13,6 +13,7 @@ model try something else.
 >>> ws.run_command("git diff")
 'ERROR: git is not allowed. Allowed programs: cat, grep, head, ls, pytest, tail, wc.'
 """
+import atexit
 import functools
 import inspect
 import os
@@ -121,9 +122,21 @@ _warm = {"helper": None}  # the warm pytest helper of this process, started at t
 _warm_lock = threading.Lock()  # one run at a time goes through it; a concurrent one starts a new interpreter
 
 
+@atexit.register
+def _end_warm_helper() -> None:
+    if _warm["helper"] is not None and _warm["helper"].owner == os.getpid():
+        _warm["helper"].close()  # waited for, so no orphan is left and its CPU time is counted with ours
+
+
+def _discard_warm_helper() -> None:
+    if _warm["helper"] is not None:
+        _warm["helper"].close()
+        _warm["helper"] = None
+
+
 def _warm_pytest(args: list, cwd: Path, env: dict):
     """A run of `python -m pytest args` forked from the warm helper (see harness.warm_pytest), or None
-    when it is busy or cannot start (the caller then starts a new interpreter). The caller releases the lock."""
+    when it is busy or cannot start (the caller then starts a new interpreter). Holds the lock until released."""
     if not _warm_lock.acquire(blocking=False):
         return None
     try:
@@ -134,10 +147,18 @@ def _warm_pytest(args: list, cwd: Path, env: dict):
             finally:
                 shutil.rmtree(home, ignore_errors=True)
         return _warm["helper"].start(args, cwd, env)
-    except OSError:
-        _warm["helper"] = None
+    except BaseException as error:  # an interrupt mid-request too: the helper's next answer could be a stale one
+        _discard_warm_helper()
         _warm_lock.release()
-        return None
+        if isinstance(error, OSError):
+            return None
+        raise
+
+
+def _release_warm(run) -> None:
+    if run.returncode is None:  # interrupted before the helper said the run ended: same reason
+        _discard_warm_helper()
+    _warm_lock.release()
 
 
 def _started(argv: list, cwd: Path, env: dict):
@@ -145,7 +166,7 @@ def _started(argv: list, cwd: Path, env: dict):
     if argv[:len(_PYTEST)] == _PYTEST:
         process = _warm_pytest(argv[len(_PYTEST):], cwd, env)
         if process is not None:
-            return process, _warm_lock.release
+            return process, lambda: _release_warm(process)
     process = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                stdin=subprocess.DEVNULL, env=env, start_new_session=True)
     return process, lambda: None
@@ -180,10 +201,12 @@ def _run(argv: list, cwd: Path, env: dict) -> tuple[int, bytes, str]:
             elif process.poll() is not None:
                 break  # the program ended and nothing is waiting in the pipe
     finally:
-        _kill_group(process)
-        process.stdout.close()
-        process.wait()
-        release()
+        try:
+            _kill_group(process)
+            process.stdout.close()
+            process.wait()
+        finally:
+            release()
     return process.returncode, b"".join(chunks)[:OUTPUT_CAP_BYTES], stopped
 
 

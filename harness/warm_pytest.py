@@ -22,9 +22,11 @@ This file, run as a script, is the helper: it imports nothing of harness, which 
 import json
 import os
 import socket
+import subprocess
 import sys
 
 _HELLO = b"ready"
+STARTUP_TIMEOUT_SECONDS = 60  # pytest imports in well under a second; a helper that never says hello is given up
 
 
 class _Child:
@@ -60,16 +62,25 @@ class WarmPytest:
 
     def __init__(self, env: dict, home: str):
         """Start the helper in `home` (which may be removed once this returns) with environment `env`."""
-        import subprocess
-
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.process = subprocess.Popen([sys.executable, __file__, str(theirs.fileno())], cwd=home, env=env,
                                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                         pass_fds=[theirs.fileno()], start_new_session=True)
         theirs.close()
         self.control, self.owner = ours, os.getpid()
+        self.control.settimeout(STARTUP_TIMEOUT_SECONDS)  # socket.timeout is an OSError: the caller falls back
         if self.control.recv(16) != _HELLO:  # pytest failed to import: the caller falls back to a new interpreter
+            self.close()
             raise OSError("the warm pytest helper did not start")
+        self.control.settimeout(None)
+
+    def close(self) -> None:
+        """End the helper (it ends on its own when this process does; this also waits for it)."""
+        self.control.close()
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:  # a helper that will not end is killed: it holds no state
+            self.process.kill()
 
     def alive(self) -> bool:
         return self.owner == os.getpid() and self.process.poll() is None

@@ -63,3 +63,13 @@ def test_a_run_changes_nothing_the_next_one_sees(ws):
         "    sys.modules['leaky'] = sys\n")
     assert "1 passed" in ws.run_command("pytest -q tests/test_leak.py")
     assert "1 passed" in ws.run_command("pytest -q tests/test_leak.py"), "the second run saw the first one's changes"
+
+
+def test_a_helper_that_cannot_start_leaves_the_tests_to_a_new_interpreter(ws, monkeypatch):
+    def broken(*args):
+        raise OSError("no helper today")
+
+    monkeypatch.setitem(tools._warm, "helper", None)
+    monkeypatch.setattr(tools, "WarmPytest", broken)
+    assert "4 failed, 2 passed" in ws.run_command("pytest -q")
+    assert tools._warm["helper"] is None and not tools._warm_lock.locked()
