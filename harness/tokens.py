@@ -10,7 +10,9 @@ What matters for the lessons is that it is the same number everywhere in the wor
 >>> approx_tokens("Invoices round half-up to the cent.")
 11
 """
+import functools
 import re
+
 from harness.arguments import require_text
 
 # A run of letters/digits/underscores, or a single non-space symbol.
@@ -21,6 +23,11 @@ def approx_tokens(text: str) -> int:
     """Count tokens in `text`: ceil(len/4) per word, 1 per symbol; 0 for empty or None."""
     if text is not None:
         require_text("text", text)
-    if not text:
-        return 0
+    return _count(text) if text else 0
+
+
+# The glass box counts every part of every request, and a conversation resends the same parts on
+# each call; the count is a pure function of the text, so each distinct text is counted once.
+@functools.lru_cache(maxsize=4_096)
+def _count(text: str) -> int:
     return sum((len(piece) + 3) // 4 for piece in _PIECE.findall(text))

@@ -12,6 +12,7 @@ quotes the best one or two. With nothing relevant in view it says so, in one fix
 So a planted fact is recalled if and only if it is in the window: the lever every lesson pulls.
 A message with no question gets a short acknowledgement, so chat loops still grow the history.
 """
+import functools
 import re
 
 from harness.engine.prompt import content_text, response_output, system_text
@@ -39,11 +40,18 @@ _MARKUP = re.compile(r"^\s*(?:[-*>#]+\s*|\d+[.)]\s+)*")
 def content_words(text: str) -> list[str]:
     """'What are my 2 dogs called?' -> ['2', 'dog', 'called']: lowercase, numbers, words of 3+
     letters that are not stop words, a plural 's' dropped (but not the 'ss' of 'class')."""
+    return list(_content_words(text))
+
+
+# A conversation resends the same sentences on every call, and the reader scores each of them
+# against each question: the words of each distinct text are found once.
+@functools.lru_cache(maxsize=8_192)
+def _content_words(text: str) -> tuple[str, ...]:
     words = []
     for word in _WORD.findall(text.lower()):
         if word.isdigit() or (len(word) >= 3 and word not in STOP_WORDS):
             words.append(word[:-1] if word.endswith("s") and not word.endswith("ss") and len(word) > 3 else word)
-    return words
+    return tuple(words)
 
 
 def sentences(text: str) -> list[str]:
@@ -58,14 +66,14 @@ def sentences(text: str) -> list[str]:
 
 def _same(a: str, b: str) -> bool:
     # 'park' matches 'parked', 'live' matches 'lived': a crude stem, enough for planted facts.
-    short, long = sorted((a, b), key=len)
+    short, long = (a, b) if len(a) <= len(b) else (b, a)
     return short == long or (len(short) >= 4 and long.startswith(short))
 
 
 def score(question_words: list[str], sentence: str) -> int:
     """How many distinct question words the sentence contains."""
-    words = set(content_words(sentence))
-    return sum(1 for q in set(question_words) if any(_same(q, w) for w in words))
+    words = set(_content_words(sentence))
+    return sum(1 for q in set(question_words) if q in words or any(_same(q, w) for w in words))
 
 
 def _clip(sentence: str) -> str:
