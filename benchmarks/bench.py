@@ -4,6 +4,7 @@ Prints figures only; nothing here passes or fails. Targets (from the issues) are
 """
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -56,8 +57,14 @@ def bench_build_context() -> None:
     print("  (targets: linear growth for build_context; at least 20x faster than naive at 5,000 turns)")
 
 
-def bare_kernels_seconds(count: int) -> float:
-    """Wall time to start `count` kernels, one cell (`pass`) each, two at a time like the suite."""
+def children_cpu_seconds() -> float:
+    """CPU time of every finished process this one started, and of theirs (kernels, pytest workers)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def bare_kernels_seconds(count: int) -> tuple[float, float]:
+    """Wall and CPU time to start `count` kernels, one cell (`pass`) each, two at a time like the suite."""
     import nbformat
     from concurrent.futures import ThreadPoolExecutor
     from nbclient import NotebookClient
@@ -66,10 +73,10 @@ def bare_kernels_seconds(count: int) -> float:
         nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("pass")])
         NotebookClient(nb, timeout=120, kernel_name="python3").execute()
 
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), children_cpu_seconds()
     with ThreadPoolExecutor(max_workers=2) as pool:
         list(pool.map(one, range(count)))
-    return time.perf_counter() - start
+    return time.perf_counter() - start, children_cpu_seconds() - cpu
 
 
 def bench_notebooks() -> None:
@@ -77,20 +84,24 @@ def bench_notebooks() -> None:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     # Bare kernels just before and just after the suite: on a shared machine the load moves, and
     # the ratio is only fair when both sides ran under the same load.
-    bare_before = bare_kernels_seconds(len(notebooks))
-    start = time.perf_counter()
+    bare_before, bare_cpu_before = bare_kernels_seconds(len(notebooks))
+    start, cpu = time.perf_counter(), children_cpu_seconds()
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "2", "--dist", "loadfile", "--nbval-lax",
                           "--nbval-current-env", "-p", "no:randomly", "solutions"], cwd=ROOT, capture_output=True,
                          text=True)
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, children_cpu_seconds() - cpu
     last = run.stdout.strip().splitlines()[-1] if run.stdout.strip() else "no output"
-    print(f"solution notebook suite (pytest --nbval-lax -n 2 --dist loadfile): {seconds:.1f} s wall ({last})")
-    bare_after = bare_kernels_seconds(len(notebooks))
-    bare = (bare_before + bare_after) / 2
+    print(f"solution notebook suite (pytest --nbval-lax -n 2 --dist loadfile): {seconds:.1f} s wall, "
+          f"{cpu:.1f} s CPU ({last})")
+    bare_after, bare_cpu_after = bare_kernels_seconds(len(notebooks))
+    bare, bare_cpu = (bare_before + bare_after) / 2, (bare_cpu_before + bare_cpu_after) / 2
     end_load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"  {len(notebooks)} bare kernels, two at a time: {bare_before:.1f} s before the suite, {bare_after:.1f} s "
           f"after; the suite costs {seconds / bare:.1f}x their mean (target at most 2.5x); load average "
           f"{load:.1f} -> {end_load:.1f} on {os.cpu_count()} cores")
+    # CPU time moves less with the other work on a shared machine than wall time does.
+    print(f"  in CPU time: {bare_cpu_before:.1f} s and {bare_cpu_after:.1f} s for the bare kernels; the suite costs "
+          f"{cpu / bare_cpu:.1f}x their mean")
 
 
 def bench_grading() -> None:
