@@ -9,6 +9,8 @@ the test suite runs them); one line per code cell gives a short digest of its te
 text, text/plain, text/html, text/markdown, the check MIME bundle, error names). Cells marked
 `# NBVAL_IGNORE_OUTPUT` are left out, as nbval leaves them out, and so are time-like numbers
 ("0.42 s", "12 ms", "3.1 seconds"), which move from run to run. Widget state is not digested.
+Figures computed from a clock still differ (lesson 03's speed ratios, the byte size of lesson 06's
+checkpoint, which records each turn's seconds): `--show` on that notebook tells them apart.
 Give notebook paths to digest only those; `--show` prints the normalised text instead of its digest.
 """
 import hashlib
@@ -34,10 +36,10 @@ def output_text(output) -> str:
     if output.output_type == "stream":
         return output.text
     if output.output_type == "error":
-        return f"{output.ename}: {output.evalue}"
+        return f"{output.ename}: {output.evalue}\n"
     data = output.get("data", {})
-    return "\n".join(json.dumps(data[kind], sort_keys=True) if not isinstance(data[kind], str) else data[kind]
-                     for kind in TEXT_TYPES if kind in data)
+    return "".join((data[kind] if isinstance(data[kind], str) else json.dumps(data[kind], sort_keys=True)) + "\n"
+                   for kind in TEXT_TYPES if kind in data)
 
 
 def normalised(text: str) -> str:
@@ -61,7 +63,8 @@ def cell_lines(path: Path, show: bool):
         if "NBVAL_IGNORE_OUTPUT" in cell.source:
             yield f"{path.name} cell {index}: ignored"
             continue
-        text = normalised("\n".join(output_text(o) for o in cell.outputs))
+        # Joined with nothing between: a kernel may send one print as one stream output or as several.
+        text = normalised("".join(output_text(o) for o in cell.outputs))
         shown = text if show else hashlib.sha256(text.encode()).hexdigest()[:16]
         yield f"{path.name} cell {index}: {shown}"
 

@@ -1,0 +1,31 @@
+"""The machine-time column of INSTRUCTORS.md: each solution notebook run on its own, top to bottom.
+
+    .venv/bin/python benchmarks/lesson_times.py
+
+Runs `pytest --nbval-lax --nbval-current-env solutions/NN_*.ipynb` once per lesson, one after the
+other, offline, and prints its wall time (kernel start-up included) with the load average before
+and after, since other work on the machine slows it down.
+"""
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def main() -> None:
+    print(f"{time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start")
+    for notebook in sorted((ROOT / "solutions").glob("*.ipynb")):
+        start = time.perf_counter()
+        run = subprocess.run([sys.executable, "-m", "pytest", "-q", "--nbval-lax", "--nbval-current-env",
+                              "-p", "no:randomly", str(notebook.relative_to(ROOT))], cwd=ROOT, capture_output=True,
+                             text=True, env={**os.environ, "WORKBOOK_OFFLINE": "1"})
+        seconds = time.perf_counter() - start
+        verdict = run.stdout.strip().splitlines()[-1] if run.stdout.strip() else "no output"
+        print(f"{notebook.stem:32} {seconds:5.1f} s   ({verdict}; load {os.getloadavg()[0]:.1f})", flush=True)
+
+
+if __name__ == "__main__":
+    main()
