@@ -3,8 +3,9 @@
     .venv/bin/python benchmarks/lesson_times.py
 
 Runs `pytest --nbval-lax --nbval-current-env solutions/NN_*.ipynb` once per lesson, one after the
-other, offline, and prints its wall time (kernel start-up included) with the load average before
-and after, since other work on the machine slows it down.
+other, offline, and prints the time pytest reports (kernel start-up and every cell: what a student
+waits for), the process's whole wall time (pytest's own start-up too) and the load average, since
+other work on the machine slows it down.
 """
 import os
 import subprocess
@@ -16,7 +17,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def main() -> None:
-    print(f"{time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start")
+    print(f"{time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores, "
+          f"load average {os.getloadavg()[0]:.1f} at the start")
     for notebook in sorted((ROOT / "solutions").glob("*.ipynb")):
         start = time.perf_counter()
         run = subprocess.run([sys.executable, "-m", "pytest", "-q", "--nbval-lax", "--nbval-current-env",
@@ -24,7 +26,8 @@ def main() -> None:
                              text=True, env={**os.environ, "WORKBOOK_OFFLINE": "1"})
         seconds = time.perf_counter() - start
         verdict = run.stdout.strip().splitlines()[-1] if run.stdout.strip() else "no output"
-        print(f"{notebook.stem:32} {seconds:5.1f} s   ({verdict}; load {os.getloadavg()[0]:.1f})", flush=True)
+        print(f"{notebook.stem:28} {verdict:34} {seconds:5.1f} s wall with pytest's start-up; "
+              f"load {os.getloadavg()[0]:.1f}", flush=True)
 
 
 if __name__ == "__main__":
