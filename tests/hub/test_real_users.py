@@ -1,10 +1,10 @@
 """The hub in real-users mode (WORKBOOK_HUB_REAL_USERS=1, run as root): one OS account per student.
 
-Two students log in with the class password, get a server each (their accounts are created then),
-pull the student release with nbgitpuller, and each one's kernel tries to read, overwrite and list
-the other's files: the OS must refuse every attempt (EACCES). `workbook check 03` runs in a
-student's terminal, as the student. Loopback ports are not separated by uids, so reaching a
-classmate's glass box is not tested here (INSTRUCTORS.md says so).
+Two students, the second calling themselves `root`, log in with the class password, get a server
+each (their accounts are created then), pull the student release with nbgitpuller, and each one's
+kernel tries to read, overwrite and list the other's files: the OS must refuse every attempt
+(EACCES). `workbook check 03` runs in a student's terminal, as the student. Loopback ports are not
+separated by uids, so reaching a classmate's glass box is not tested here (INSTRUCTORS.md says so).
 
 The accounts are named with a random prefix and group of their own (`wbt1a2b-ada`, group
 `wbt1a2b`), which no real account uses, and are removed with their homes when the test ends,
@@ -39,7 +39,7 @@ pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="real-users mode creat
                                                           "(CI does); as another user it cannot be tested")
 LESSON = "03_budgeted_assembly"
 TARGET = "context-engineering-workbook"
-NAMES = ("ada", "bob")
+NAMES = ("ada", "root")  # a student who calls themselves root gets an account of their own, not root's
 LOG = ROOT / "build" / "hub" / "real_users_jupyterhub.log"
 
 # Run in one student's kernel: who am I, and what does the OS let me do to a classmate's files?
@@ -55,7 +55,8 @@ def attempt(action):
 
 other_home, other_notebook = {other_home!r}, {other_notebook!r}
 print(json.dumps({{
-    "uid": os.getuid(), "gid": os.getgid(), "user": pwd.getpwuid(os.getuid()).pw_name, "home": os.path.expanduser("~"),
+    "umask": os.umask(0o077), "uid": os.getuid(), "gid": os.getgid(),
+    "user": pwd.getpwuid(os.getuid()).pw_name, "home": os.path.expanduser("~"),
     "read": attempt(lambda: open(other_notebook).read()),
     "overwrite": attempt(lambda: open(other_notebook, "a").write(" ")),
     "plant": attempt(lambda: open(os.path.join(other_home, "planted.py"), "w").write("x")),
@@ -136,6 +137,15 @@ def test_students_are_separate_os_accounts(hub):
     homes = hub["state"] / "homes"
     figures = {}
 
+    # 0. A name that cannot become an OS account name is refused at the login form.
+    refused = Student(hub["url"], "ada lovelace")
+    refused.session.get(f"{hub['url']}/hub/login")
+    answer = refused.session.post(f"{hub['url']}/hub/login?next=", allow_redirects=False,
+                                  data={"username": "Ada Lovelace", "password": CLASS_PASSWORD,
+                                        "_xsrf": refused.session.cookies.get("_xsrf", "")})
+    assert answer.status_code != 302 and "lowercase letters" in answer.text, \
+        f"the name 'Ada Lovelace' was let in ({answer.status_code}): OS account names cannot hold a space"
+
     # 1. Log in, spawn both at once: each account is created at its first start.
     for student in students.values():
         student.login(CLASS_PASSWORD)
@@ -171,6 +181,7 @@ def test_students_are_separate_os_accounts(hub):
         account = accounts[name]
         assert (report["uid"], report["gid"], report["user"], report["home"]) == \
                (account.pw_uid, account.pw_gid, account.pw_name, str(homes / name)), f"{name}'s kernel: {report}"
+        assert report["umask"] == 0o077, f"{name}'s kernel makes files others may read: umask {oct(report['umask'])}"
         refused = {what: report[what] for what in ("read", "overwrite", "plant", "list", "list_homes")}
         assert refused == dict.fromkeys(refused, errno.errorcode[errno.EACCES]), \
             f"{name}'s kernel was allowed at {other}'s files: {refused}"
@@ -188,4 +199,28 @@ def test_students_are_separate_os_accounts(hub):
     said = re.findall(rf"^\s*{LESSON}\s+(\S+)\s+not attempted", re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", output), re.M)
     assert status == 1 and sorted(said) == ["3.1", "3.2"], f"`workbook check 03` said:\n{output[-1500:]}"
 
+    figures["load_average_1min"] = round(os.getloadavg()[0], 1)  # other work on the machine at the time
     print("\nreal-users hub figures (measured here):", json.dumps(figures))
+
+
+def test_an_account_or_home_not_made_for_the_workbook_is_refused():
+    sys.path.insert(0, str(ROOT / "hub"))
+    from real_users import ensure_account
+
+    tag = secrets.token_hex(2)
+    prefix, group = f"wbt{tag}-", f"wbt{tag}"
+    homes = Path(tempfile.mkdtemp(prefix="workbook-real-users-"))
+    try:
+        subprocess.run(["useradd", "--no-create-home", "--home-dir", str(homes / "taken"), f"{prefix}taken"],
+                       check=True)
+        with pytest.raises(PermissionError, match="not in group"):
+            ensure_account(f"{prefix}taken", group, homes / "taken")
+        (homes / "left").mkdir()  # a folder left by the other mode, owned by root
+        with pytest.raises(PermissionError, match="does not belong to"):
+            ensure_account(f"{prefix}left", group, homes / "left")
+        made = ensure_account(f"{prefix}new", group, homes / "new")
+        assert made.pw_uid != 0 and stat.S_IMODE((homes / "new").stat().st_mode) == 0o700
+        assert ensure_account(f"{prefix}new", group, homes / "new") == made  # a second start finds it
+    finally:
+        remove_accounts(prefix, group)
+        shutil.rmtree(homes, ignore_errors=True)
