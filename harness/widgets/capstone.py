@@ -143,9 +143,14 @@ class CapstonePanel(widgets.VBox):
             knob.observe(lambda _change: self.run_tutor(), names="value")
         for knob in self.agent_knobs.values():
             knob.observe(lambda _change: self.run_agent(), names="value")
+        # Each column as wide as its sliders and their numbers: left to flex, the first one shrank
+        # under the second and its sliders' numbers were hidden.
+        column = widgets.Layout(width="470px", flex="0 0 auto")
         columns = widgets.HBox([
-            widgets.VBox([widgets.HTML("<b>tutor session</b>"), *self.tutor_knobs.values(), self.tutor_readout]),
-            widgets.VBox([widgets.HTML("<b>agent</b>"), *self.agent_knobs.values(), self.agent_readout])])
+            widgets.VBox([widgets.HTML("<b>tutor session</b>"), *self.tutor_knobs.values(), self.tutor_readout],
+                         layout=column),
+            widgets.VBox([widgets.HTML("<b>agent</b>"), *self.agent_knobs.values(), self.agent_readout],
+                         layout=column)])
         super().__init__([columns, self.status, self.figure, self.table])
 
     def _measure_tutor(self) -> dict:
