@@ -162,6 +162,11 @@ def test_students_are_separate_os_accounts(hub):
             f"{name}'s home: owner uid {home.st_uid}, mode {oct(stat.S_IMODE(home.st_mode))}"
         assert grp.getgrgid(account.pw_gid).gr_mem == [] and grp.getgrgid(account.pw_gid).gr_name == account.pw_name, \
             f"{name}'s primary group is not private: {grp.getgrgid(account.pw_gid)}"
+    for private in ("jupyterhub.sqlite", "cookie_secret"):
+        mode = stat.S_IMODE((hub["state"] / private).stat().st_mode)
+        assert mode & 0o077 == 0, f"the hub's {private} is open to students: mode {oct(mode)}"
+    for folder in (hub["state"], homes):
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o711, f"{folder} lets students list it"
     state = requests.get(f"{hub['url']}/hub/api/users/{NAMES[0]}", headers=hub["admin"]).json()
     server = psutil.Process(state["servers"][""]["state"]["pid"])
     assert server.uids().real == accounts[NAMES[0]].pw_uid, f"{NAMES[0]}'s server runs as uid {server.uids()}"
