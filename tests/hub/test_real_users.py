@@ -93,11 +93,11 @@ def remove_accounts(prefix: str, group: str) -> None:
 @pytest.fixture(scope="module")
 def hub():
     python = Path(os.environ.get("WORKBOOK_HUB_PYTHON", sys.executable))
-    for needed in (python.resolve(), ROOT):  # the interpreter (its stdlib is beside it), the harness
-        if closed := closed_to_others(needed):
-            pytest.fail(f"{closed} is closed to other accounts, so a student's server cannot use {needed}: run "
-                        f"`make test-hub` (it makes build/hub/venv from HUB_PYTHON, /usr/bin/python3) from a clone "
-                        f"outside any home, or set WORKBOOK_HUB_PYTHON to a venv every account can run.")
+    # The interpreter and its venv (the stdlib is beside it; the workbook is a copy in it, not this clone).
+    if closed := closed_to_others(python.resolve()):
+        pytest.fail(f"{closed} is closed to other accounts, so a student's server cannot use {python}: run "
+                    f"`make test-hub` (it makes /var/tmp/workbook-hub-venv from HUB_PYTHON, /usr/bin/python3), "
+                    f"or set WORKBOOK_HUB_PYTHON to a venv every account can run.")
     tag = secrets.token_hex(2)
     prefix, group = f"wbt{tag}-", f"wbt{tag}"
     # Not under pytest's tmp folder: it is 0700 to root, and the students must reach their homes.
