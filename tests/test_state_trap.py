@@ -1,0 +1,104 @@
+"""Lesson 06's stale-summary trap, from an ordinary agent run: a summary budget that cuts the record
+of an edit springs it without the harness-held state block, and the block prevents it.
+
+Every assertion reads the run report (turns, tools, results, compactions, finish reasons), never
+printed text. The configuration is the one lesson 06 names; a test below holds the lesson to it.
+"""
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from harness.agent import AgentConfig, run_agent
+from harness.compaction import summarizer_for
+from harness.formats import STALE_EDIT
+
+# The lesson's configuration: the first compaction falls on the test run right after the first fix
+# (3,794 > 0.7 x 5,300), one turn is kept, and the summary may spend 600 tokens, thoughts included.
+TRAP = dict(context_budget=5300, keep_recent_turns=1, summary_max_tokens=600)
+LESSON = Path(__file__).resolve().parents[1] / "solutions" / "06_state_and_resume.ipynb"
+
+
+@pytest.fixture(scope="module")
+def runs():
+    return {state: run_agent(AgentConfig(**TRAP, harness_state=state)) for state in (False, True)}
+
+
+def stale_edits(report) -> list:
+    """The turns whose edit_file met "old text not found": an edit applied a second time."""
+    return [t for t in report.turns if t.tool == "edit_file" and STALE_EDIT in t.result]
+
+
+def first_compaction(report):
+    turn = report.compactions[0][0]
+    return report.turns[turn - 1]
+
+
+def test_without_the_state_block_the_agent_re_applies_an_edit_the_cut_summary_lost(runs):
+    trap = runs[False]
+    compaction = first_compaction(trap)
+    assert compaction.summary_finish == "MAX_TOKENS", "the summary must be cut at its budget"
+    usage = compaction.summary_usage
+    assert usage.candidates_token_count + usage.thoughts_token_count <= TRAP["summary_max_tokens"]
+    stale = stale_edits(trap)
+    assert stale, f"no edit met {STALE_EDIT!r}: the trap did not spring\n{trap.table()}"
+    again = stale[0]
+    edited_before = {path for t in trap.turns[:compaction.turn] for path in t.edited}
+    assert again.turn > compaction.turn and again.args["path"] in edited_before, \
+        "the stale edit must redo a file edited before the compaction"
+    assert trap.status == "finished" and trap.last_verdict.startswith("6 passed")
+
+
+def test_the_trap_run_ends_reporting_fewer_files_than_it_changed(runs):
+    trap = runs[False]
+    answer = trap.turns[-1].result
+    assert not trap.turns[-1].tool and answer.startswith("Done")
+    assert trap.edited == ["invoicing/amounts.py", "invoicing/discounts.py"]
+    assert "invoicing/amounts.py" not in answer, "the final answer should forget the edit the summary lost"
+
+
+def test_with_the_state_block_the_same_run_edits_each_file_once(runs):
+    trap, fixed = runs[False], runs[True]
+    assert first_compaction(fixed).summary_finish == "MAX_TOKENS", "same cut summary, same everything else"
+    assert first_compaction(fixed).turn == first_compaction(trap).turn
+    assert not stale_edits(fixed), fixed.table()
+    assert fixed.status == "finished" and fixed.last_verdict.startswith("6 passed")
+    assert [t.args["path"] for t in fixed.turns if t.tool == "edit_file"] == fixed.edited
+    assert len(fixed.turns) < len(trap.turns) and fixed.input_tokens < trap.input_tokens
+    assert all(path in fixed.turns[-1].result for path in fixed.edited)
+
+
+def test_without_the_summary_budget_the_same_run_does_not_spring_the_trap():
+    report = run_agent(AgentConfig(**{**TRAP, "summary_max_tokens": None}, harness_state=False))
+    assert report.compactions and first_compaction(report).summary_finish == "STOP"
+    assert not stale_edits(report), report.table()
+
+
+def test_the_lesson_names_this_configuration():
+    source = "\n".join(cell.source for cell in nbformat.read(LESSON, as_version=4).cells if cell.cell_type == "code")
+    named = ", ".join(f"{key}={value}" for key, value in TRAP.items())
+    assert f"AgentConfig({named}, harness_state=False)" in source
+
+
+def test_a_summary_cut_at_its_budget_is_the_start_of_the_whole_summary():
+    from harness import connect
+
+    transcript = 'model called read_file({"path": "a.py"})\ntool read_file returned: x = 1 if n > 2 else 0'
+    free = summarizer_for(connect())
+    whole, usage = free(transcript), free.usages[-1]
+    # Thoughts are spent from the budget first: half the answer's tokens on top of them leave half an answer.
+    budget = usage.thoughts_token_count + usage.candidates_token_count // 2
+    capped = summarizer_for(connect(), max_output_tokens=budget)
+    cut = capped(transcript)
+    assert free.finish_reasons == ["STOP"] and capped.finish_reasons == ["MAX_TOKENS"]
+    assert cut and whole.startswith(cut) and len(cut) < len(whole)
+    assert capped.usages[-1].candidates_token_count + capped.usages[-1].thoughts_token_count <= budget
+
+
+@pytest.mark.parametrize("bad, error", [(0, ValueError), (-3, ValueError), (2.5, TypeError), ("600", TypeError),
+                                        (True, TypeError)])
+def test_a_bad_summary_budget_is_refused_naming_the_knob(bad, error):
+    with pytest.raises(error, match="summary_max_tokens"):
+        AgentConfig(summary_max_tokens=bad)
+    with pytest.raises((ValueError, TypeError), match="max_output_tokens"):
+        summarizer_for(None, max_output_tokens=bad)
