@@ -153,7 +153,7 @@ def summarizer_for(client, model: str | None = None, max_output_tokens: int | No
             config=types.GenerateContentConfig(system_instruction=SUMMARY_PROMPT, max_output_tokens=max_output_tokens))
         summarize.usages.append(response.usage_metadata)
         finish = response.candidates[0].finish_reason if response.candidates else None
-        summarize.finish_reasons.append(getattr(finish, "name", str(finish)))
+        summarize.finish_reasons.append(getattr(finish, "name", finish or ""))
         return response.text or ""
 
     summarize.usages, summarize.finish_reasons = [], []

@@ -14,8 +14,10 @@ from harness.compaction import summarizer_for
 from harness.formats import STALE_EDIT
 
 # The lesson's configuration: the first compaction falls on the test run right after the first fix
-# (3,794 > 0.7 x 5,300), one turn is kept, and the summary may spend 600 tokens, thoughts included.
-TRAP = dict(context_budget=5300, keep_recent_turns=1, summary_max_tokens=600)
+# (3,794 > 0.7 x 5,350 = 3,745 >= 3,703, the prompt before it), one turn is kept, and the summary may
+# spend 600 tokens, thoughts included. The ~40-token margins absorb pytest's header, which names the
+# task's folder and the Python executable: a student's paths are longer than the test machine's.
+TRAP = dict(context_budget=5350, keep_recent_turns=1, summary_max_tokens=600)
 LESSON = Path(__file__).resolve().parents[1] / "solutions" / "06_state_and_resume.ipynb"
 
 
@@ -66,6 +68,12 @@ def test_with_the_state_block_the_same_run_edits_each_file_once(runs):
     assert [t.args["path"] for t in fixed.turns if t.tool == "edit_file"] == fixed.edited
     assert len(fixed.turns) < len(trap.turns) and fixed.input_tokens < trap.input_tokens
     assert all(path in fixed.turns[-1].result for path in fixed.edited)
+
+
+def test_the_trap_springs_wherever_the_task_is_copied(tmp_path):
+    deep = tmp_path.joinpath(*[f"folder{i}" for i in range(24)], "task")  # a long home or temp path
+    report = run_agent(AgentConfig(**TRAP, harness_state=False), workdir=deep)
+    assert stale_edits(report) and first_compaction(report).summary_finish == "MAX_TOKENS", report.table()
 
 
 def test_without_the_summary_budget_the_same_run_does_not_spring_the_trap():
