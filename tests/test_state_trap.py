@@ -12,6 +12,7 @@ import pytest
 from harness.agent import AgentConfig, run_agent
 from harness.compaction import summarizer_for
 from harness.formats import STALE_EDIT
+from harness.scenarios import TASKS
 
 # The lesson's configuration: the first compaction falls on the test run right after the first fix
 # (3,794 > 0.7 x 5,350 = 3,745 >= 3,703, the prompt before it), one turn is kept, and the summary may
@@ -21,9 +22,16 @@ TRAP = dict(context_budget=5350, keep_recent_turns=1, summary_max_tokens=600)
 LESSON = Path(__file__).resolve().parents[1] / "solutions" / "06_state_and_resume.ipynb"
 
 
-@pytest.fixture(scope="module")
-def runs():
-    return {state: run_agent(AgentConfig(**TRAP, harness_state=state)) for state in (False, True)}
+@pytest.fixture(scope="module", params=sorted(TASKS))
+def runs(request):
+    """The trap run and its twin with the state block, on each coding task (the lesson uses invoicing;
+    the same configuration springs it on the other task too, so nothing here is tuned to one task)."""
+    return {state: run_agent(AgentConfig(**TRAP, task=request.param, harness_state=state)) for state in (False, True)}
+
+
+def folded_edits(report) -> set:
+    """Files edited in the turns the first compaction folded into its summary."""
+    return {path for t in report.turns[:first_compaction(report).turn] for path in t.edited}
 
 
 def stale_edits(report) -> list:
@@ -44,19 +52,18 @@ def test_without_the_state_block_the_agent_re_applies_an_edit_the_cut_summary_lo
     assert usage.candidates_token_count + usage.thoughts_token_count <= TRAP["summary_max_tokens"]
     stale = stale_edits(trap)
     assert stale, f"no edit met {STALE_EDIT!r}: the trap did not spring\n{trap.table()}"
-    again = stale[0]
-    edited_before = {path for t in trap.turns[:compaction.turn] for path in t.edited}
-    assert again.turn > compaction.turn and again.args["path"] in edited_before, \
-        "the stale edit must redo a file edited before the compaction"
-    assert trap.status == "finished" and trap.last_verdict.startswith("6 passed")
+    assert stale[0].turn > compaction.turn and stale[0].args["path"] in folded_edits(trap), \
+        "the stale edit must redo a file whose edit the compaction folded"
+    assert trap.status == "finished" and "failed" not in trap.last_verdict
 
 
 def test_the_trap_run_ends_reporting_fewer_files_than_it_changed(runs):
     trap = runs[False]
     answer = trap.turns[-1].result
-    assert not trap.turns[-1].tool and answer.startswith("Done")
-    assert trap.edited == ["invoicing/amounts.py", "invoicing/discounts.py"]
-    assert "invoicing/amounts.py" not in answer, "the final answer should forget the edit the summary lost"
+    assert not trap.turns[-1].tool and answer.startswith("Done") and len(trap.edited) == 2
+    forgotten = [path for path in trap.edited if path not in answer]
+    assert forgotten and set(forgotten) <= folded_edits(trap), \
+        "the final answer should forget exactly the edit the cut summary lost"
 
 
 def test_with_the_state_block_the_same_run_edits_each_file_once(runs):
@@ -64,7 +71,7 @@ def test_with_the_state_block_the_same_run_edits_each_file_once(runs):
     assert first_compaction(fixed).summary_finish == "MAX_TOKENS", "same cut summary, same everything else"
     assert first_compaction(fixed).turn == first_compaction(trap).turn
     assert not stale_edits(fixed), fixed.table()
-    assert fixed.status == "finished" and fixed.last_verdict.startswith("6 passed")
+    assert fixed.status == "finished" and "failed" not in fixed.last_verdict
     assert [t.args["path"] for t in fixed.turns if t.tool == "edit_file"] == fixed.edited
     assert len(fixed.turns) < len(trap.turns) and fixed.input_tokens < trap.input_tokens
     assert all(path in fixed.turns[-1].result for path in fixed.edited)
