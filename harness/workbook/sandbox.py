@@ -149,20 +149,24 @@ class Sandbox:
         return env
 
     def hidden_paths(self) -> list[str]:
-        """What the kernel must not see: the given paths and every .env the grader could read a key from."""
-        paths = set(self.hide)
-        for folder in (ROOT, Path.cwd(), Path.home()):
-            paths.add(folder / ".env")
-        home = Path.home().resolve()
-        if not any(home == path or home in path.parents for path in (ROOT, self.folder)):
-            paths.add(home)
+        """What the kernel must not see: the given paths, every .env the grader could read a key from,
+        the grader's HOME, and each folder on the way to what the kernel needs that its user could
+        not enter (a clone in /root, say): kept_paths() brings back what it needs of them."""
+        paths = set(self.hide) | {folder / ".env" for folder in (ROOT, Path.cwd(), Path.home())}
+        paths.add(Path.home().resolve())
+        for needed in self.needed_paths():
+            paths.update(folder for folder in needed.parents if not folder.stat().st_mode & stat.S_IXOTH)
         return sorted(str(p) for p in paths if p.exists() and not (p in self.folder.parents or p == self.folder))
 
     @staticmethod
-    def kept_paths(hidden: list[str]) -> list[str]:
-        """The Python installation, when it sits inside a hidden folder (pyenv in the instructor's HOME)."""
-        python = Path(sys.base_prefix).resolve()
-        return [str(python)] if any(Path(h) in python.parents for h in hidden) else []
+    def needed_paths() -> list[Path]:
+        """What a grading kernel runs from: the Python installation, its venv, the workbook."""
+        return sorted({Path(sys.base_prefix).resolve(), Path(sys.prefix).resolve(), ROOT.resolve()})
+
+    def kept_paths(self, hidden: list[str]) -> list[str]:
+        """The needed paths that sit inside a hidden folder, brought back read-only (outermost only)."""
+        inside = [path for path in self.needed_paths() if any(Path(h) in path.parents for h in hidden)]
+        return [str(path) for path in inside if not any(other in path.parents for other in inside)]
 
     def wrap(self, command: list[str], connection_file: str) -> list[str]:
         """The kernel command, run inside the jail when this process can isolate it."""
