@@ -137,7 +137,7 @@ def test_the_next_run_kills_what_the_killed_grader_left(crashed):
 def test_grading_again_completes_the_cohort_without_regrading_the_finished(crashed):
     resumed, out = crashed["resumed"], crashed["root"] / "out"
     assert resumed.returncode == 0, resumed.stdout + resumed.stderr
-    assert "1 of 4 students already graded on these very submissions" in resumed.stderr
+    assert "Kept 1 of 4 results (student x lesson) already graded" in resumed.stderr
     assert (out / "results" / "ada.json").read_bytes() == crashed["ada_bytes"], "ada was graded again"
     assert not list(out.rglob("*.partial")), "a half-written file was left in the gradebook folder"
     with (out / "gradebook.csv").open(encoding="utf-8") as file:

@@ -2,7 +2,8 @@
 
 Five students on two lessons are graded, then eve hands in a solved 91_one and is regraded
 (`--student eve`), then bob hands in a solved 92_two and lesson 92 is regraded for everyone
-(`--lesson 92`: only bob's changed submission runs). Merges that would mislead are refused.
+(`--lesson 92`: only bob's changed submission runs), then cal hands in 91_one late and the
+whole room is graded again (only cal's 91_one runs). Merges that would mislead are refused.
 """
 import csv
 import json
@@ -58,6 +59,9 @@ def regraded(tmp_path_factory):
     write_fake_lesson(root / "submissions" / "bob" / "92_two.ipynb", **SOLVED, checks=("99.1",))
     steps["lesson"] = grade(root, "--lesson", "92")
     snaps["lesson"] = snapshot(out)
+    write_fake_lesson(root / "submissions" / "cal" / "91_one.ipynb", **SOLVED)
+    steps["late"] = grade(root)
+    snaps["late"] = snapshot(out)
     return root, steps, snaps
 
 
@@ -81,13 +85,24 @@ def test_regrading_one_student_changes_their_row_only(regraded):
 def test_regrading_one_lesson_reruns_only_the_changed_submission(regraded):
     root, steps, snaps = regraded
     before, after = snaps["student"], snaps["lesson"]
-    assert "4 of 5 students already graded on these very submissions" in steps["lesson"].stderr
+    assert "Kept 4 of 5 results (student x lesson) already graded" in steps["lesson"].stderr
     assert "1/1 students" in steps["lesson"].stderr
     assert [line for line in after["bob"]["rows"] if ",92_two," in line] == ["bob,92_two,99.1,passed,,"]
     assert [line for line in after["bob"]["rows"] if ",91_one," in line] == [
         line for line in before["bob"]["rows"] if ",91_one," in line], "bob's other lesson changed"
     for student in set(STUDENTS) - {"bob"}:
         assert after[student] == before[student], f"{student} changed when only bob's lesson 92 was handed in again"
+
+
+def test_grading_the_room_again_runs_only_the_notebook_handed_in_late(regraded):
+    root, steps, snaps = regraded
+    before, after = snaps["lesson"], snaps["late"]
+    assert "Kept 9 of 10 results (student x lesson) already graded" in steps["late"].stderr
+    assert [line for line in after["cal"]["rows"] if ",91_one," in line] == ["cal,91_one,99.1,passed,,", "cal,91_one,99.2,passed,,"]
+    assert [line for line in after["cal"]["rows"] if ",92_two," in line] == [
+        line for line in before["cal"]["rows"] if ",92_two," in line], "cal's unchanged lesson was regraded differently"
+    for student in set(STUDENTS) - {"cal"}:
+        assert after[student] == before[student], f"{student} changed though nothing of theirs was handed in again"
 
 
 def test_a_merge_onto_other_lessons_is_refused_and_changes_nothing(regraded):

@@ -12,11 +12,11 @@ graded; `solutions/`, checkpoints, backups and every other file are skipped, eac
 Each notebook runs with the lesson's own check cells (`restore.py`) in a sandbox of its own
 (`sandbox.py`), students in parallel. Results go to `--out` as each student is done and merge
 into what is there: `--student ada --lesson 03` regrades one student's one lesson and nothing else.
-Run again after a crash (or when a few students hand in late), `grade` skips every student
-already graded on the same submission (SHA-256) against the same lessons; `--force` regrades
-them, and a student named with `--student` is always regraded. Processes left by a grader that
-was killed are killed when the next one starts. Notebooks run on the glass box unless
-`--online` is given, with PYTHONHASHSEED=0.
+Run again after a crash (or when a few students hand in late), `grade` keeps every lesson
+already graded on the same submission (SHA-256) against the same pristine lesson and runs the
+rest; `--force` regrades everything, and a student named with `--student` is always regraded.
+Processes left by a grader that was killed are killed when the next one starts. Notebooks run
+on the glass box unless `--online` is given, with PYTHONHASHSEED=0.
 """
 import argparse
 import hashlib
@@ -117,31 +117,35 @@ def grade(submissions: Path, out: Path, lessons: dict[str, nbformat.NotebookNode
           force: bool = False) -> dict:
     """Grade the chosen students on `lessons`, recording each as they finish; return the whole cohort.
 
-    A student already in `out` with the same submissions and pristine lessons is not graded again
-    unless named in `students` or `force`. Raises `gradebook.GradebookError` before grading anything
-    when `out` must not be merged into."""
+    A lesson already in `out` for a student, graded on the same submission against the same
+    pristine lesson, is not run again unless the student is named in `students` or `force`.
+    Raises `gradebook.GradebookError` before grading anything when `out` must not be merged into."""
     folders, _ = find_student_folders(submissions)
     chosen = {n: f for n, f in folders.items() if not students or n in students}
     saved = gradebook.check_merge(out, list(lessons), list(chosen))
     out.mkdir(parents=True, exist_ok=True)
     gradebook.remove_partials(out)
-    kill_leftovers()
     hide = [submissions.resolve(), out.resolve()]
     enforced = enforcement(online=not offline)
-    work = {}
+    if killed := kill_leftovers():
+        print(f"Killed {killed} process(es) left running by a grader that was stopped.", file=progress)
+    work, kept = {}, 0  # student -> (their copies, files skipped, fingerprints, the lessons to run)
     for name, folder in chosen.items():
         found, skipped = collect(folder, list(lessons))
         prints = fingerprints(found, lessons)
-        if force or name in (students or []) or not gradebook.unchanged(saved.get(name), prints):
-            work[name] = found, skipped, prints
-    if len(work) < len(chosen):
-        print(f"{len(chosen) - len(work)} of {len(chosen)} students already graded on these very submissions: "
-              "kept (--force regrades them)", file=progress)
+        entry = None if force or name in (students or []) else saved.get(name)
+        todo = {lesson: nb for lesson, nb in lessons.items() if not gradebook.unchanged(entry, {lesson: prints[lesson]})}
+        kept += len(lessons) - len(todo)
+        if todo:
+            work[name] = {k: v for k, v in found.items() if k in todo}, skipped, prints, todo
+    if kept:
+        print(f"Kept {kept} of {len(chosen) * len(lessons)} results (student x lesson) already graded on these very "
+              "submissions; --force regrades them.", file=progress)
     lock, done = threading.Lock(), 0
     # Threads are enough: each notebook runs in a kernel process of its own.
     with ThreadPoolExecutor(max_workers=jobs or 2) as pool:
-        futures = {pool.submit(grade_student, found, skipped, lessons, cell_timeout, offline, hide): name
-                   for name, (found, skipped, _) in work.items()}
+        futures = {pool.submit(grade_student, found, skipped, todo, cell_timeout, offline, hide): name
+                   for name, (found, skipped, _, todo) in work.items()}
         for future in as_completed(futures):
             name = futures[future]
             with lock:

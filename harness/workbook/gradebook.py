@@ -60,21 +60,24 @@ def result_path(out: Path, student: str) -> Path:
     return out / "results" / f"{_file_name(student)}.json"
 
 
-def _write_atomically(path: Path, text: str) -> None:
-    """Write to a hidden temporary file, flush it to disk, then rename it over `path`: a reader (or
-    a grader resumed after a crash) sees the old file or the new one, never half of one."""
+def _write_atomically(path: Path, text: str, durable: bool = True) -> None:
+    """Write to a hidden temporary file, then rename it over `path`: a reader (or a grader resumed
+    after a crash) sees the old file or the new one, never half of one. `durable` also forces the
+    file and the rename to disk first (results/; the exports are rebuilt from it, so they skip it)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
     with partial.open("w", encoding="utf-8") as file:
         file.write(text)
-        file.flush()
-        os.fsync(file.fileno())
+        if durable:
+            file.flush()
+            os.fsync(file.fileno())
     os.replace(partial, path)
-    folder = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(folder)  # the rename itself survives a power cut
-    finally:
-        os.close(folder)
+    if durable:
+        folder = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(folder)  # the rename itself survives a power cut
+        finally:
+            os.close(folder)
 
 
 def remove_partials(out: Path) -> None:
@@ -186,7 +189,7 @@ def needs_a_look(cohort) -> list[tuple[str, str, str, str, str]]:
 def _write_csv(path: Path, table: list[list]) -> None:
     buffer = io.StringIO()
     csv.writer(buffer).writerows(table)
-    _write_atomically(path, buffer.getvalue())
+    _write_atomically(path, buffer.getvalue(), durable=False)
 
 
 def write_csv(cohort, path: Path) -> None:
@@ -259,8 +262,9 @@ def write_html(cohort, out: Path, enforced: dict[str, str]) -> None:
             "<h2>Each student</h2>" + _table(["student", *exercises], table) +
             "<h2>How the notebooks were run</h2>" +
             _table(["protection", "here"], [[html.escape(k), html.escape(v)] for k, v in enforced.items()]))
-    _write_atomically(out / "gradebook.html", _page("Gradebook", body))
-    _write_atomically(out / "projector.html", _page("How the room did", f"<p>{len(cohort)} students.</p>" + cohort_figures(cohort)))
+    _write_atomically(out / "gradebook.html", _page("Gradebook", body), durable=False)
+    _write_atomically(out / "projector.html", _page("How the room did", f"<p>{len(cohort)} students.</p>" + cohort_figures(cohort)),
+                      durable=False)
     for student, entry in cohort.items():
         results = entry["results"]
         items = [[html.escape(r.lesson), html.escape(r.exercise), _status(r.status, r.message)] for r in results]
@@ -268,7 +272,7 @@ def write_html(cohort, out: Path, enforced: dict[str, str]) -> None:
         graded = sum(r.exercise != "-" for r in results)
         body = (f"<p>{passed} of {graded} exercises passed.</p>" + _table(["lesson", "exercise", "result"], items) +
                 "<p>Run <code>python -m harness check</code> in your copy to see the same checks.</p>")
-        _write_atomically(out / "feedback" / f"{_file_name(student)}.html", _page(f"Feedback for {student}", body))
+        _write_atomically(out / "feedback" / f"{_file_name(student)}.html", _page(f"Feedback for {student}", body), durable=False)
 
 
 def export(out: Path, enforced: dict[str, str]) -> dict:
