@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.workbook import ROOT
+from harness.workbook import ROOT, gradebook
 from test_workbook_check import write_fake_lesson
 
 STUDENTS = ("ada", "bob", "cal", "dan", "eve")
@@ -133,3 +133,23 @@ def test_a_gradebook_of_an_older_format_is_refused_by_name(regraded):
     assert done.returncode == 2
     assert str(path) in done.stderr and "format 1" in done.stderr and "new --out folder" in done.stderr
     assert snapshot(root / "out") == before
+
+
+def test_a_lesson_is_kept_only_when_both_its_submission_and_its_pristine_lesson_are_the_same():
+    graded = {"lessons": {"91_one": {"submission_sha256": "s1", "lesson_sha256": "l1"}}}
+    assert gradebook.unchanged(graded, {"91_one": {"submission_sha256": "s1", "lesson_sha256": "l1"}})
+    assert not gradebook.unchanged(graded, {"91_one": {"submission_sha256": "s2", "lesson_sha256": "l1"}}), "a new submission"
+    assert not gradebook.unchanged(graded, {"91_one": {"submission_sha256": "s1", "lesson_sha256": "l2"}}), "a fixed check"
+    assert not gradebook.unchanged(graded, {"92_two": {"submission_sha256": "s1", "lesson_sha256": "l1"}}), "a lesson never graded"
+    assert not gradebook.unchanged(None, {"91_one": {"submission_sha256": "s1", "lesson_sha256": "l1"}}), "a new student"
+
+
+def test_a_new_lesson_for_some_students_only_is_refused_before_anything_runs(tmp_path):
+    for student in ("ada", "bob"):
+        gradebook.record(tmp_path, student, {"91_one": []}, [])
+    assert set(gradebook.check_merge(tmp_path, ["92_two"], ["ada", "bob"])) == {"ada", "bob"}  # everyone: fine
+    assert set(gradebook.check_merge(tmp_path, ["91_one"], ["ada"])) == {"ada", "bob"}  # a regrade: fine
+    with pytest.raises(gradebook.GradebookError, match=r"1 \(ada\) on 91_one, 92_two; 1 \(bob\) on 91_one"):
+        gradebook.check_merge(tmp_path, ["92_two"], ["ada"])
+    with pytest.raises(gradebook.GradebookError, match="on 91_one; 1 \\(cal\\) on 92_two"):
+        gradebook.check_merge(tmp_path, ["92_two"], ["cal"])  # a newcomer graded on another lesson

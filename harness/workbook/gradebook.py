@@ -142,7 +142,8 @@ def check_merge(out: Path, lessons: list[str], chosen: list[str]) -> dict[str, d
         raise GradebookError(
             f"{out / 'results'} would hold students graded on different lessons after this run: {said}. "
             "lms.csv would give 0 for a lesson never graded. Grade on the lessons the others have (name them with "
-            "--lesson), grade a new lesson for every student (no --student), or grade into a new --out folder.")
+            "--lesson), grade a new lesson for every student (no --student), or grade into a new --out folder. "
+            "A student whose folder has left the submissions keeps their old results: move their file out of results/.")
     return cohort
 
 
