@@ -80,21 +80,8 @@ class PeakMemory(threading.Thread):
             self.peak = max(self.peak, tree_memory(os.getpid()))
 
 
-def reap_children() -> None:
-    """Wait for every child that has ended: jupyter_client leaves a kernel's process unwaited (a
-    zombie) until the next one starts, and an unwaited child is missing from RUSAGE_CHILDREN."""
-    while True:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            return
-
-
 def cpu_seconds() -> float:
     """user+sys so far of this process and of the children it has waited for."""
-    reap_children()
     own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
