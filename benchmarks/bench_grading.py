@@ -7,10 +7,10 @@
 
 The CPU figure is what a loaded machine does not change: user+sys of this process and of every
 child it waited for (each kernel, through `resource.getrusage(RUSAGE_CHILDREN)`; a process a
-notebook detached is not counted). Memory is given three ways: the grader's own peak and the
-largest kernel's (both `ru_maxrss`), and the peak of the whole process tree at once (the PSS of
-the grader and all its descendants, summed from /proc every half second), which is what --jobs
-costs in RAM.
+notebook detached is not counted). Memory is given three ways: the grader's own peak (`ru_maxrss`),
+and, sampled from /proc every half second, the PSS of the largest kernel and of the whole process
+tree at once (the grader and all its descendants), which is what --jobs costs in RAM. A child's
+`ru_maxrss` is no use here: Linux counts in it the grader's size when the kernel was started.
 
 Fake submissions come from the current lessons: for each student and lesson, either the lesson as
 handed out (every exercise a stub) or the solution notebook under the lesson's name (a student
@@ -44,21 +44,15 @@ def make_submissions(folder: Path, students: int, lessons: list[str]) -> None:
             shutil.copy((SOLUTIONS if solved else LESSONS) / f"{lesson}.ipynb", student / f"{lesson}.ipynb")
 
 
-def tree_memory(root_pid: int) -> int:
-    """Bytes of memory (PSS, else RSS) of `root_pid` and all its descendants right now."""
-    parents, sizes = {}, {}
+def tree_memory(root_pid: int) -> dict[int, int]:
+    """pid -> bytes of memory (PSS, else RSS) right now, for `root_pid` and all its descendants."""
+    parents = {}
     for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = Path(entry.path, "stat").read_text()
-            parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
-            rollup = Path(entry.path, "smaps_rollup")
-            lines = (rollup if rollup.exists() else Path(entry.path, "status")).read_text().splitlines()
-            kib = next(int(line.split()[1]) for line in lines if line.startswith(("Pss:", "VmRSS:")))
-            sizes[int(entry.name)] = kib * 1024
-        except (OSError, StopIteration, IndexError, ValueError):
-            continue  # ended meanwhile, or a kernel thread without memory
+        if entry.name.isdigit():
+            try:  # the field after the command's closing parenthesis: state, then the parent's pid
+                parents[int(entry.name)] = int(Path(entry.path, "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue  # ended meanwhile
     tree, grew = {root_pid}, True
     while grew:
         grew = False
@@ -66,18 +60,29 @@ def tree_memory(root_pid: int) -> int:
             if parent in tree and pid not in tree:
                 tree.add(pid)
                 grew = True
-    return sum(sizes.get(pid, 0) for pid in tree)
+    sizes = {}
+    for pid in tree:  # only the tree: reading every process's smaps would cost this process more than it measures
+        try:
+            rollup = Path(f"/proc/{pid}/smaps_rollup")
+            lines = (rollup if rollup.exists() else Path(f"/proc/{pid}/status")).read_text().splitlines()
+            sizes[pid] = 1024 * next(int(line.split()[1]) for line in lines if line.startswith(("Pss:", "VmRSS:")))
+        except (OSError, StopIteration, IndexError, ValueError):
+            continue  # ended meanwhile, or a zombie without memory
+    return sizes
 
 
 class PeakMemory(threading.Thread):
-    """Samples `tree_memory` of this process every `every` seconds until stopped; `.peak` in bytes."""
+    """Samples `tree_memory` of this process every `every` seconds until stopped: `.peak` is the
+    most the whole tree held at once, `.largest_child` the most one descendant (a kernel) held."""
     def __init__(self, every: float = 0.5):
         super().__init__(daemon=True)
-        self.every, self.peak, self.done = every, 0, threading.Event()
+        self.every, self.peak, self.largest_child, self.done = every, 0, 0, threading.Event()
 
     def run(self):
         while not self.done.wait(self.every):
-            self.peak = max(self.peak, tree_memory(os.getpid()))
+            sizes = tree_memory(os.getpid())
+            self.peak = max(self.peak, sum(sizes.values()))
+            self.largest_child = max([self.largest_child] + [size for pid, size in sizes.items() if pid != os.getpid()])
 
 
 def cpu_seconds() -> float:
@@ -111,8 +116,8 @@ def bench_grading(students: int = 10, lessons: int = 3, jobs: int = 2) -> float:
     print(f"CPU: {cpu / students:.1f} s per student, {cpu / (students * len(chosen)):.1f} s per notebook (user+sys of the "
           f"grader and its kernels; {cpu / seconds:.2f} cores busy on average, load average {load:.1f} at the end)")
     print(f"memory: grader {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 / mib:.0f} MiB at its peak, "
-          f"largest child (a kernel) {resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024 / mib:.0f} MiB, "
-          f"grader and its {jobs} jobs' kernels together {sampler.peak / mib:.0f} MiB at the peak (PSS, sampled every {sampler.every:g} s)")
+          f"largest kernel {sampler.largest_child / mib:.0f} MiB, grader and its {jobs} jobs' kernels together "
+          f"{sampler.peak / mib:.0f} MiB at the peak (PSS, sampled every {sampler.every:g} s)")
 
     return rate
 
