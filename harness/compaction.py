@@ -134,19 +134,27 @@ def harness_state(edited_files, last_verdict: str | None) -> str:
     return state_block(edited_files, last_verdict)
 
 
-def summarizer_for(client, model: str | None = None) -> Callable[[str], str]:
+def summarizer_for(client, model: str | None = None, max_output_tokens: int | None = None) -> Callable[[str], str]:
     """A `summarize` function that asks the model, with SUMMARY_PROMPT as system instruction.
 
-    Each call's usage metadata is appended to the function's `usages` list (summaries are billed too).
+    `max_output_tokens`: the summary budget (None: no cap). A summary cut at it ends where the budget
+    ran out (finishReason MAX_TOKENS), and on a thinking model the thoughts are spent from it first.
+    Each call's usage metadata is appended to the function's `usages` list (summaries are billed too),
+    and its finish reason to `finish_reasons` ("STOP", or "MAX_TOKENS" for a cut summary).
     """
     from harness import MODEL
+
+    if max_output_tokens is not None:
+        require_int("max_output_tokens", max_output_tokens, 1, 10**9)
 
     def summarize(transcript: str) -> str:
         response = client.models.generate_content(
             model=model or MODEL, contents=transcript,
-            config=types.GenerateContentConfig(system_instruction=SUMMARY_PROMPT))
+            config=types.GenerateContentConfig(system_instruction=SUMMARY_PROMPT, max_output_tokens=max_output_tokens))
         summarize.usages.append(response.usage_metadata)
+        finish = response.candidates[0].finish_reason if response.candidates else None
+        summarize.finish_reasons.append(getattr(finish, "name", finish or ""))
         return response.text or ""
 
-    summarize.usages = []
+    summarize.usages, summarize.finish_reasons = [], []
     return summarize

@@ -10,8 +10,10 @@ Each student gets WORKBOOK_HUB_DIR/homes/NAME as home and notebook folder.
 NOTE: SimpleLocalProcessSpawner runs every student's server as the one OS user running the hub.
 Homes are separate folders, not separate permissions: a student's kernel can read a classmate's
 notebooks and reach a classmate's loopback ports. With WORKBOOK_HUB_REAL_USERS=1 the hub (run as
-root) creates one OS user per student and spawns each as that user (LocalProcessSpawner), which the
-OS enforces; Zero to JupyterHub (hub/config.yaml) gives each student a container.
+root) creates one OS account per student, `wb-NAME` (WORKBOOK_HUB_ACCOUNT_PREFIX), in group
+workbook-students (WORKBOOK_HUB_ACCOUNT_GROUP), and starts each server as that account, home 0700
+(hub/real_users.py): the OS keeps students out of each other's files, not off each other's loopback
+ports. Zero to JupyterHub (hub/config.yaml) gives each student a container.
 
 Everything a test or a second hub on the same machine needs to move is an environment variable:
 WORKBOOK_HUB_DIR (state, homes; default /srv/workbook-hub), WORKBOOK_HUB_PORT (8000),
@@ -52,9 +54,24 @@ c.Authenticator.admin_users = {"instructor"}
 c.Authenticator.allow_all = True  # any name with the class password: the room is the allow list
 
 # One home per student; JupyterLab; kernels culled when idle (browser tabs left open included).
-if env("WORKBOOK_HUB_REAL_USERS") == "1":
-    c.JupyterHub.spawner_class = "localprocess"
-    c.LocalAuthenticator.create_system_users = True
+real_users = env("WORKBOOK_HUB_REAL_USERS") == "1"
+if real_users:  # one OS account per student: see hub/real_users.py
+    if os.geteuid() != 0:
+        sys.exit("WORKBOOK_HUB_REAL_USERS=1 needs the hub run as root: it creates one OS account per student "
+                 "and starts each student's server as that account.")
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from real_users import StudentSpawner, username_pattern
+
+    os.umask(0o077)  # what the hub writes (database, cookie secret, logs) is unreadable by students
+    for folder in (state, homes):
+        folder.chmod(0o711)  # students pass through to their own home but list nobody's
+    c.JupyterHub.spawner_class = StudentSpawner
+    c.StudentSpawner.homes = str(homes)
+    c.StudentSpawner.account_prefix = prefix = env("WORKBOOK_HUB_ACCOUNT_PREFIX", "wb-")
+    c.StudentSpawner.account_group = env("WORKBOOK_HUB_ACCOUNT_GROUP", "workbook-students")
+    c.Authenticator.username_pattern = username_pattern(prefix)
+    c.JupyterHub.template_vars = {"announcement_login": "Your name: lowercase letters, digits, - or _, "
+                                                        "starting with a letter."}
 else:
     c.JupyterHub.spawner_class = "simple"
     c.SimpleLocalProcessSpawner.home_dir_template = str(homes / "{username}")
@@ -68,7 +85,7 @@ c.Spawner.args = [
     # Terminals as a non-login shell: a login shell rereads /etc/profile, whose PATH (Debian's) drops
     # the one set below, and then `workbook` is "command not found" in the student's terminal.
     f"--ServerApp.terminado_settings=shell_command={shutil.which('bash') or '/bin/sh'}",
-    *(["--allow-root"] if os.geteuid() == 0 else []),  # containers and some VMs run the hub as root
+    *(["--allow-root"] if os.geteuid() == 0 and not real_users else []),  # containers, some VMs: all as root
 ]
 c.Spawner.start_timeout = 120  # 30 students spawning at once on a small machine
 c.Spawner.http_timeout = 120

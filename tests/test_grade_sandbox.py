@@ -98,3 +98,36 @@ def test_encoded_forms_of_a_key_are_redacted(monkeypatch):
         assert redact(f"leak: {form}.") == "leak: [key hidden]."
     for form in (FAKE_KEY, FAKE_KEY[::-1], base64.b64encode(FAKE_KEY.encode()).decode(), FAKE_KEY.encode().hex()):
         assert "[key hidden]" in redact(form) and FAKE_KEY[6:20] not in redact(form)
+
+
+@pytest.mark.skipif(not can_isolate(), reason="needs root to mount and to change user")
+def test_a_workbook_inside_a_closed_folder_is_reachable_but_its_secrets_are_not(tmp_path):
+    """A clone in /root (0700): the jail hides the folder, brings the clone back read-only, and hides
+    the clone's .env again after that (a bind mount does not carry the mounts below it)."""
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from harness.workbook.sandbox import JAIL, Sandbox
+
+    base = Path(tempfile.mkdtemp(prefix="workbook-jail-test-"))
+    try:
+        base.chmod(0o711)
+        closed = base / "home"
+        clone = closed / "clone"
+        clone.mkdir(parents=True)
+        closed.chmod(0o700)
+        (clone / "code.py").write_text("print('the code runs')\n")
+        (clone / ".env").write_text(f"GEMINI_API_KEY={FAKE_KEY}\n")
+        (closed / "diary.txt").write_text("private\n")
+        with Sandbox.create(tmp_path) as box:
+            jail = ["unshare", "--mount", "--", sys.executable, "-I", str(JAIL), "--uid", str(box.uid), "--gid",
+                    str(box.uid), "--hide", str(closed), "--keep", str(clone), "--hide", str(clone / ".env")]
+            shell = f"cat {clone / 'code.py'}; cat {clone / '.env'}; ls -a {closed}; touch {clone / 'new'} 2>&1"
+            done = subprocess.run([*jail, "--", "/bin/sh", "-c", shell], capture_output=True, text=True, timeout=60)
+        said = done.stdout + done.stderr
+        assert "the code runs" in said, said
+        assert FAKE_KEY not in said and "diary" not in said, said
+        assert "Read-only file system" in said and not (clone / "new").exists(), said
+    finally:
+        shutil.rmtree(base, ignore_errors=True)

@@ -56,7 +56,8 @@ def test_head_only_truncation_makes_it_re_run_blind(name):
 
 
 def _continue_trimmed(history, workspace, edited, verdict, with_state, steps=6):
-    """Lesson 06's experiment: go on from `history` showing the head and the newest turn only."""
+    """A hand-made trim (lesson 06 now springs the trap with a summary budget instead): go on from
+    `history` showing the head and the newest turn only."""
     client, request = connect(), types.GenerateContentConfig(system_instruction=SYSTEM_PROMPT, tools=[TOOL])
     outputs = []
     for _ in range(steps):

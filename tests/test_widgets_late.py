@@ -4,7 +4,7 @@ import pytest
 from harness import connect
 from harness.billing import PRICES
 from harness.probes import STRATEGIES, run_battery, run_session
-from harness.widgets.capstone import CapstonePanel
+from harness.widgets.capstone import MET, MISSED, CapstonePanel
 from harness.widgets.lesson07 import cost_panel
 from harness.widgets.lesson08 import recall_cost_panel
 
@@ -48,7 +48,7 @@ def test_capstone_panel_opens_drawn_on_the_given_configs():
 
     panel = CapstonePanel(reference_config(), client=connect())
     assert panel.tutor_knobs["context_budget"].value == 5_000 and panel.agent_knobs["context_budget"].value == 24_000
-    assert panel.tutor_readout.value.count("✅ met") == 4 and "every target met" in panel.tutor_readout.value
+    assert panel.tutor_readout.value.count(MET) == 4 and "every target met" in panel.tutor_readout.value
     assert "tests: <b>6 passed" in panel.agent_readout.value
     assert len(panel.figure.data[0].x) > 0 and "turn" in panel.table.value
 
@@ -59,7 +59,7 @@ def test_capstone_panel_reruns_only_the_loop_whose_knob_moved():
     panel = CapstonePanel(reference_config(), client=connect())
     agent_before, bars_before = panel.agent_readout.value, list(panel.figure.data[0].y)
     panel.tutor_knobs["compaction"].value = False  # the full session no longer fits the window
-    assert "❌ missed</td><td><b>window" in panel.tutor_readout.value
+    assert MISSED + "</td><td><b>window" in panel.tutor_readout.value
     assert panel.agent_readout.value == agent_before
     panel.agent_knobs["context_budget"].value = 3_000  # small: the agent must compact
     assert panel.agent_readout.value != agent_before and list(panel.figure.data[0].y) != bars_before

@@ -35,7 +35,10 @@ def _default_model() -> str:
 
 def _require_type(name: str, value, kind) -> None:
     """A knob of the right type, and a finite one: its range is `_broken`'s business."""
-    if kind is bool:
+    if kind == int | None:  # an optional count: None, or a count like any other
+        if value is not None:
+            require_int(name, value, -MAX_COUNT, MAX_COUNT)
+    elif kind is bool:
         require_instance(name, value, bool, "True or False")
     elif kind is int:
         require_int(name, value, -MAX_COUNT, MAX_COUNT)
@@ -103,11 +106,16 @@ class AgentConfig(SessionConfig):
     harness_state: bool = True                    # add the harness-held state block after a summary (lesson 06)
     masking: bool = False                         # mask old tool outputs (lesson 04); off: it rewrites the cached prefix
     mask_keep_last: int = MASK_AFTER_TURNS        # turns whose outputs are never masked (3)
+    # The summary call's max_output_tokens (lesson 06). None: no cap, so no lesson's figures move;
+    # a cap cuts the summary's last headings (and a thinking model spends its thoughts from it first).
+    summary_max_tokens: int | None = None
 
     def _broken(self) -> list[str]:
         broken = super()._broken()
         if self.max_turns < 1:
             broken.append(f"max_turns must be at least 1, got {self.max_turns!r}")
+        if self.summary_max_tokens is not None and self.summary_max_tokens < 1:
+            broken.append(f"summary_max_tokens must be a token count of at least 1 or None, got {self.summary_max_tokens!r}")
         if self.mask_keep_last < 1:
             broken.append(f"mask_keep_last must be at least 1, got {self.mask_keep_last!r}")
         if self.task not in TASKS:

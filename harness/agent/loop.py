@@ -133,7 +133,7 @@ def run_agent(config: AgentConfig | None = None, *, client=None, workdir=None, c
                       "Use a new checkpoint path to run the task again.", stacklevel=2)
         report.status, report.history = "finished", history
         return report
-    summarize, store = summarizer_for(client, config.model), {}
+    summarize, store = summarizer_for(client, config.model, config.summary_max_tokens), {}
     request = types.GenerateContentConfig(system_instruction=SYSTEM_PROMPT, tools=[TOOL])
     report.status = f"stopped: max turns {config.max_turns} reached"
     for turn in range(len(report.turns) + 1, config.max_turns + 1):
@@ -166,6 +166,7 @@ def run_agent(config: AgentConfig | None = None, *, client=None, workdir=None, c
             history, record.compacted = compact(history, config.keep_recent_turns, summarize, block)
             if record.compacted:
                 compacted, record.summary_usage = history, summarize.usages[-1]
+                record.summary_finish = summarize.finish_reasons[-1]
                 record.trigger = f"{record.prompt_tokens} > {config.compact_threshold:g}"
         report.turns.append(record)
         if checkpoint:

@@ -39,6 +39,7 @@ class TurnRecord:
     compacted: int = 0            # messages folded by a compaction right after this turn (0: none)
     trigger: str = ""             # why it fired, e.g. "4108 > 3500" (prompt tokens > ratio x budget)
     summary_usage: types.GenerateContentResponseUsageMetadata | None = None  # that compaction's model call
+    summary_finish: str = ""      # that call's finishReason: "MAX_TOKENS" when summary_max_tokens cut it
 
     def _count(self, name: str) -> int:
         return int(getattr(self.usage, name, 0) or 0) if self.usage else 0
@@ -125,7 +126,8 @@ class RunReport:
         lines = [f"{'turn':>4}  {'prompt':>6}  {'cached':>6}  {'output':>6}  {'tool':<36}  result"]
         for t in self.turns:
             why = f"{t.trigger}, " if t.trigger else ""
-            event = f"  [compaction: {why}{t.compacted} messages folded]" if t.compacted else ""
+            cut = ", summary cut at its token budget" if t.summary_finish == "MAX_TOKENS" else ""
+            event = f"  [compaction: {why}{t.compacted} messages folded{cut}]" if t.compacted else ""
             lines.append(f"{t.turn:>4}  {t.prompt_tokens:>6}  {t.cached_tokens:>6}  {t.output_tokens:>6}  "
                          f"{t.args_view():<36}  {t.result[:48]}{event}")
         return "\n".join(lines)

@@ -58,9 +58,14 @@ def _values(knobs: dict) -> dict:
     return {name: knob.value for name, knob in knobs.items()}
 
 
+MET = '<span style="color:#2a9d8f">✔ met</span>'
+MISSED = '<span style="color:crimson">✘ missed</span>'
+
+
 def tutor_readout(got: dict, full: dict) -> str:
     """Exercise 9.1's targets as a table: met or missed, with the measured figure."""
-    rows = "".join(f"<tr><td>{'✅ met' if met else '❌ missed'}</td><td><b>{target}</b></td>"
+    # The check lines' own marks, coloured: DejaVu has them, where emoji fonts are often missing.
+    rows = "".join(f"<tr><td>{MET if met else MISSED}</td><td><b>{target}</b></td>"
                    f"<td>{html.escape(readout)}</td></tr>" for target, met, readout in verdict(got, full))
     passed = all(met for _, met, _ in verdict(got, full))
     return (f"<p><b>tutor session (exercise 9.1)</b>: {got['compactions']} compaction(s); "
@@ -138,9 +143,14 @@ class CapstonePanel(widgets.VBox):
             knob.observe(lambda _change: self.run_tutor(), names="value")
         for knob in self.agent_knobs.values():
             knob.observe(lambda _change: self.run_agent(), names="value")
+        # Each column as wide as its sliders and their numbers: left to flex, the first one shrank
+        # under the second and its sliders' numbers were hidden.
+        column = widgets.Layout(width="470px", flex="0 0 auto")
         columns = widgets.HBox([
-            widgets.VBox([widgets.HTML("<b>tutor session</b>"), *self.tutor_knobs.values(), self.tutor_readout]),
-            widgets.VBox([widgets.HTML("<b>agent</b>"), *self.agent_knobs.values(), self.agent_readout])])
+            widgets.VBox([widgets.HTML("<b>tutor session</b>"), *self.tutor_knobs.values(), self.tutor_readout],
+                         layout=column),
+            widgets.VBox([widgets.HTML("<b>agent</b>"), *self.agent_knobs.values(), self.agent_readout],
+                         layout=column)])
         super().__init__([columns, self.status, self.figure, self.table])
 
     def _measure_tutor(self) -> dict:

@@ -49,7 +49,10 @@ class Workbook:
 
 
 def _holds_lessons(folder: Path) -> bool:
-    return folder.is_dir() and any(LESSON_FILE.match(p.name) for p in folder.iterdir())
+    try:
+        return folder.is_dir() and any(LESSON_FILE.match(p.name) for p in folder.iterdir())
+    except PermissionError:  # a folder on the way up that this account may cross but not list (hub homes)
+        return False
 
 
 def find_workbook(start: Path | None = None) -> Workbook:

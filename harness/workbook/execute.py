@@ -82,7 +82,7 @@ def execute(notebook: nbformat.NotebookNode, box: Sandbox, cell_timeout: float,
                            # No made-up reply on a timeout: wait for the interrupted cell's own, so the
                            # next cell's reply is never taken for this one's.
                            interrupt_on_timeout=True, error_on_timeout=None, skip_cells_with_tag="\0never\0",
-                           record_timing=False)
+                           record_timing=False, shutdown_kernel="immediate")
     run, fired = Run(notebook), threading.Event()
 
     def stop_everything():
@@ -93,7 +93,10 @@ def execute(notebook: nbformat.NotebookNode, box: Sandbox, cell_timeout: float,
     if watchdog:
         watchdog.start()
     try:
-        client.execute(cwd=str(box.folder), env=box.env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        # cleanup_kc: nbclient leaves a kernel it did not create running, its channels open and, once
+        # killed, its process unwaited; this one is ours to end (and `box.kill_all` ends the rest).
+        client.execute(cwd=str(box.folder), env=box.env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       cleanup_kc=True)
     except DeadKernelError:
         run.stopped = "the kernel died (the notebook ended Python, or ran out of memory or time)"
     except Exception as error:  # the grader goes on with the next notebook whatever happened here

@@ -12,9 +12,14 @@ graded; `solutions/`, checkpoints, backups and every other file are skipped, eac
 Each notebook runs with the lesson's own check cells (`restore.py`) in a sandbox of its own
 (`sandbox.py`), students in parallel. Results go to `--out` as each student is done and merge
 into what is there: `--student ada --lesson 03` regrades one student's one lesson and nothing else.
-Notebooks run on the glass box unless `--online` is given, with PYTHONHASHSEED=0.
+Run again after a crash (or when a few students hand in late), `grade` keeps every lesson
+already graded on the same submission (SHA-256) against the same pristine lesson and runs the
+rest; `--force` regrades everything, and a student named with `--student` is always regraded.
+Processes left by a grader that was killed are killed when the next one starts. Notebooks run
+on the glass box unless `--online` is given, with PYTHONHASHSEED=0.
 """
 import argparse
+import hashlib
 import sys
 import threading
 import time
@@ -25,7 +30,7 @@ import nbformat
 
 from harness.workbook import gradebook, names_lesson
 from harness.workbook.runner import Result, exercise_ids, pristine_lessons, run_notebooks, whole_lesson
-from harness.workbook.sandbox import enforcement
+from harness.workbook.sandbox import enforcement, kill_leftovers
 
 BAR_WIDTH = 30
 SKIPPED_FOLDERS = {"solutions": "the reference answers are never graded", ".ipynb_checkpoints": "a Jupyter checkpoint"}
@@ -78,10 +83,17 @@ def collect(folder: Path, lessons: list[str]) -> tuple[dict[str, Path], list[dic
     return found, skipped
 
 
-def grade_student(folder: Path, lessons: dict[str, nbformat.NotebookNode], cell_timeout: float,
-                  offline: bool, hide: list[Path]) -> tuple[dict[str, list[Result]], list[dict]]:
-    """One student's results (lesson -> Results) and the files of theirs that were skipped."""
-    found, skipped = collect(folder, list(lessons))
+def fingerprints(found: dict[str, Path], lessons: dict[str, nbformat.NotebookNode]) -> dict[str, dict]:
+    """Lesson -> the SHA-256 of the student's copy (None when missing) and of the pristine lesson."""
+    def sha256(data: bytes) -> str:
+        return hashlib.sha256(data).hexdigest()
+    return {lesson: {"submission_sha256": sha256(found[lesson].read_bytes()) if lesson in found else None,
+                     "lesson_sha256": sha256(nbformat.writes(notebook).encode())} for lesson, notebook in lessons.items()}
+
+
+def grade_student(found: dict[str, Path], skipped: list[dict], lessons: dict[str, nbformat.NotebookNode],
+                  cell_timeout: float, offline: bool, hide: list[Path]) -> dict[str, list[Result]]:
+    """One student's results, lesson -> Results, from their copies (`collect`) and what was skipped."""
     expected = {lesson: exercise_ids(notebook) for lesson, notebook in lessons.items()}
     results = run_notebooks(found, cell_timeout, offline, expected, pristine=lessons, isolated=True, hide=hide) if found else []
     graded = {}
@@ -91,7 +103,7 @@ def grade_student(folder: Path, lessons: dict[str, nbformat.NotebookNode], cell_
             renamed = [s["path"] for s in skipped if f"the lesson is {lesson}.ipynb" in s["reason"]]
             why = f"no {lesson}.ipynb in the submission" + (f" (found {', '.join(renamed)}: renamed?)" if renamed else "")
             graded[lesson] = whole_lesson(lesson, expected[lesson], "missing", why)
-    return graded, skipped
+    return graded
 
 
 def progress_line(done: int, total: int) -> str:
@@ -101,24 +113,47 @@ def progress_line(done: int, total: int) -> str:
 
 
 def grade(submissions: Path, out: Path, lessons: dict[str, nbformat.NotebookNode], students: list[str] | None = None,
-          jobs: int | None = None, cell_timeout: float = 60, offline: bool = True, progress=sys.stderr) -> dict:
-    """Grade the chosen students on `lessons`, recording each as they finish; return the whole cohort."""
+          jobs: int | None = None, cell_timeout: float = 60, offline: bool = True, progress=sys.stderr,
+          force: bool = False) -> dict:
+    """Grade the chosen students on `lessons`, recording each as they finish; return the whole cohort.
+
+    A lesson already in `out` for a student, graded on the same submission against the same
+    pristine lesson, is not run again unless the student is named in `students` or `force`.
+    Raises `gradebook.GradebookError` before grading anything when `out` must not be merged into."""
     folders, _ = find_student_folders(submissions)
     chosen = {n: f for n, f in folders.items() if not students or n in students}
+    saved = gradebook.check_merge(out, list(lessons), list(chosen))
     out.mkdir(parents=True, exist_ok=True)
+    gradebook.remove_partials(out)
     hide = [submissions.resolve(), out.resolve()]
     enforced = enforcement(online=not offline)
+    if killed := kill_leftovers():
+        print(f"Killed {killed} process(es) left running by a grader that was stopped.", file=progress)
+    work, kept = {}, 0  # student -> (their copies, files skipped, fingerprints, the lessons to run)
+    for name, folder in chosen.items():
+        found, skipped = collect(folder, list(lessons))
+        prints = fingerprints(found, lessons)
+        entry = None if force or name in (students or []) else saved.get(name)
+        todo = {lesson: nb for lesson, nb in lessons.items() if not gradebook.unchanged(entry, {lesson: prints[lesson]})}
+        kept += len(lessons) - len(todo)
+        if todo:
+            work[name] = {k: v for k, v in found.items() if k in todo}, skipped, prints, todo
+    if kept:
+        print(f"Kept {kept} of {len(chosen) * len(lessons)} results (student x lesson) already graded on these very "
+              "submissions; --force regrades them.", file=progress)
     lock, done = threading.Lock(), 0
     # Threads are enough: each notebook runs in a kernel process of its own.
     with ThreadPoolExecutor(max_workers=jobs or 2) as pool:
-        futures = {pool.submit(grade_student, f, lessons, cell_timeout, offline, hide): n for n, f in chosen.items()}
+        futures = {pool.submit(grade_student, found, skipped, todo, cell_timeout, offline, hide): name
+                   for name, (found, skipped, _, todo) in work.items()}
         for future in as_completed(futures):
+            name = futures[future]
             with lock:
-                gradebook.record(out, futures[future], *future.result())
+                gradebook.record(out, name, future.result(), work[name][1], work[name][2])
                 gradebook.export(out, enforced)
                 done += 1
-            end = "\r" if progress.isatty() and done < len(chosen) else "\n"
-            print(progress_line(done, len(chosen)), end=end, file=progress, flush=True)
+            end = "\r" if progress.isatty() and done < len(work) else "\n"
+            print(progress_line(done, len(work)), end=end, file=progress, flush=True)
     return gradebook.export(out, enforced)
 
 
@@ -128,6 +163,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--out", type=Path, default=Path("grades"), metavar="DIR", help="where the gradebook goes (default: grades)")
     parser.add_argument("--student", action="append", metavar="NAME", help="grade only this student (repeatable); merges")
     parser.add_argument("--lesson", action="append", metavar="LESSON", help="grade only this lesson, e.g. 03 (repeatable); merges")
+    parser.add_argument("--force", action="store_true",
+                        help="regrade students already graded on the same submissions (default: keep their results)")
     parser.add_argument("--jobs", type=int, default=None, metavar="N", help="students graded at once (default 2)")
     parser.add_argument("--cell-timeout", type=float, default=60, metavar="S", help="interrupt a cell after S seconds (default 60)")
     parser.add_argument("--lessons", type=Path, default=None, metavar="DIR",
@@ -151,7 +188,12 @@ def main(argv: list[str]) -> int:
         print(f"No folder for {', '.join(unknown)} in {args.submissions}. Students: {', '.join(folders)}.", file=sys.stderr)
         return 2
     started = time.monotonic()
-    cohort = grade(args.submissions, args.out, lessons, args.student, args.jobs, args.cell_timeout, offline=not args.online)
+    try:
+        cohort = grade(args.submissions, args.out, lessons, args.student, args.jobs, args.cell_timeout,
+                       offline=not args.online, force=args.force)
+    except gradebook.GradebookError as error:
+        print(f"Nothing graded: {error}", file=sys.stderr)
+        return 2
     print(f"Graded in {time.monotonic() - started:.0f} s. {gradebook.summary(cohort)}")
     for item in top_skipped:
         print(f"Skipped {item['path']}: {item['reason']}.")

@@ -9,7 +9,11 @@
       feedback/ada.html  what one student gets back: each exercise, its message, what to look at
 
 `record` merges: regrading one lesson of one student replaces those rows only. Every export is
-rebuilt from results/ after each student, so a crash keeps everything graded before it. Every
+rebuilt from results/ after each student, so a crash keeps everything graded before it. Each
+lesson's entry keeps the SHA-256 of the submission and of the pristine lesson it was graded
+against, so a resumed run skips what has not changed (`unchanged`). `check_merge` refuses, before
+anything runs, a folder written by another format or a merge that would leave students graded
+on different lessons (their LMS totals would not compare). Every
 text is redacted (`redact.py`) and every CSV cell that a spreadsheet would read as a formula
 (starting with =, +, -, @, a tab or a carriage return) is prefixed with a quote.
 """
@@ -27,6 +31,7 @@ from pathlib import Path
 from harness.workbook.redact import redact
 from harness.workbook.runner import NOTE, STATUSES, Result
 
+FORMAT = 2  # of results/*.json; 1 (no "format" key) kept no fingerprints
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 NEEDS_A_LOOK = ("error", "missing", "tampered", NOTE)
 COLOURS = {"skipped": "#6e7781", "passed": "#1a7f37", "failed": "#cf222e", "not attempted": "#6e7781", "error": "#8250df",
@@ -43,35 +48,111 @@ def exercise_key(exercise: str):
     return [int(x) for x in exercise.split(".")] if re.fullmatch(r"\d+(\.\d+)*", exercise) else [10**6]
 
 
+class GradebookError(ValueError):
+    """An output folder this run must not merge into, with the file and what to do."""
+
+
 def _file_name(student: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]", "_", student) or "_"
 
 
-def _write_atomically(path: Path, text: str) -> None:
+def result_path(out: Path, student: str) -> Path:
+    return out / "results" / f"{_file_name(student)}.json"
+
+
+def _write_atomically(path: Path, text: str, durable: bool = True) -> None:
+    """Write to a hidden temporary file, then rename it over `path`: a reader (or a grader resumed
+    after a crash) sees the old file or the new one, never half of one. `durable` also forces the
+    file and the rename to disk first (results/; the exports are rebuilt from it, so they skip it)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
-    partial.write_text(text, encoding="utf-8")
+    with partial.open("w", encoding="utf-8") as file:
+        file.write(text)
+        if durable:
+            file.flush()
+            os.fsync(file.fileno())
     os.replace(partial, path)
+    if durable:
+        folder = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(folder)  # the rename itself survives a power cut
+        finally:
+            os.close(folder)
 
 
-def record(out: Path, student: str, lessons: dict[str, list[Result]], skipped: list[dict]) -> None:
-    """Merge `lessons` (lesson -> its Results) into the student's file; `skipped` replaces the old list."""
-    path = out / "results" / f"{_file_name(student)}.json"
-    saved = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {"student": student, "lessons": {}}
+def remove_partials(out: Path) -> None:
+    """Temporary files left by a grader that was killed while writing (never read as results)."""
+    for partial in out.rglob(".*.partial"):
+        partial.unlink(missing_ok=True)
+
+
+def record(out: Path, student: str, lessons: dict[str, list[Result]], skipped: list[dict],
+           fingerprints: dict[str, dict] | None = None) -> None:
+    """Merge `lessons` (lesson -> its Results) into the student's file; `skipped` replaces the old list.
+    `fingerprints`: lesson -> {"submission_sha256": hex or None, "lesson_sha256": hex}, what was graded."""
+    path = result_path(out, student)
+    saved = _read(path) if path.is_file() else {"student": student, "lessons": {}}
     for lesson, results in lessons.items():
-        saved["lessons"][lesson] = {"results": [asdict(r) for r in results], "graded_at": time.strftime("%Y-%m-%d %H:%M:%S")}
-    saved["skipped"] = skipped
+        saved["lessons"][lesson] = {"results": [asdict(r) for r in results], "graded_at": time.strftime("%Y-%m-%d %H:%M:%S"),
+                                    **(fingerprints or {}).get(lesson, {})}
+    saved["skipped"], saved["format"] = skipped, FORMAT
     _write_atomically(path, json.dumps(saved, indent=1, ensure_ascii=False))
 
 
+def _read(path: Path) -> dict:
+    """A results file of this format, or a GradebookError saying which file and what to do."""
+    fresh = f"grade into a new --out folder, or move {path.parent} away to grade everyone again"
+    try:
+        saved = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise GradebookError(f"{path} cannot be read ({type(error).__name__}: {error}): restore it, or {fresh}.") from None
+    if not isinstance(saved, dict) or saved.get("format", 1) != FORMAT:
+        found = saved.get("format", 1) if isinstance(saved, dict) else "unknown"
+        raise GradebookError(f"{path} was written by another version of the grader (format {found}, this one "
+                             f"writes {FORMAT}); merging into it could mix results that do not compare: {fresh}.")
+    return saved
+
+
 def load(out: Path) -> dict[str, dict]:
-    """Student -> {"results": [Result] in lesson order, "skipped": [{"path", "reason"}]}, from results/."""
+    """Student -> {"results": [Result] in lesson order, "skipped": [{"path", "reason"}], "lessons":
+    lesson -> its saved entry}, from results/."""
     cohort = {}
     for path in sorted((out / "results").glob("*.json")):
-        saved = json.loads(path.read_text(encoding="utf-8"))
+        saved = _read(path)
         results = [Result(**r) for _, entry in sorted(saved["lessons"].items()) for r in entry["results"]]
-        cohort[saved["student"]] = {"results": results, "skipped": saved.get("skipped", [])}
+        cohort[saved["student"]] = {"results": results, "skipped": saved.get("skipped", []), "lessons": saved["lessons"]}
     return dict(sorted(cohort.items()))
+
+
+def check_merge(out: Path, lessons: list[str], chosen: list[str]) -> dict[str, dict]:
+    """The cohort already in `out`, if grading `chosen` students on `lessons` may merge into it.
+
+    Refused: a results file that cannot be read or is of another format, and a run after which
+    some students would be graded on lessons others are not (regrade one student on the lessons
+    the others have, or every student on a new lesson)."""
+    cohort = load(out)
+    after = {s: set(entry["lessons"]) | (set(lessons) if s in chosen else set()) for s, entry in cohort.items()}
+    after.update({s: after.get(s, set()) | set(lessons) for s in chosen})
+    groups: dict[frozenset, list[str]] = {}
+    for student, graded in sorted(after.items()):
+        groups.setdefault(frozenset(graded), []).append(student)
+    if len(groups) > 1:
+        said = "; ".join(f"{len(names)} ({', '.join(names[:3])}{', ...' if len(names) > 3 else ''}) on "
+                         f"{', '.join(sorted(graded)) or 'nothing'}" for graded, names in groups.items())
+        raise GradebookError(
+            f"{out / 'results'} would hold students graded on different lessons after this run: {said}. "
+            "lms.csv would give 0 for a lesson never graded. Grade on the lessons the others have (name them with "
+            "--lesson), grade a new lesson for every student (no --student), or grade into a new --out folder. "
+            "A student whose folder has left the submissions keeps their old results: move their file out of results/.")
+    return cohort
+
+
+def unchanged(entry: dict | None, fingerprints: dict[str, dict]) -> bool:
+    """Whether a student's saved entry was graded on exactly these submissions and pristine lessons."""
+    saved = (entry or {}).get("lessons", {})
+    return bool(fingerprints) and all(
+        lesson in saved and all(saved[lesson].get(key) == value for key, value in f.items())
+        for lesson, f in fingerprints.items())
 
 
 def rows(cohort) -> list[tuple[str, Result]]:
@@ -109,7 +190,7 @@ def needs_a_look(cohort) -> list[tuple[str, str, str, str, str]]:
 def _write_csv(path: Path, table: list[list]) -> None:
     buffer = io.StringIO()
     csv.writer(buffer).writerows(table)
-    _write_atomically(path, buffer.getvalue())
+    _write_atomically(path, buffer.getvalue(), durable=False)
 
 
 def write_csv(cohort, path: Path) -> None:
@@ -182,8 +263,9 @@ def write_html(cohort, out: Path, enforced: dict[str, str]) -> None:
             "<h2>Each student</h2>" + _table(["student", *exercises], table) +
             "<h2>How the notebooks were run</h2>" +
             _table(["protection", "here"], [[html.escape(k), html.escape(v)] for k, v in enforced.items()]))
-    _write_atomically(out / "gradebook.html", _page("Gradebook", body))
-    _write_atomically(out / "projector.html", _page("How the room did", f"<p>{len(cohort)} students.</p>" + cohort_figures(cohort)))
+    _write_atomically(out / "gradebook.html", _page("Gradebook", body), durable=False)
+    _write_atomically(out / "projector.html", _page("How the room did", f"<p>{len(cohort)} students.</p>" + cohort_figures(cohort)),
+                      durable=False)
     for student, entry in cohort.items():
         results = entry["results"]
         items = [[html.escape(r.lesson), html.escape(r.exercise), _status(r.status, r.message)] for r in results]
@@ -191,7 +273,7 @@ def write_html(cohort, out: Path, enforced: dict[str, str]) -> None:
         graded = sum(r.exercise != "-" for r in results)
         body = (f"<p>{passed} of {graded} exercises passed.</p>" + _table(["lesson", "exercise", "result"], items) +
                 "<p>Run <code>python -m harness check</code> in your copy to see the same checks.</p>")
-        _write_atomically(out / "feedback" / f"{_file_name(student)}.html", _page(f"Feedback for {student}", body))
+        _write_atomically(out / "feedback" / f"{_file_name(student)}.html", _page(f"Feedback for {student}", body), durable=False)
 
 
 def export(out: Path, enforced: dict[str, str]) -> dict:

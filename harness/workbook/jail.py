@@ -39,6 +39,14 @@ def mount(*args: str) -> None:
     subprocess.run(["mount", *args], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
+def hide(path: str) -> None:
+    """An empty folder (tmpfs) over a folder, /dev/null over a file."""
+    if os.path.isdir(path):
+        mount("-t", "tmpfs", "-o", "size=64k,mode=711", "workbook-hidden", path)
+    elif os.path.exists(path):
+        mount("--bind", "/dev/null", path)
+
+
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--uid", type=int, required=True)
@@ -59,16 +67,18 @@ def main(argv: list[str]) -> None:
     for path in args.keep:  # set aside before the folder around it is hidden
         staged[path] = tempfile.mkdtemp(prefix="workbook-keep-")
         mount("--bind", path, staged[path])
-    for path in args.hide:
-        if os.path.isdir(path):
-            mount("-t", "tmpfs", "-o", "size=64k,mode=711", "workbook-hidden", path)
-        elif os.path.exists(path):
-            mount("--bind", "/dev/null", path)
+    # A path inside a kept one (the workbook's .env) is hidden once the kept path is back: a bind
+    # mount does not carry the mounts below it, so hiding it earlier would not survive the move.
+    within = [path for path in args.hide if any(path.startswith(kept.rstrip("/") + "/") for kept in args.keep)]
+    for path in [path for path in args.hide if path not in within]:
+        hide(path)
     for path, stage in staged.items():
         os.makedirs(path, exist_ok=True)
         mount("--move", stage, path)
         mount("-o", "remount,bind,ro", path)
         os.rmdir(stage)
+    for path in within:
+        hide(path)
     for path in args.own:
         os.chown(path, args.uid, args.gid)
     os.setgroups([])

@@ -27,7 +27,6 @@ import shutil
 import signal
 import stat
 import sys
-import tempfile
 import threading
 import time
 from contextlib import suppress
@@ -44,8 +43,9 @@ MARKER = "WORKBOOK_GRADING_RUN"  # in every graded process's environment, to fin
 
 # NOTE: a uid must be free across PROCESSES, not only threads: two graders (or two test workers)
 # sharing one would kill each other's kernels when one of them ends. Each uid in use holds an
-# exclusive flock on its own file, which the OS releases even if the grader dies.
-UID_LOCKS = Path(tempfile.gettempdir()) / "workbook-grading-uids"
+# exclusive flock on its own file, which the OS releases even if the grader dies. The folder is
+# fixed, not TMPDIR's: two graders with different TMPDIRs must still see each other's locks.
+UID_LOCKS = Path("/tmp/workbook-grading-uids")
 _uids_in_use: dict[int, int] = {}  # uid -> the file descriptor holding its lock
 _uids_lock = threading.Lock()
 
@@ -81,6 +81,33 @@ def _free_uid() -> int:
             _uids_in_use[uid] = fd
             return uid
     raise RuntimeError("no free uid left for grading: grade fewer notebooks at once (--jobs)")
+
+
+def kill_leftovers() -> int:
+    """Kill the processes of every grading uid that no grader holds (a grader SIGKILLed mid-run
+    leaves a student's detached processes behind); return how many. Only as root: without a uid
+    of its own a leftover cannot be told from a process of the instructor's."""
+    if not can_isolate():
+        return 0
+    killed = set()
+    with _uids_lock:
+        for uid in sorted({uid for _, uid, _ in _processes() if uid in UIDS and uid not in _uids_in_use}):
+            fd = _claim(uid)
+            if fd is None:
+                continue  # a live grader's
+            try:
+                for _ in range(20):
+                    left = [pid for pid, owner, _ in _processes() if owner == uid]
+                    if not left:
+                        break
+                    for pid in left:
+                        with suppress(ProcessLookupError):
+                            os.kill(pid, signal.SIGKILL)
+                            killed.add(pid)
+                    time.sleep(0.05)
+            finally:
+                os.close(fd)
+    return len(killed)
 
 
 def _processes() -> list[tuple[int, int, bytes]]:
@@ -149,20 +176,24 @@ class Sandbox:
         return env
 
     def hidden_paths(self) -> list[str]:
-        """What the kernel must not see: the given paths and every .env the grader could read a key from."""
-        paths = set(self.hide)
-        for folder in (ROOT, Path.cwd(), Path.home()):
-            paths.add(folder / ".env")
-        home = Path.home().resolve()
-        if not any(home == path or home in path.parents for path in (ROOT, self.folder)):
-            paths.add(home)
+        """What the kernel must not see: the given paths, every .env the grader could read a key from,
+        the grader's HOME, and each folder on the way to what the kernel needs that its user could
+        not enter (a clone in /root, say): kept_paths() brings back what it needs of them."""
+        paths = set(self.hide) | {folder / ".env" for folder in (ROOT, Path.cwd(), Path.home())}
+        paths.add(Path.home().resolve())
+        for needed in self.needed_paths():
+            paths.update(folder for folder in needed.parents if not folder.stat().st_mode & stat.S_IXOTH)
         return sorted(str(p) for p in paths if p.exists() and not (p in self.folder.parents or p == self.folder))
 
     @staticmethod
-    def kept_paths(hidden: list[str]) -> list[str]:
-        """The Python installation, when it sits inside a hidden folder (pyenv in the instructor's HOME)."""
-        python = Path(sys.base_prefix).resolve()
-        return [str(python)] if any(Path(h) in python.parents for h in hidden) else []
+    def needed_paths() -> list[Path]:
+        """What a grading kernel runs from: the Python installation, its venv, the workbook."""
+        return sorted({Path(sys.base_prefix).resolve(), Path(sys.prefix).resolve(), ROOT.resolve()})
+
+    def kept_paths(self, hidden: list[str]) -> list[str]:
+        """The needed paths that sit inside a hidden folder, brought back read-only (outermost only)."""
+        inside = [path for path in self.needed_paths() if any(Path(h) in path.parents for h in hidden)]
+        return [str(path) for path in inside if not any(other in path.parents for other in inside)]
 
     def wrap(self, command: list[str], connection_file: str) -> list[str]:
         """The kernel command, run inside the jail when this process can isolate it."""

@@ -15,6 +15,10 @@ PRISTINE = "pristine"  # the folder of the served copy that holds the generated 
 
 KERNEL_TIMEOUT_MS = 240_000  # every cell of a lesson, offline, on a slow and busy laptop
 REDRAW_TIMEOUT_MS = 30_000  # one panel redraw (lesson 05's re-runs an agent: ~2 s alone, more when busy)
+# A panel's first chart: the page first evaluates plotly's few MB of JavaScript, which took over 30 s
+# here with the load average at 12 on 2 cores (it is a wait, not a measure: a fast run never waits).
+FIRST_DRAW_TIMEOUT_MS = 120_000
+OPEN_TIMEOUT_MS = 120_000  # the notebook's first cell on screen, on the same loaded machine
 POLL_MS = 250
 ATTEMPTS = 3
 ATTACH_TIMEOUT_MS = 60_000  # a cold kernel on a slow laptop starts in 5-20 s
@@ -42,7 +46,7 @@ ERROR_OUTPUTS = (f'{NOTEBOOK} .jp-OutputArea-output[data-mime-type="application/
 def open_notebook(page, lab, path: str) -> None:
     lab.start_kernel(path)
     page.goto(f"{lab.url}/lab/tree/{path}")
-    page.wait_for_selector(f"{NOTEBOOK} .jp-Cell", timeout=60_000)
+    page.wait_for_selector(f"{NOTEBOOK} .jp-Cell", timeout=OPEN_TIMEOUT_MS)
     wait_for_python_kernel(page, lab)
 
 
@@ -208,7 +212,7 @@ def wait_for_chart(page, panel) -> None:
     """Until the panel's plotly chart has drawn a trace with some size (a zero-height bar is hidden)."""
     page.wait_for_function(f"""el => [...el.querySelectorAll('{CHART_PATHS}')]
         .some(p => {{ const box = p.getBoundingClientRect(); return box.width > 0 && box.height > 0; }})""",
-                           arg=panel.element_handle(), timeout=REDRAW_TIMEOUT_MS, polling=POLL_MS)
+                           arg=panel.element_handle(), timeout=FIRST_DRAW_TIMEOUT_MS, polling=POLL_MS)
 
 
 def control_name(control) -> str:

@@ -13,13 +13,11 @@ import csv
 import json
 import os
 import re
-import secrets
 import shutil
 import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import psutil
 import pytest
@@ -27,12 +25,9 @@ import requests
 
 from harness.workbook import ROOT, SOLUTIONS
 from harness.workbook.build import BEGIN, END
-from harness.workbook.release import commit_to_branch, write_release
 from hub_client import Student
-from running_jupyter import free_port
+from running_hub import CLASS_PASSWORD, release_repository, running_hub
 
-CONFIG = ROOT / "hub" / "jupyterhub_config.py"
-CHP = os.environ.get("WORKBOOK_CHP", "configurable-http-proxy")
 LESSON = "03_budgeted_assembly"
 TARGET = "context-engineering-workbook"  # the nbgitpuller link's targetpath
 PLANS = ("3.1", "", "3.1 3.2", "wrong")  # what each student answers, in turn: see answer()
@@ -84,49 +79,9 @@ def rss_mib(pid: int) -> float:
 def hub(tmp_path_factory):
     """The hub, its state folder and a local git repository holding the release on branch `student`."""
     base = tmp_path_factory.mktemp("hub")
-    upstream = base / "course.git"
-    subprocess.run(["git", "init", "-q", "-b", "main", str(upstream)], check=True)
-    subprocess.run(["git", "-C", str(upstream), "commit", "-q", "--allow-empty", "-m", "course"], check=True)
-    write_release(base / "release")
-    assert commit_to_branch(base / "release", "student", upstream)
-    admin_token = secrets.token_hex(16)
-    overlay = base / "test_config.py"  # the shipped config, plus a token for the test's own admin calls
-    overlay.write_text(f"load_subconfig({str(CONFIG)!r})\n"
-                       f"c.JupyterHub.services.append({{'name': 'hub-test', 'api_token': {admin_token!r}}})\n"
-                       "c.JupyterHub.load_roles.append({'name': 'hub-test', 'scopes': ['admin:users', "
-                       "'admin:servers', 'admin:server_state'], 'services': ['hub-test']})\n")
-    port = free_port()
-    env = dict(os.environ, WORKBOOK_HUB_DIR=str(base / "state"), WORKBOOK_HUB_IP="127.0.0.1",
-               WORKBOOK_HUB_PORT=str(port), WORKBOOK_HUB_API_PORT=str(free_port()),
-               WORKBOOK_PROXY_API_PORT=str(free_port()), WORKBOOK_CHP=CHP,
-               WORKBOOK_CLASS_PASSWORD="class-password-for-the-test")
-    for name in ("GEMINI_API_KEY", "GOOGLE_API_KEY", "WORKBOOK_OFFLINE", "WORKBOOK_CHECKS_RAISE"):
-        env.pop(name, None)  # students run as a student would: no key, checks that do not raise
-    log = open(base / "jupyterhub.log", "w")
-    process = subprocess.Popen([str(Path(sys.executable).with_name("jupyterhub")), "-f", str(overlay)],
-                               cwd=base, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                if requests.get(f"{url}/hub/api/", timeout=5).ok:
-                    break
-            except requests.RequestException:
-                pass
-            assert process.poll() is None and time.monotonic() < deadline, \
-                f"JupyterHub did not start: {(base / 'jupyterhub.log').read_text()[-2000:]}"
-            time.sleep(0.5)
-        yield {"url": url, "state": base / "state", "repo": str(upstream), "base": base,
-               "admin": {"Authorization": f"token {admin_token}"}, "env": env}
-    finally:
-        process.terminate()  # the hub stops every server it spawned, and its proxy
-        try:
-            process.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        log.close()
+    upstream = release_repository(base)
+    with running_hub(base) as hub:
+        yield {**hub, "repo": str(upstream)}
 
 
 def test_a_class_on_the_hub(hub):
@@ -137,7 +92,7 @@ def test_a_class_on_the_hub(hub):
 
     # 1. Log in and spawn, everyone at once.
     for student in students.values():
-        student.login("class-password-for-the-test")
+        student.login(CLASS_PASSWORD)
     with ThreadPoolExecutor(len(names)) as pool:
         spawn = dict(zip(names, pool.map(lambda s: s.spawn(), students.values())))
     figures["spawn_s"] = {name: round(seconds, 1) for name, seconds in spawn.items()}
