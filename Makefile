@@ -60,6 +60,6 @@ test-hub: setup $(HUB_VENV)/.installed
 		$(PY) -m pytest tests/hub -p no:randomly -v -s
 
 $(HUB_VENV)/.installed: pyproject.toml jupyter/overrides.json
-	$(HUB_PYTHON) -m venv $(HUB_VENV)
+	$(HUB_PYTHON) -m venv $(HUB_VENV) || (apt-get update && apt-get install -y python3-venv && $(HUB_PYTHON) -m venv $(HUB_VENV))
 	$(HUB_VENV)/bin/python -m pip install --quiet '.[hub]' 'jupyterhub>=5' jupyterhub-idle-culler
 	touch $@
