@@ -65,10 +65,15 @@ def jupyter_server(root: Path, runtime_dir: Path, token: str = "test-token"):
                 time.sleep(0.3)
         yield server
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop_process(process, grace=20)
         log.close()
+
+
+def stop_process(process: subprocess.Popen, grace: float) -> None:
+    """SIGTERM (a server then stops what it started), SIGKILL if it is still there after `grace` s."""
+    process.terminate()
+    try:
+        process.wait(timeout=grace)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()

@@ -96,18 +96,26 @@ def kill_leftovers() -> int:
             if fd is None:
                 continue  # a live grader's
             try:
-                for _ in range(20):
-                    left = [pid for pid, owner, _ in _processes() if owner == uid]
-                    if not left:
-                        break
-                    for pid in left:
-                        with suppress(ProcessLookupError):
-                            os.kill(pid, signal.SIGKILL)
-                            killed.add(pid)
-                    time.sleep(0.05)
+                killed |= _kill_until_gone(lambda owner, _environ, uid=uid: owner == uid)
             finally:
                 os.close(fd)
     return len(killed)
+
+
+def _kill_until_gone(chosen) -> set[int]:
+    """SIGKILL every process (but this one) for which `chosen(uid, environ)` holds, again until
+    none is left (a process may fork while we kill), for about a second at most; the pids killed."""
+    killed = set()
+    for _ in range(20):
+        left = [pid for pid, uid, environ in _processes() if pid != os.getpid() and chosen(uid, environ)]
+        if not left:
+            break
+        for pid in left:
+            with suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+                killed.add(pid)
+        time.sleep(0.05)
+    return killed
 
 
 def _processes() -> list[tuple[int, int, bytes]]:
@@ -213,17 +221,8 @@ class Sandbox:
     def kill_all(self) -> None:
         """Kill every process this notebook started, detached or not (by uid, else by marker)."""
         tag = f"{MARKER}={self.marker}".encode()
-        for _ in range(20):
-            mine = [pid for pid, uid, environ in _processes()
-                    if (self.uid is not None and uid == self.uid) or tag in environ.split(b"\0")]
-            mine = [pid for pid in mine if pid != os.getpid()]
-            if not mine:
-                return
-            for pid in mine:
-                with suppress(ProcessLookupError, PermissionError):
-                    os.kill(pid, signal.SIGKILL)
-                    self.killed += 1
-            time.sleep(0.05)
+        self.killed += len(_kill_until_gone(
+            lambda uid, environ: (self.uid is not None and uid == self.uid) or tag in environ.split(b"\0")))
 
 
 def enforcement(online: bool = False) -> dict[str, str]:

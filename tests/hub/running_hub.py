@@ -12,7 +12,7 @@ import requests
 
 from harness.workbook import ROOT
 from harness.workbook.release import commit_to_branch, write_release
-from running_jupyter import free_port
+from running_jupyter import free_port, stop_process
 
 CONFIG = ROOT / "hub" / "jupyterhub_config.py"
 CHP = os.environ.get("WORKBOOK_CHP", "configurable-http-proxy")
@@ -67,10 +67,5 @@ def running_hub(base: Path, extra_config: str = "", python: str = sys.executable
         yield {"url": url, "state": base / "state", "base": base, "log": log_path,
                "admin": {"Authorization": f"token {admin_token}"}, "env": env}
     finally:
-        process.terminate()  # the hub stops every server it spawned, and its proxy
-        try:
-            process.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop_process(process, grace=60)  # the hub stops every server it spawned, and its proxy
         log.close()
