@@ -63,6 +63,15 @@ class Lab:
     url: str      # http://127.0.0.1:PORT, no token
     served: Path  # the temporary copy of solutions/ it serves
     log: Path     # the server's output: kernel starts, restarts and deaths
+    workspaces: Path  # where JupyterLab saves each workspace's open tabs and layout
+
+    def forget_workspaces(self) -> None:
+        """Delete every saved workspace, so the next page opens with no tab of an earlier lesson.
+
+        Restored, each earlier lesson's tab started a kernel of its own again: by lesson 06 the page
+        held seven notebooks and their kernels, ran slowly, lost replies and asked "Select Kernel"."""
+        for saved in self.workspaces.glob("*"):
+            saved.unlink()
 
     def log_tail(self, lines: int = 40) -> str:
         return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
@@ -161,7 +170,7 @@ def lab(tmp_path_factory):
     url = f"http://127.0.0.1:{port}"
     try:
         wait_until_serving(url, process, log)
-        yield Lab(url, served, log)
+        yield Lab(url, served, log, home / "workspaces")
     finally:
         stop(process)
 

@@ -44,8 +44,13 @@ ERROR_OUTPUTS = (f'{NOTEBOOK} .jp-OutputArea-output[data-mime-type="application/
 
 
 def open_notebook(page, lab, path: str) -> None:
+    """Open `path` alone, as in a fresh JupyterLab: leave the last page (it saves its workspace as it
+    goes), forget the saved workspaces, and load the notebook with the workspace reset."""
+    page.once("dialog", lambda dialog: dialog.accept())  # "leave the page?" for the last lesson's edits
+    page.goto("about:blank")
+    lab.forget_workspaces()
     lab.start_kernel(path)
-    page.goto(f"{lab.url}/lab/tree/{path}")
+    page.goto(f"{lab.url}/lab/tree/{path}?reset")
     page.wait_for_selector(f"{NOTEBOOK} .jp-Cell", timeout=OPEN_TIMEOUT_MS)
     wait_for_python_kernel(page, lab)
 
@@ -155,12 +160,12 @@ def unfinished_cells(page) -> list[str]:
 
 def stuck_without_a_busy_kernel(page, lab) -> bool:
     """Cells still show [*] while the server says their kernel is idle: the page lost the replies (its
-    websocket to the kernel dropped and reconnected), not a cell that hangs. Said in the test's output."""
+    websocket to the kernel dropped and reconnected), not a cell that hangs. Said as a warning in the test summary."""
     kernel = lab.kernel_of(notebook_path(page))
     if kernel is None or kernel["execution_state"] != "idle":
         return False
-    print(f"Run All: cells {unfinished_cells(page)} still pending on the page, but the kernel is idle:"
-          " the replies were lost on the way; reloading the page and running again")
+    warnings.warn(f"Run All: cells {unfinished_cells(page)} still pending on the page, but the kernel is idle:"
+                  " the replies were lost on the way; reloading the page and running again")
     return True
 
 
