@@ -12,6 +12,14 @@ MODEL = os.environ.get("WORKBOOK_MODEL", DEFAULT_MODEL)
 
 defer_iri_checker()
 
-from harness.client import connect, mode_line  # noqa: E402  (needs MODEL above)
-
 __all__ = ["MODEL", "connect", "mode_line"]
+
+
+def __getattr__(name: str):
+    """`connect` and `mode_line`, imported on first use: the google-genai SDK they need takes 1-2 s
+    to import, which a process that only reads `MODEL` (pytest, `harness check`) does not pay."""
+    if name in ("connect", "mode_line"):
+        from harness import client
+
+        return getattr(client, name)
+    raise AttributeError(f"module 'harness' has no attribute {name!r}")

@@ -96,6 +96,19 @@ def connect(retry_attempts: int | None = None) -> genai.Client:
     return genai.Client(api_key=api_key(), vertexai=False, http_options=options)
 
 
+def plain(contents):
+    """`contents` as the SDK's plain dicts (its documented `ContentDict` form): the same request on the wire.
+
+    The SDK checks each `types.Content` it is given against every member of its union types, attribute
+    by attribute: 40 ms for a 60-message history against 8 ms for the same messages as dicts (measured
+    here with google-genai 3.6.1 on 2026-12-01). A session that re-sends its whole history every turn
+    spent most of a lesson's time there on the glass box. A string or a lone Content goes as it is.
+    """
+    if isinstance(contents, (str, types.Content)):
+        return contents
+    return [c.model_dump(exclude_none=True) if isinstance(c, types.Content) else c for c in contents]
+
+
 def mode_line() -> str:
     """The one line a lesson prints to say where its calls go (never the key)."""
     from harness import MODEL

@@ -25,7 +25,7 @@ from google.genai import types
 from harness import MODEL
 from harness.agent.config import SessionConfig
 from harness.arguments import require_instance, require_int, require_list, require_list_of_text, require_text
-from harness.client import is_offline, start_cold
+from harness.client import is_offline, plain, start_cold
 from harness.compaction import compact
 from harness.recording import Bundle, Recording, usage_dict
 from harness.scenarios.course import TUTOR_SYSTEM, TUTOR_TOOLS, passages, search_course
@@ -109,7 +109,7 @@ class _Session:
 
     def call(self, turn: int, contents, config, kind="turn", probe=None) -> types.GenerateContentResponse:
         started = time.perf_counter()
-        reply = self.client.models.generate_content(model=self.model, contents=contents, config=config)
+        reply = self.client.models.generate_content(model=self.model, contents=plain(contents), config=config)
         self.calls += 1
         calls = reply.function_calls or []
         self.record.add(Bundle(turn, usage_dict(reply.usage_metadata), kind=kind, tools=[c.name for c in calls],

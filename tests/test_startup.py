@@ -22,3 +22,16 @@ def test_a_chart_does_not_import_the_iri_checker_and_an_iri_is_still_checked():
     assert before == "_Deferred", "a FigureWidget after `import harness` imported rfc3987_syntax (seconds of CPU)"
     assert verdicts == "True False", "with the checker deferred, jsonschema must still accept and reject IRIs"
     assert after == "module", "the first IRI check must import the real rfc3987_syntax"
+
+
+def test_pytest_loads_the_stand_in_before_nbval_imports_nbformat():
+    """pyproject's addopts name `-p harness.startup`; without it each pytest process and xdist worker
+    compiles the IRI checker's parsers (3 s) as soon as nbval imports nbformat."""
+    from harness.workbook import ROOT
+
+    run = subprocess.run([sys.executable, "-X", "importtime", "-m", "pytest", "--collect-only", "-q", "--nbval-lax",
+                          "-p", "no:randomly", "solutions/00_first_call.ipynb"], cwd=ROOT, capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "nbformat" in run.stderr, "nbval no longer imports nbformat: this test checks nothing"
+    assert " rfc3987_syntax\n" not in run.stderr, "pytest imported rfc3987_syntax: is `-p harness.startup` in addopts?"

@@ -22,6 +22,7 @@ from harness.agent.checkpoint import ON_DAMAGE, append_turn, damaged_line, open_
 from harness.agent.config import AgentConfig
 from harness.arguments import require_callable, require_instance, require_text
 from harness.agent.report import RunReport, TurnRecord
+from harness.client import plain
 from harness.compaction import compact, harness_state, summarizer_for
 from harness.context import as_content
 from harness.masking import mask_observations
@@ -143,7 +144,7 @@ def run_agent(config: AgentConfig | None = None, *, client=None, workdir=None, c
         workspace.new_turn()
         started = time.perf_counter()
         view = mask(history, store, config.mask_keep_last) if config.masking else history
-        response = client.models.generate_content(model=config.model, contents=view, config=request)
+        response = client.models.generate_content(model=config.model, contents=plain(view), config=request)
         record = TurnRecord(turn, response.usage_metadata)
         content = response.candidates[0].content if response.candidates else None
         if content is None or not content.parts:
