@@ -1,0 +1,37 @@
+"""harness.client.plain: a history sent as the SDK's plain dicts is, on the wire, the request the
+same history as `types.Content` objects makes (it is only faster for the SDK to check)."""
+import json
+
+from google.genai import types
+
+import harness
+from harness.client import plain
+
+HISTORY = [
+    types.Content(role="user", parts=[types.Part.from_text(text="Fix the failing test.")]),
+    types.Content(role="model", parts=[
+        types.Part(function_call=types.FunctionCall(name="run_command", args={"command": "pytest -q"}),
+                   thought_signature=b"\x00signed\xff"),
+        types.Part.from_text(text="Running the tests.")]),
+    types.Content(role="user", parts=[types.Part.from_function_response(
+        name="run_command", response={"output": "2 failed, 4 passed", "exit": 1})]),
+]
+
+
+def test_plain_contents_make_the_same_request_as_content_objects(glass_box, tmp_path, monkeypatch):
+    path = tmp_path / "wire.jsonl"
+    monkeypatch.setenv("WORKBOOK_RECORD", str(path))
+    client = harness.connect(retry_attempts=1)
+    for contents in (HISTORY, plain(HISTORY)):
+        client.models.generate_content(model=harness.MODEL, contents=contents)
+    first, second = (json.loads(line)["request"] for line in path.read_text().splitlines())
+    assert first == second
+    assert first["contents"][1]["parts"][0]["thoughtSignature"], "the signature must travel in both forms"
+
+
+def test_plain_leaves_what_is_not_a_list_of_contents_as_it_is():
+    assert plain("a question") == "a question"
+    assert plain(HISTORY[0]) is HISTORY[0]
+    mixed = plain([HISTORY[0], {"role": "user", "parts": [{"text": "hi"}]}])
+    assert mixed[0] == {"role": "user", "parts": [{"text": "Fix the failing test."}]}
+    assert mixed[1] == {"role": "user", "parts": [{"text": "hi"}]}
