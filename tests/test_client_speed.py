@@ -1,6 +1,7 @@
-"""harness.client.plain: a history sent as the SDK's plain dicts is, on the wire, the request the
-same history as `types.Content` objects makes (it is only faster for the SDK to check)."""
+"""What harness.client does so the real SDK costs less on the glass box, without changing a request:
+histories sent as plain dicts (`plain`), and no TLS set-up for a loopback server that speaks HTTP."""
 import json
+import ssl
 
 from google.genai import types
 
@@ -35,3 +36,13 @@ def test_plain_leaves_what_is_not_a_list_of_contents_as_it_is():
     mixed = plain([HISTORY[0], {"role": "user", "parts": [{"text": "hi"}]}])
     assert mixed[0] == {"role": "user", "parts": [{"text": "Fix the failing test."}]}
     assert mixed[1] == {"role": "user", "parts": [{"text": "hi"}]}
+
+
+def test_a_glass_box_client_loads_no_certificate_authority(glass_box, monkeypatch):
+    def refuse(*args, **kwargs):
+        raise AssertionError("connect() built a TLS context with the system's CAs for a plain-HTTP glass box")
+
+    monkeypatch.setattr(ssl, "create_default_context", refuse)
+    monkeypatch.setattr(ssl.SSLContext, "load_default_certs", refuse)
+    client = harness.connect(retry_attempts=1)
+    assert client.models.generate_content(model=harness.MODEL, contents="hello").text
