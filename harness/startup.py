@@ -1,4 +1,8 @@
-"""What a lesson kernel is spared at start-up: one third-party import that costs seconds and serves nothing here.
+"""What the workbook's processes are spared: third-party work that costs seconds and serves nothing here.
+
+A lesson kernel is spared one import (below); pytest, which loads this module first (pyproject's
+addopts), is spared the same import and nbval's eager formatting of every kernel message
+(`defer_nbval_message_dumps`).
 
 Every chart is a plotly FigureWidget; the first one imports plotly.io, which imports nbformat,
 whose jsonschema imports its optional IRI checker `rfc3987_syntax`, which compiles Earley parsers
@@ -12,6 +16,7 @@ checker is deferred, not removed: a stand-in takes its name and imports the real
 True
 """
 import importlib.util
+import pprint
 import sys
 import types
 
@@ -38,3 +43,27 @@ def defer_iri_checker() -> None:
     if spec is not None:
         sys.modules[IRI_CHECKER] = stand_in = _Deferred(IRI_CHECKER)
         stand_in.__spec__ = spec  # so importlib.util.find_spec still answers for it
+
+
+class _FormattedWhenLogged:
+    """What `pprint.pformat(value)` returns, computed only when a log record is printed."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def __str__(self) -> str:
+        return pprint.pformat(self.value)
+
+
+def defer_nbval_message_dumps() -> None:
+    """nbval logs each kernel message at debug level, pretty-printed before the level is checked:
+    `logger.debug("...%s", pformat(msg))` in `RunningKernel.get_message` (nbval 0.11). A panel's
+    plotly messages are large, and that formatting was about a seventh of the CPU of the solution
+    suite here (py-spy, 2026-12-01). Deferred, the text is built only if debug logging is on."""
+    kernel = sys.modules.get("nbval.kernel")
+    if kernel is not None and getattr(kernel, "pformat", None) is pprint.pformat:
+        kernel.pformat = _FormattedWhenLogged
+
+
+def pytest_configure(config) -> None:
+    defer_nbval_message_dumps()

@@ -35,3 +35,18 @@ def test_pytest_loads_the_stand_in_before_nbval_imports_nbformat():
     assert run.returncode == 0, run.stdout + run.stderr
     assert "nbformat" in run.stderr, "nbval no longer imports nbformat: this test checks nothing"
     assert " rfc3987_syntax\n" not in run.stderr, "pytest imported rfc3987_syntax: is `-p harness.startup` in addopts?"
+
+
+def test_nbval_formats_a_kernel_message_only_when_debug_logging_prints_it(caplog):
+    import logging
+    import pprint
+
+    import nbval.kernel
+
+    assert nbval.kernel.pformat is not pprint.pformat, "pytest did not run harness.startup's pytest_configure"
+    message = {"header": {"msg_type": "stream"}, "content": {"text": "x" * 200, "name": "stdout"}}
+    deferred = nbval.kernel.pformat(message)
+    assert str(deferred) == pprint.pformat(message), "when printed, the text must be pprint's own"
+    with caplog.at_level(logging.DEBUG, logger=nbval.kernel.logger.name):
+        nbval.kernel.logger.debug("Kernel message (%s):\n%s", "iopub", deferred)
+    assert pprint.pformat(message) in caplog.text
