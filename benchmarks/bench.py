@@ -63,14 +63,24 @@ def children_cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def bare_kernels_seconds(count: int) -> tuple[float, float]:
-    """Wall and CPU time to start `count` kernels, one cell (`pass`) each, two at a time like the suite."""
+# The least a lesson does: connect, make one call, draw one chart, import the checks. With the real
+# SDK and plotly this is the floor of any lesson's cost, whatever the lesson then does.
+LESSON_FLOOR = """from harness import MODEL, connect
+client = connect()
+client.models.generate_content(model=MODEL, contents="What is a context window?")
+import plotly.graph_objects as go
+go.FigureWidget(data=[go.Bar(x=[1], y=[2])])
+from harness.checks import check"""
+
+
+def kernels_seconds(count: int, source: str = "pass") -> tuple[float, float]:
+    """Wall and CPU time to run `count` kernels, one cell (`source`) each, two at a time like the suite."""
     import nbformat
     from concurrent.futures import ThreadPoolExecutor
     from nbclient import NotebookClient
 
     def one(_):
-        nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("pass")])
+        nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)])
         NotebookClient(nb, timeout=120, kernel_name="python3").execute()
 
     start, cpu = time.perf_counter(), children_cpu_seconds()
@@ -84,7 +94,7 @@ def bench_notebooks() -> None:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     # Bare kernels just before and just after the suite: on a shared machine the load moves, and
     # the ratio is only fair when both sides ran under the same load.
-    bare_before, bare_cpu_before = bare_kernels_seconds(len(notebooks))
+    bare_before, bare_cpu_before = kernels_seconds(len(notebooks))
     start, cpu = time.perf_counter(), children_cpu_seconds()
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "2", "--dist", "loadfile", "--nbval-lax",
                           "--nbval-current-env", "-p", "no:randomly", "solutions"], cwd=ROOT, capture_output=True,
@@ -93,7 +103,7 @@ def bench_notebooks() -> None:
     last = run.stdout.strip().splitlines()[-1] if run.stdout.strip() else "no output"
     print(f"solution notebook suite (pytest --nbval-lax -n 2 --dist loadfile): {seconds:.1f} s wall, "
           f"{cpu:.1f} s CPU ({last})")
-    bare_after, bare_cpu_after = bare_kernels_seconds(len(notebooks))
+    bare_after, bare_cpu_after = kernels_seconds(len(notebooks))
     bare, bare_cpu = (bare_before + bare_after) / 2, (bare_cpu_before + bare_cpu_after) / 2
     end_load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"  {len(notebooks)} bare kernels, two at a time: {bare_before:.1f} s before the suite, {bare_after:.1f} s "
@@ -102,6 +112,9 @@ def bench_notebooks() -> None:
     # CPU time moves less with the other work on a shared machine than wall time does.
     print(f"  in CPU time: {bare_cpu_before:.1f} s and {bare_cpu_after:.1f} s for the bare kernels; the suite costs "
           f"{cpu / bare_cpu:.1f}x their mean")
+    floor, floor_cpu = kernels_seconds(len(notebooks), LESSON_FLOOR)
+    print(f"  the floor: {len(notebooks)} kernels that only connect, call once and draw one chart take {floor:.1f} s "
+          f"({floor / bare:.1f}x the bare kernels) and {floor_cpu:.1f} s CPU ({floor_cpu / bare_cpu:.1f}x)")
 
 
 def bench_grading() -> None:
