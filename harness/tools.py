@@ -98,6 +98,35 @@ def _read_capped(path: Path, cap: int) -> tuple[bytes, bool]:
     return data[:cap], len(data) > cap
 
 
+# Run in a new network namespace, a program finds no interface up: it can open no connection at
+# all, not even to the glass box on loopback. Linux allows that to root, and to other users through
+# a user namespace mapped to their own uid, where the kernel permits those (most distributions do).
+_CONNECT_PROBE = ("import errno, socket\n"
+                  "try:\n    socket.create_connection(('127.0.0.1', 9), timeout=1)\n"
+                  "except OSError as error:\n    raise SystemExit(0 if error.errno == errno.ENETUNREACH else 1)\n"
+                  "raise SystemExit(1)")
+
+
+@functools.cache
+def _offline_launcher() -> tuple[str, ...]:
+    """The words to put before a command so that it runs with no network, or () where this machine
+    cannot: tried once per process, and kept only if a program started that way could not connect."""
+    unshare = shutil.which("unshare")
+    if unshare is None or not hasattr(os, "geteuid"):
+        return ()
+    launcher = (unshare, "--net", "--") if os.geteuid() == 0 else (unshare, "--user", "--map-current-user", "--net", "--")
+    try:
+        probe = subprocess.run([*launcher, sys.executable, "-I", "-c", _CONNECT_PROBE], capture_output=True, timeout=20)
+    except (OSError, subprocess.TimeoutExpired):
+        return ()
+    return launcher if probe.returncode == 0 else ()
+
+
+def network_is_cut() -> bool:
+    """Whether the programs `run_command` starts on this machine have no network (see above)."""
+    return bool(_offline_launcher())
+
+
 def _command_env(home: str) -> dict:
     """The environment a command sees: no credentials, a throwaway HOME and TMPDIR, plain text output."""
     env = {name: value for name, value in os.environ.items()
@@ -143,7 +172,7 @@ def _warm_pytest(args: list, cwd: Path, env: dict):
         if _warm["helper"] is None or not _warm["helper"].alive():
             home = tempfile.mkdtemp(prefix="workbook-command-")
             try:
-                _warm["helper"] = WarmPytest(_command_env(home), home)
+                _warm["helper"] = WarmPytest(_command_env(home), home, launcher=_offline_launcher())
             finally:
                 shutil.rmtree(home, ignore_errors=True)
         return _warm["helper"].start(args, cwd, env)
@@ -167,8 +196,8 @@ def _started(argv: list, cwd: Path, env: dict):
         process = _warm_pytest(argv[len(_PYTEST):], cwd, env)
         if process is not None:
             return process, lambda: _release_warm(process)
-    process = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               stdin=subprocess.DEVNULL, env=env, start_new_session=True)
+    process = subprocess.Popen([*_offline_launcher(), *argv], cwd=cwd, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env, start_new_session=True)
     return process, lambda: None
 
 
@@ -334,8 +363,9 @@ class Workspace:
         """Run an allowed program (no shell) in the root; its exit code and output.
 
         The program gets no credentials in its environment, a throwaway HOME and TMPDIR, the
-        timeout and the output cap; symlinks leading out are removed before and after it runs.
-        Nothing here stops its network access or what `pytest` imports (that needs a container).
+        timeout and the output cap, and no network where the OS allows it (`network_is_cut()`);
+        symlinks leading out are removed before and after it runs. Nothing here stops what `pytest`
+        imports or reads with your rights (that needs a container).
         """
         removed = self._remove_escaping_links()  # before the check: a link could make a name lead out
         if removed:

@@ -60,10 +60,11 @@ class _Child:
 class WarmPytest:
     """One helper process; `start` runs one command at a time through it (a lock is the caller's)."""
 
-    def __init__(self, env: dict, home: str):
-        """Start the helper in `home` (which may be removed once this returns) with environment `env`."""
+    def __init__(self, env: dict, home: str, launcher: tuple[str, ...] = ()):
+        """Start the helper in `home` (which may be removed once this returns) with environment `env`,
+        through `launcher` (words before the command, such as `unshare --net --`: every run inherits it)."""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        self.process = subprocess.Popen([sys.executable, __file__, str(theirs.fileno())], cwd=home, env=env,
+        self.process = subprocess.Popen([*launcher, sys.executable, __file__, str(theirs.fileno())], cwd=home, env=env,
                                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                         pass_fds=[theirs.fileno()], start_new_session=True)
         theirs.close()

@@ -65,11 +65,13 @@ def test_offline_every_line_is_ok_and_lesson_00_is_timed(tmp_path):
     done = doctor(cwd=tmp_path)  # outside any workbook: the installed lessons are timed
     lines = lines_of(done)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert list(lines) == ["mode", "key", "glass box", "jupyterlab", "lesson 00"]
+    assert list(lines) == ["mode", "key", "glass box", "commands", "jupyterlab", "lesson 00"]
     assert all(text.startswith("ok") for text in lines.values()), done.stdout
     assert "Offline" in lines["mode"] and "none found" in lines["key"]
     assert "serves /lab" in lines["jupyterlab"] and "widgets: anywidget, ipywidgets, plotly" in lines["jupyterlab"]
     assert "00_first_call.ipynb ran headless in" in lines["lesson 00"]
+    if sys.platform.startswith("linux"):  # where tests/test_tools.py checks that it is so
+        assert "run with no network" in lines["commands"], lines["commands"]
 
 
 def test_a_404_for_the_model_names_the_models_open_to_new_keys(fake_gemini, tmp_path):

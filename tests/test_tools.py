@@ -225,3 +225,81 @@ def test_the_agent_s_legitimate_calls_still_work(ws):
                     "pytest -q", "pytest -x tests/test_discounts.py", "pytest -k bulk"):
         out = ws.run_command(command)
         assert out.startswith("exit code"), f"{command}: {out[:200]}"
+
+
+# --- no network for what the model runs ----------------------------------------------------------
+
+NETWORK_TEST = """import socket
+def test_connect():
+    try:
+        socket.create_connection(("127.0.0.1", {port}), timeout=2).close()
+        print("CONNECTED")
+    except OSError as error:
+        print("REFUSED", error.errno, error)
+"""
+
+
+@pytest.fixture
+def listener():
+    """A server on loopback that counts who connects (the glass box listens the same way)."""
+    import socket
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    server.setblocking(False)
+    yield server
+    server.close()
+
+
+def _connections(server) -> int:
+    count = 0
+    while True:
+        try:
+            server.accept()[0].close()
+            count += 1
+        except BlockingIOError:
+            return count
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="network namespaces are Linux's")
+@pytest.mark.parametrize("warm", [True, False], ids=["forked from the warm helper", "in a new interpreter"])
+def test_a_test_the_model_wrote_cannot_connect_even_to_loopback(ws, listener, warm):
+    assert tools.network_is_cut(), "this Linux machine could not start a program with no network (unshare)"
+    (ws.root / "tests" / "test_net.py").write_text(NETWORK_TEST.format(port=listener.getsockname()[1]))
+    if warm:
+        out = ws.run_command("pytest -q -s tests/test_net.py")
+    else:
+        with tools._warm_lock:  # the helper busy: run_command starts a new interpreter
+            out = ws.run_command("pytest -q -s tests/test_net.py")
+    assert "1 passed" in out and "REFUSED 101" in out and "CONNECTED" not in out, out
+    assert _connections(listener) == 0
+
+
+def test_where_the_network_cannot_be_cut_commands_still_run(ws, listener, monkeypatch):
+    monkeypatch.setattr(tools, "_offline_launcher", lambda: ())
+    tools._discard_warm_helper()  # the next helper starts with the network, as on such a machine
+    (ws.root / "tests" / "test_net.py").write_text(NETWORK_TEST.format(port=listener.getsockname()[1]))
+    try:
+        out = ws.run_command("pytest -q -s tests/test_net.py")
+        assert "1 passed" in out and "CONNECTED" in out, out
+        assert not tools.network_is_cut()
+    finally:
+        tools._discard_warm_helper()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="network namespaces are Linux's")
+def test_a_user_other_than_root_gets_the_network_cut_through_a_user_namespace(ws, listener, monkeypatch):
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)  # what a student's own account sees
+    tools._offline_launcher.cache_clear()
+    tools._discard_warm_helper()
+    try:
+        assert "--user" in tools._offline_launcher(), "the user-namespace form did not work on this kernel"
+        (ws.root / "tests" / "test_net.py").write_text(NETWORK_TEST.format(port=listener.getsockname()[1]))
+        out = ws.run_command("pytest -q -s tests/test_net.py")
+        assert "1 passed" in out and "REFUSED 101" in out, out
+        assert _connections(listener) == 0
+    finally:
+        monkeypatch.undo()
+        tools._offline_launcher.cache_clear()
+        tools._discard_warm_helper()

@@ -66,7 +66,7 @@ def test_a_run_changes_nothing_the_next_one_sees(ws):
 
 
 def test_a_helper_that_cannot_start_leaves_the_tests_to_a_new_interpreter(ws, monkeypatch):
-    def broken(*args):
+    def broken(*args, **kwargs):
         raise OSError("no helper today")
 
     monkeypatch.setitem(tools._warm, "helper", None)

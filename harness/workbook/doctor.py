@@ -4,6 +4,7 @@
     ok  mode        Offline: calls go to the glass-box model on loopback, posing as gemini-3.8-flash. ...
     ok  key         none found (GEMINI_API_KEY, GOOGLE_API_KEY or .env): the lessons run offline
     ok  glass box   answered one call in 0.02 s
+    ok  commands    the agent's commands run with no network (a network namespace of their own)
     ok  jupyterlab  4.6.6 serves /lab (started in 3.1 s); widgets: ipywidgets, anywidget, plotly; news toast off
     ok  lesson 00   ran headless in 8.4 s here (offline, 3 exercises reported)
 
@@ -191,11 +192,22 @@ def lesson_line() -> tuple[bool, str]:
     return True, f"{lesson.name} ran headless in {seconds:.1f} s here (offline; checks reported: {len(results)})"
 
 
+def commands_line() -> tuple[bool, str]:
+    """Whether the agent's commands run with no network here (lesson 04, section 4). Either way is ok:
+    the lessons run; without it, a test the model writes can open connections."""
+    from harness.tools import network_is_cut
+
+    if network_is_cut():
+        return True, "the agent's commands run with no network (a network namespace of their own)"
+    return True, ("the agent's commands keep the network: this machine cannot start a program without it "
+                  "(Linux's unshare and user namespaces); see lesson 04, section 4")
+
+
 def report(quick: bool = False):
     """Yield (label, ok, text) for each line of the doctor's report, as each check finishes."""
     checks = [("mode", lambda: (True, mode_line())), ("key", key_line)]
     checks += [("gemini", gemini_line)] if not is_offline() else []
-    checks += [("glass box", glass_box_line), ("jupyterlab", lambda: jupyterlab_line(quick))]
+    checks += [("glass box", glass_box_line), ("commands", commands_line), ("jupyterlab", lambda: jupyterlab_line(quick))]
     checks += [("lesson 00", lesson_line)] if not quick else []
     for label, run in checks:
         yield (label, *run())
