@@ -58,7 +58,7 @@ class _FormattedWhenLogged:
 def defer_nbval_message_dumps() -> None:
     """nbval logs each kernel message at debug level, pretty-printed before the level is checked:
     `logger.debug("...%s", pformat(msg))` in `RunningKernel.get_message` (nbval 0.11). A panel's
-    plotly messages are large, and that formatting was about a seventh of the CPU of the solution
+    plotly messages are large, and that formatting was about a tenth of the CPU of the solution
     suite here (py-spy, 2026-12-01). Deferred, the text is built only if debug logging is on."""
     kernel = sys.modules.get("nbval.kernel")
     if kernel is not None and getattr(kernel, "pformat", None) is pprint.pformat:
