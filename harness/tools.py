@@ -100,7 +100,8 @@ def _read_capped(path: Path, cap: int) -> tuple[bytes, bool]:
 
 # Run in a new network namespace, a program finds no interface up: it can open no connection at
 # all, not even to the glass box on loopback. Linux allows that to root, and to other users through
-# a user namespace mapped to their own uid, where the kernel permits those (most distributions do).
+# a user namespace mapped to their own uid, where the kernel permits those (some kernels are set
+# not to: the probe below finds out).
 _CONNECT_PROBE = ("import errno, socket\n"
                   "try:\n    socket.create_connection(('127.0.0.1', 9), timeout=1)\n"
                   "except OSError as error:\n    raise SystemExit(0 if error.errno == errno.ENETUNREACH else 1)\n"
