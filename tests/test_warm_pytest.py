@@ -73,3 +73,17 @@ def test_a_helper_that_cannot_start_leaves_the_tests_to_a_new_interpreter(ws, mo
     monkeypatch.setattr(tools, "WarmPytest", broken)
     assert "4 failed, 2 passed" in ws.run_command("pytest -q")
     assert tools._warm["helper"] is None and not tools._warm_lock.locked()
+
+
+def test_a_run_starts_with_the_helpers_imports_frozen_and_the_collector_on(ws):
+    """pytest ends each run with a full collection: the helper freezes what it imported, so that
+    collection leaves out pytest's own objects. A run still collects what it makes itself."""
+    (ws.root / "tests" / "test_gc.py").write_text(
+        "import gc, weakref\n"
+        "def test_gc():\n"
+        "    assert gc.isenabled() and gc.get_freeze_count() > 1000\n"
+        "    class Node: pass\n"
+        "    node = Node(); node.me = node; gone = weakref.ref(node); del node\n"
+        "    gc.collect()\n"
+        "    assert gone() is None\n")
+    assert "1 passed" in ws.run_command("pytest -q tests/test_gc.py")
