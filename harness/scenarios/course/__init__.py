@@ -1,10 +1,12 @@
 """A small built-in course corpus and the `search_course` tool the tutor sessions use.
 
-Twenty short passages on context engineering (passages.md, written for the workbook) stand in
+Thirty-three short passages on context engineering (passages.md, written for the workbook) stand in
 for the course a tutor answers from. `search_course` ranks them by the query's words, rarer words
 counting more, and returns the best few as one text: the kind of long, stale-after-one-turn tool
 output that dominates a tutor's context (the Towards AI tutor article).
 
+    >>> len(passages())
+    33
     >>> print(search_course("Why does a timestamp in the system instruction break the cache?", k=1)[:60])
     [timestamps] Why do timestamps in the system instruction hur
 """
@@ -43,10 +45,15 @@ def _words(text: str) -> set[str]:
     return {w[:-1] if w.endswith("s") and not w.endswith("ss") and len(w) > 3 else w for w in words}
 
 
+@lru_cache(maxsize=1)
+def _vocabulary() -> tuple[frozenset[str], ...]:
+    """The words of each passage, title included: worked out once, since every tutor turn searches."""
+    return tuple(frozenset(_words(p.title + " " + p.text)) for p in passages())
+
+
 def search_course(query: str, k: int = SEARCH_RESULTS) -> str:
     """The `k` passages that best match `query`, each headed by its id and title."""
-    corpus = passages()
-    vocab = [_words(p.title + " " + p.text) for p in corpus]
+    corpus, vocab = passages(), _vocabulary()
     wanted = _words(query)
     # A word found in few passages says more about which passage is meant: weight it by log(N/df).
     weight = {w: math.log(len(corpus) / sum(w in v for v in vocab)) for w in wanted if any(w in v for v in vocab)}
