@@ -73,8 +73,8 @@ go.FigureWidget(data=[go.Bar(x=[1], y=[2])])
 from harness.checks import check"""
 
 
-def kernels_seconds(count: int, source: str = "pass") -> tuple[float, float]:
-    """Wall and CPU time to run `count` kernels, one cell (`source`) each, two at a time like the suite."""
+def kernels_seconds(count: int, source: str = "pass", at_once: int = 2) -> tuple[float, float]:
+    """Wall and CPU time to run `count` kernels, one cell (`source`) each, `at_once` at a time."""
     import nbformat
     from concurrent.futures import ThreadPoolExecutor
     from nbclient import NotebookClient
@@ -84,7 +84,7 @@ def kernels_seconds(count: int, source: str = "pass") -> tuple[float, float]:
         NotebookClient(nb, timeout=120, kernel_name="python3").execute()
 
     start, cpu = time.perf_counter(), children_cpu_seconds()
-    with ThreadPoolExecutor(max_workers=2) as pool:
+    with ThreadPoolExecutor(max_workers=at_once) as pool:
         list(pool.map(one, range(count)))
     return time.perf_counter() - start, children_cpu_seconds() - cpu
 
@@ -93,8 +93,12 @@ def bench_notebooks() -> None:
     notebooks = sorted((ROOT / "solutions").glob("*.ipynb"))
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     # Bare kernels just before and just after the suite: on a shared machine the load moves, and
-    # the ratio is only fair when both sides ran under the same load.
-    bare_before, bare_cpu_before = kernels_seconds(len(notebooks))
+    # the ratio is only fair when both sides ran under the same load. Two baselines: two at a time,
+    # as the suite runs its kernels, and one after another, which is how issue 10 appears to have
+    # measured its "12.9 s for ten bare kernels" (here ten take 13-15 s one after another and
+    # 6-8 s two at a time, 2026-12-01); its 2.5x target is read against that one.
+    pair_before, pair_cpu_before = kernels_seconds(len(notebooks))
+    serial_before, serial_cpu_before = kernels_seconds(len(notebooks), at_once=1)
     start, cpu = time.perf_counter(), children_cpu_seconds()
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "2", "--dist", "loadfile", "--nbval-lax",
                           "--nbval-current-env", "-p", "no:randomly", "solutions"], cwd=ROOT, capture_output=True,
@@ -103,18 +107,23 @@ def bench_notebooks() -> None:
     last = run.stdout.strip().splitlines()[-1] if run.stdout.strip() else "no output"
     print(f"solution notebook suite (pytest --nbval-lax -n 2 --dist loadfile): {seconds:.1f} s wall, "
           f"{cpu:.1f} s CPU ({last})")
-    bare_after, bare_cpu_after = kernels_seconds(len(notebooks))
-    bare, bare_cpu = (bare_before + bare_after) / 2, (bare_cpu_before + bare_cpu_after) / 2
+    serial_after, serial_cpu_after = kernels_seconds(len(notebooks), at_once=1)
+    pair_after, pair_cpu_after = kernels_seconds(len(notebooks))
     end_load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"  {len(notebooks)} bare kernels, two at a time: {bare_before:.1f} s before the suite, {bare_after:.1f} s "
-          f"after; the suite costs {seconds / bare:.1f}x their mean (target at most 2.5x); load average "
-          f"{load:.1f} -> {end_load:.1f} on {os.cpu_count()} cores")
-    # CPU time moves less with the other work on a shared machine than wall time does.
-    print(f"  in CPU time: {bare_cpu_before:.1f} s and {bare_cpu_after:.1f} s for the bare kernels; the suite costs "
-          f"{cpu / bare_cpu:.1f}x their mean")
+    print(f"  load average {load:.1f} -> {end_load:.1f} on {os.cpu_count()} cores; {len(notebooks)} bare kernels, "
+          "before and after the suite:")
+    for label, before, after, cpu_before, cpu_after, target in (
+            ("one after another", serial_before, serial_after, serial_cpu_before, serial_cpu_after, " (target at most 2.5x)"),
+            ("two at a time", pair_before, pair_after, pair_cpu_before, pair_cpu_after, "")):
+        # CPU time moves less with the other work on a shared machine than wall time does.
+        wall, busy = (before + after) / 2, (cpu_before + cpu_after) / 2
+        print(f"    {label:17}: {before:.1f} s and {after:.1f} s; the suite costs {seconds / wall:.1f}x their mean{target}; "
+              f"in CPU time {cpu_before:.1f} s and {cpu_after:.1f} s, the suite {cpu / busy:.1f}x")
+    bare, bare_cpu = (pair_before + pair_after) / 2, (pair_cpu_before + pair_cpu_after) / 2
     floor, floor_cpu = kernels_seconds(len(notebooks), LESSON_FLOOR)
-    print(f"  the floor: {len(notebooks)} kernels that only connect, call once and draw one chart take {floor:.1f} s "
-          f"({floor / bare:.1f}x the bare kernels) and {floor_cpu:.1f} s CPU ({floor_cpu / bare_cpu:.1f}x)")
+    print(f"  the floor: {len(notebooks)} kernels that only connect, call once and draw one chart, two at a time, take "
+          f"{floor:.1f} s ({floor / bare:.1f}x the bare kernels two at a time) and {floor_cpu:.1f} s CPU "
+          f"({floor_cpu / bare_cpu:.1f}x)")
 
 
 def bench_grading() -> None:
