@@ -75,3 +75,28 @@ def test_a_fact_late_in_a_summary_line_is_recalled(glass_box):
     filler = "; ".join(f"The user asked about topic number {i} at length" for i in range(8))
     summary = f"**User facts:** {filler}; My badge colour is vermilion."
     assert "vermilion" in reply(glass_box, turns(summary, "Noted.", "What is my badge colour?"))
+
+
+def _score_word_by_word(question_words, sentence):
+    """The reader's matching rule spelled out: equal words, or the shorter (4+ letters) starting the longer."""
+    def same(a, b):
+        short, long = (a, b) if len(a) <= len(b) else (b, a)
+        return short == long or (len(short) >= 4 and long.startswith(short))
+
+    words = set(reader.content_words(sentence))
+    return sum(1 for q in set(question_words) if any(same(q, w) for w in words))
+
+
+def test_the_indexed_score_matches_the_rule_word_by_word():
+    import random
+
+    rng = random.Random(10)
+    stems = ["park", "live", "car", "dog", "team", "blue", "invoice", "cache", "ab", "abcd", "abcde"]
+    for _ in range(3_000):
+        def word():
+            stem = rng.choice(stems)
+            return stem[:rng.randint(2, len(stem))] + rng.choice(["", "", "ed", "ing", "er", "s", "x"])
+        sentence = " ".join(word() for _ in range(rng.randint(0, 8)))
+        question = [word() for _ in range(rng.randint(1, 5))]
+        question = reader.content_words(" ".join(question)) + question
+        assert reader.score(question, sentence) == _score_word_by_word(question, sentence), (question, sentence)

@@ -56,24 +56,36 @@ def _content_words(text: str) -> tuple[str, ...]:
 
 def sentences(text: str) -> list[str]:
     """Lines split at sentence ends, list markers stripped, empty ones dropped."""
-    out = []
-    for line in text.splitlines():
-        for sentence in _SENTENCE_END.split(_MARKUP.sub("", line).strip()):
-            if sentence.strip():
-                out.append(sentence.strip())
-    return out
+    return [sentence for line in text.splitlines() for sentence in _line_sentences(line)]
 
 
-def _same(a: str, b: str) -> bool:
-    # 'park' matches 'parked', 'live' matches 'lived': a crude stem, enough for planted facts.
-    short, long = (a, b) if len(a) <= len(b) else (b, a)
-    return short == long or (len(short) >= 4 and long.startswith(short))
+@functools.lru_cache(maxsize=8_192)  # the lines of a conversation come back on every call, like its words
+def _line_sentences(line: str) -> tuple[str, ...]:
+    return tuple(s.strip() for s in _SENTENCE_END.split(_MARKUP.sub("", line).strip()) if s.strip())
+
+
+# Two words match when they are equal or the shorter, of 4+ letters, starts the longer: 'park'
+# matches 'parked', 'live' matches 'lived' (a crude stem, enough for planted facts). Kept as sets,
+# so a question word is matched against a sentence in a few lookups, not a loop over its words.
+MIN_STEM = 4
+
+
+@functools.lru_cache(maxsize=8_192)
+def _sentence_index(sentence: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The sentence's words, and every start of 4+ letters of each (the words a longer one matches)."""
+    words = frozenset(_content_words(sentence))
+    return words, frozenset(w[:k] for w in words for k in range(MIN_STEM, len(w) + 1))
 
 
 def score(question_words: list[str], sentence: str) -> int:
-    """How many distinct question words the sentence contains."""
-    words = set(_content_words(sentence))
-    return sum(1 for q in set(question_words) if q in words or any(_same(q, w) for w in words))
+    """How many distinct question words the sentence contains.
+
+    >>> score(["parked", "car", "live"], "I park my car where I lived.")
+    3
+    """
+    words, starts = _sentence_index(sentence)
+    return sum(1 for q in set(question_words)
+               if q in words or q in starts or any(q[:k] in words for k in range(MIN_STEM, len(q))))
 
 
 def _clip(sentence: str) -> str:
