@@ -54,16 +54,17 @@ def collector_paused():
 
     google-genai's types and plotly's widgets build hundreds of thousands of objects as they import.
     Each time enough new objects pile up the collector runs, and its full passes walk everything
-    imported so far: 0.35-0.58 s of a lesson kernel's CPU went to collections, 0.12-0.16 s with
+    imported so far: 0.35-0.58 s of a lesson kernel's CPU went to collections, 0.11-0.26 s with
     this pause (gc.callbacks in each solution notebook, measured here 2026-12-01; a kernel's memory
     after lessons 03 and 07 is the same within 1 MiB). Paused, the import ends with one collection
     of what it made, so no garbage is kept, then `gc.freeze()` leaves what was imported out of every
     later pass. Frozen objects are still freed when nothing refers to them; only a cycle among them
     would never be. Calls may nest.
 
+    >>> before = gc.get_freeze_count()
     >>> with collector_paused():
-    ...     import json
-    >>> gc.isenabled(), gc.get_freeze_count() > 0
+    ...     made = [[] for _ in range(10)]
+    >>> gc.isenabled(), gc.get_freeze_count() >= before + len(made)
     (True, True)
     """
     enabled = gc.isenabled()

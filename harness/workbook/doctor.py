@@ -1,12 +1,12 @@
 """`workbook doctor`: check a machine (or a hub's student server) before class, in a few lines.
 
     $ workbook doctor
-    ok  mode        Offline: calls go to the glass-box model on loopback, posing as gemini-3.8-flash. ...
-    ok  key         none found (GEMINI_API_KEY, GOOGLE_API_KEY or .env): the lessons run offline
-    ok  glass box   answered one call in 0.02 s
+    ok  mode        Offline: calls go to the glass-box model on loopback, posing as gemini-3.8-flash. No key, no network.
+    ok  key         none found (GOOGLE_API_KEY, GEMINI_API_KEY or .env here): the lessons run offline
+    ok  glass box   answered one call in 0.14 s (51 tokens)
     ok  commands    the agent's commands run with no network (a network namespace of their own)
-    ok  jupyterlab  4.6.6 serves /lab (started in 3.1 s); widgets: ipywidgets, anywidget, plotly; news toast off
-    ok  lesson 00   ran headless in 8.4 s here (offline, 3 exercises reported)
+    ok  jupyterlab  4.6.6 serves /lab (started in 4.8 s); widgets: anywidget, ipywidgets, plotly; news toast off
+    ok  lesson 00   00_first_call.ipynb ran headless in 3.5 s here (offline; checks reported: 1)
 
 With a key it also asks Gemini: `models.get` for the model and one tiny call. A 404 ("no longer
 available to new users") names the models open to new keys from harness/models.py; a network
