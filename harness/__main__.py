@@ -12,6 +12,7 @@ COMMANDS = {
     "build": ("harness.workbook.build", "generate lessons/ from solutions/ (--check: only verify)"),
     "check": ("harness.workbook.check", "run your lesson notebooks and list each exercise's status"),
     "grade": ("harness.workbook.grade", "grade a cohort: one folder of notebooks per student"),
+    "update": ("harness.workbook.update", "pull your instructor's fixes; bring back any the pull dropped"),
     "reset": ("harness.workbook.reset", "restore a pristine lesson, keeping yours as a backup"),
     "release": ("harness.workbook.release", "write what a student gets (lessons, no solutions) to a folder or branch"),
     "doctor": ("harness.workbook.doctor", "check this machine before class: mode, key, model, JupyterLab, timing"),

@@ -1,0 +1,151 @@
+"""`workbook update`: no upstream fix is lost, and nothing of the student's is written over.
+
+The cell-level rules (harness.workbook.cell_merge) on small notebooks, then the whole command on a
+real git repository pulled by the real nbgitpuller: a fix beside a line the student edited (which
+`-Xours` drops), a fix in a cell they never touched, a stale tab saved over the merged file.
+"""
+import copy
+import json
+import subprocess
+
+import nbformat
+import pytest
+
+from harness.workbook.build import render
+from harness.workbook.cell_merge import META, reconcile, source_of
+from harness.workbook.update import main as update
+
+STUB = 'def f():\n    """Return one."""\n    # YOUR CODE HERE\n    raise NotImplementedError("Exercise 3.1")'
+ANSWER = 'def f():\n    """Return one."""\n    return 1'
+FIXED_STUB = STUB.replace('"""Return one."""', '"""Return 1, an int."""')
+
+
+def notebook(**sources) -> dict:
+    """A notebook whose cell ids and sources are the keywords (ids starting with md_ are markdown)."""
+    nb = nbformat.v4.new_notebook()
+    for cell_id, source in sources.items():
+        make = nbformat.v4.new_markdown_cell if cell_id.startswith("md_") else nbformat.v4.new_code_cell
+        nb.cells.append(make(source, id=cell_id))
+    return json.loads(nbformat.writes(nb))
+
+
+R1 = notebook(md_intro="# Lesson 3", ex=STUB, check='check("3.1", f)', md_other="Some text.")
+R2 = notebook(md_intro="# Lesson 3", ex=FIXED_STUB, check='check("3.1", f)', md_other="Some fixed text.",
+              md_new="A new paragraph.")
+
+
+def sources(nb: dict) -> dict[str, str]:
+    return {cell["id"]: source_of(cell) for cell in nb["cells"]}
+
+
+def student_copy(base: dict = R1) -> dict:
+    mine = copy.deepcopy(base)
+    next(c for c in mine["cells"] if c["id"] == "ex")["source"] = ANSWER
+    return mine
+
+
+def test_an_untouched_cell_gets_the_fix_in_place_and_an_edited_one_gets_it_beside():
+    merged, changes = reconcile(student_copy(), [R2, R1], "r2")
+    assert {c.cell_id: c.kind for c in changes} == {"ex": "offered", "md_other": "restored", "md_new": "added"}
+    got = sources(merged)
+    assert got["ex"] == ANSWER, "the student's answer was written over"
+    assert got["md_other"] == "Some fixed text." and got["md_new"] == "A new paragraph."
+    ids = [c["id"] for c in merged["cells"]]
+    copy_cell = merged["cells"][ids.index("ex") + 1]
+    assert copy_cell["cell_type"] == "markdown", "a code copy would redefine the student's function on Run All"
+    assert copy_cell["metadata"][META]["update_of"] == "ex" and FIXED_STUB in source_of(copy_cell)
+    assert "Update from your instructor" in source_of(copy_cell)
+    assert ids.index("md_new") == ids.index("md_other") + 1, "the new cell is not where the release has it"
+
+
+def test_a_second_run_changes_nothing_and_a_deleted_copy_stays_deleted():
+    merged, _ = reconcile(student_copy(), [R2, R1], "r2")
+    assert reconcile(merged, [R2, R1], "r2")[1] == []
+    merged["cells"] = [c for c in merged["cells"] if "update_of" not in c["metadata"].get(META, {})]
+    assert reconcile(merged, [R2, R1], "r2")[1] == [], "the student deleted the copy: it must not come back"
+
+
+def test_a_stale_tab_saved_over_the_merge_is_caught_again():
+    """The tab holds the copy from before the update: no fix, no marked copy, no metadata."""
+    stale = student_copy()
+    merged, changes = reconcile(stale, [R2, R1], "r2")
+    assert {c.kind for c in changes} == {"offered", "restored", "added"}
+    assert sources(merged)["ex"] == ANSWER
+
+
+def test_a_fix_that_landed_or_a_cell_the_release_never_changed_is_left_alone():
+    took_it = student_copy(R2)  # merged fine: the student's answer under the new docstring
+    next(c for c in took_it["cells"] if c["id"] == "ex")["source"] = ANSWER.replace("Return one.", "Return 1, an int.")
+    assert reconcile(took_it, [R2, R1], "r2")[1] == []
+    edited_check = copy.deepcopy(took_it)
+    next(c for c in edited_check["cells"] if c["id"] == "check")["source"] = 'check("3.1", g)'
+    assert reconcile(edited_check, [R2, R1], "r2")[1] == [], "the release never changed the check cell"
+    assert reconcile(copy.deepcopy(R1), [R1], "r1")[1] == []
+
+
+def test_a_cell_the_student_deleted_comes_back_only_if_the_release_changed_it():
+    mine = copy.deepcopy(R1)
+    mine["cells"] = [c for c in mine["cells"] if c["id"] not in ("md_intro", "md_other")]
+    merged, changes = reconcile(mine, [R2, R1], "r2")
+    assert {c.cell_id: c.kind for c in changes} == {"ex": "restored", "md_other": "added", "md_new": "added"}
+    assert "md_intro" not in sources(merged)
+
+
+# The whole command, on a git repository pulled by the real nbgitpuller.
+
+def git(folder, *args):
+    return subprocess.run(["git", "-c", "user.email=t@t", "-c", "user.name=t", "-C", str(folder), *args],
+                          check=True, capture_output=True, text=True).stdout
+
+
+def publish(upstream, nb: dict) -> None:
+    (upstream / "lessons").mkdir(exist_ok=True)
+    (upstream / "lessons" / "03_lesson.ipynb").write_text(render(nb), encoding="utf-8")
+    git(upstream, "add", "-A")
+    git(upstream, "commit", "-q", "-m", "release")
+
+
+@pytest.fixture
+def pulled(tmp_path):
+    """A release repository (branch student) and a student's copy of it made by nbgitpuller."""
+    from nbgitpuller.pull import GitPuller
+
+    upstream = tmp_path / "course"
+    git(tmp_path, "init", "-q", "-b", "student", str(upstream))
+    publish(upstream, R1)
+    copy_dir = tmp_path / "home" / "workbook"
+    for _ in GitPuller(str(upstream), str(copy_dir), branch="student").pull():
+        pass
+    return upstream, copy_dir, copy_dir / "lessons" / "03_lesson.ipynb"
+
+
+def test_update_pulls_then_brings_back_what_the_merge_and_a_stale_tab_dropped(pulled, capsys):
+    upstream, copy_dir, lesson = pulled
+    lesson.write_text(render(student_copy()), encoding="utf-8")  # the student answers and saves
+    stale_tab = lesson.read_text(encoding="utf-8")  # what the tab still holds after the update
+    publish(upstream, R2)
+
+    assert update(["--lessons", str(copy_dir)]) == 0
+    said = capsys.readouterr().out
+    after = json.loads(lesson.read_text(encoding="utf-8"))
+    assert sources(after)["ex"] == ANSWER and "Some fixed text." in sources(after).values()
+    assert any(FIXED_STUB in source_of(c) for c in after["cells"]), "the docstring fix that -Xours dropped is lost"
+    assert "cell ex" in said and "beside yours" in said, said
+    assert list(lesson.parent.glob("03_lesson.backup-*.ipynb")), "no backup before writing"
+
+    lesson.write_text(stale_tab, encoding="utf-8")  # "File Changed" > Overwrite from the old tab
+    assert update(["--lessons", str(copy_dir)]) == 0
+    again = json.loads(lesson.read_text(encoding="utf-8"))
+    got = sources(again)
+    assert got["ex"] == ANSWER and got["md_other"] == "Some fixed text." and got["md_new"] == "A new paragraph."
+    assert any(FIXED_STUB in source_of(c) for c in again["cells"])
+    capsys.readouterr()
+    assert update(["--lessons", str(copy_dir)]) == 0
+    assert "nothing to bring back" in capsys.readouterr().out
+
+
+def test_update_outside_a_pulled_copy_says_what_to_do(tmp_path, capsys):
+    (tmp_path / "lessons").mkdir()
+    (tmp_path / "lessons" / "03_lesson.ipynb").write_text(render(R1), encoding="utf-8")
+    assert update(["--lessons", str(tmp_path), "--no-pull"]) == 2
+    assert "not a git repository" in capsys.readouterr().err
