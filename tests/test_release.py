@@ -9,8 +9,8 @@ import pytest
 from nbgitpuller.pull import GitPuller
 
 from harness.workbook import PRISTINE, SOLUTIONS, find_workbook
-from harness.workbook.build import BEGIN, END, expected_lessons
-from harness.workbook.release import MARKER, ReleaseError, commit_to_branch, write_release
+from harness.workbook.build import BEGIN, END, expected_files, expected_lessons
+from harness.workbook.release import LINK, MARKER, ReleaseError, commit_to_branch, write_release
 from running_jupyter import jupyter_server
 
 SHIPPED = {".gitignore", ".workbook", "README.md", "harness", "jupyter", "lessons", "pyproject.toml"}
@@ -42,7 +42,7 @@ def solution_blocks() -> list[tuple[str, str]]:
 
 def test_the_release_holds_lessons_and_what_they_need_and_nothing_else(release):
     assert {p.name for p in release.iterdir()} == SHIPPED
-    assert sorted(p.name for p in (release / "lessons").iterdir()) == sorted(expected_lessons())
+    assert sorted(p.name for p in (release / "lessons").iterdir()) == sorted(expected_files())  # glossary too
     assert sorted(p.name for p in (release / PRISTINE).iterdir()) == sorted(expected_lessons())
     assert (release / "jupyter" / "overrides.json").is_file() and (release / MARKER).is_file()
     notebooks = {p.parent.relative_to(release).as_posix() for p in release.rglob("*.ipynb")}
@@ -135,3 +135,34 @@ def test_an_upstream_fix_merges_into_a_students_saved_copy(tmp_path, release):
     assert "# my answer" in lesson04.read_text(encoding="utf-8"), "the pull lost the student's answer"
     assert fix in (target / PRISTINE / lesson03.name).read_text(encoding="utf-8")  # reset gives the fixed text
     assert re.search(r"Student release from", git(upstream, "log", "-1", "--format=%s", "student"))
+
+
+def test_every_link_of_every_released_lesson_leads_to_a_file_of_the_release(release):
+    followed = 0
+    for lesson in sorted((release / "lessons").glob("*.ipynb")):
+        for cell in nbformat.read(lesson, as_version=4).cells:
+            if cell.cell_type == "markdown":
+                for match in LINK.finditer(cell.source):
+                    if ":" not in match["target"]:
+                        assert (lesson.parent / match["target"]).is_file(), f"{lesson.name} -> {match['target']}"
+                        followed += 1
+    assert followed >= 10 and (release / "lessons" / "GLOSSARY.md").is_file()
+
+
+def test_a_dead_link_is_refused_naming_it(tmp_path):
+    def link_nowhere(notebook):
+        notebook.cells[0].source += "\n\nSee [the notes](NOTES.md)."
+    solutions = edit_solutions(SOLUTIONS, tmp_path / "solutions", link_nowhere)
+    with pytest.raises(ReleaseError, match=r"03_.*links to NOTES\.md, which does not exist"):
+        write_release(tmp_path / "out", solutions)
+
+
+@pytest.mark.parametrize("broken", ['check("3.1", build_context)  # the budget', 'check("3.1", build_context); x = 1'])
+def test_a_check_cell_out_of_form_is_refused_naming_the_cell(tmp_path, broken):
+    def break_check(notebook):
+        cell = next(c for c in notebook.cells if c.source.strip().startswith('check("3.1"'))
+        cell.source = broken
+    solutions = edit_solutions(SOLUTIONS, tmp_path / "solutions", break_check)
+    with pytest.raises(ReleaseError, match=r"03_budgeted_assembly\.ipynb, cell \d+ \(id [\w-]+\): 'check"):
+        write_release(tmp_path / "out", solutions)
+    assert not (tmp_path / "out").exists(), "a refused release wrote files"

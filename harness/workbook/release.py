@@ -4,10 +4,13 @@
     wrote ../student: 10 lessons, the harness package, README.md, pyproject.toml
     committed it to branch student (a1b2c3d) for nbgitpuller; push it: git push origin student
 
-A release holds the lessons (built from solutions/, so never stale), their pristine copies for
+A release holds the lessons (built from solutions/, so never stale) with the glossary and every
+other file a lesson links to, their pristine copies for
 `workbook reset` (.workbook/pristine/), the `harness` package and `pyproject.toml` to install it
 (which also installs jupyter/overrides.json, the settings that silence JupyterLab's news toast),
-and a README for students. It holds no solutions/, no tests, no CI and no author notes.
+and a README for students. It holds no solutions/, no tests, no CI and no author notes. A release is refused, naming the
+cell, when a check cell is no longer the call alone (its exercise would vanish from `workbook check`
+and the gradebook), or when a lesson links to a file that does not exist.
 
 OUT must be new, empty, or an earlier release (its files are replaced; a `.git` in it is kept, so
 OUT can be a clone of a student repository). `--branch NAME` also commits the release to branch NAME
@@ -17,6 +20,7 @@ nbgitpuller link pulls, whatever the repository is called.
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -24,8 +28,10 @@ import tempfile
 from pathlib import Path
 
 from harness.workbook import PRISTINE, ROOT, SOLUTIONS
-from harness.workbook.build import expected_lessons
+from harness.workbook.build import CHECK_CELL, expected_files, expected_lessons
 
+LINK = re.compile(r"\]\((?P<target>[^)\s#]+)(?:#[^)\s]*)?\)")  # a markdown link; its #anchor dropped
+CALLS_CHECK = re.compile(r"^\s*check\(\s*[\"']\d+\.\d+[\"']", re.MULTILINE)  # what a check cell starts with
 MARKER = Path(".workbook") / "release.json"  # says "this folder is a release": safe to replace
 SHIPPED = ("pyproject.toml", "jupyter/overrides.json")  # copied as they are, beside the package
 GITIGNORE = ".venv/\n__pycache__/\n*.egg-info/\nbuild/\n.ipynb_checkpoints/\n.env\nlessons/*.backup-*.ipynb\n"
@@ -50,6 +56,7 @@ JupyterHub all this is done for you.
     workbook check        # run copies of all your lessons: each exercise passed, failed or not attempted
     workbook check 03     # one lesson
     workbook reset 03     # lesson 03 as handed out; yours is kept beside it as a backup
+    workbook update       # your instructor's latest fixes, never over your work (see Updates)
 
 `reset` refuses while the lesson is open in JupyterLab: save it (Ctrl+S), then File > Close and
 Shut Down Notebook, then run it again. `python -m harness check` does the same as `workbook check`.
@@ -62,8 +69,14 @@ cost money; `WORKBOOK_OFFLINE=1` forces the glass box. Your key is never printed
 
 ## Updates
 
-When your instructor publishes a fix, opening the workbook link again merges it into your copy; your
-edits are kept. A fix to the `harness` package reaches a running notebook after Kernel > Restart.
+When your instructor publishes a fix: save and close your lessons (File > Close and Shut Down
+Notebook), then run `workbook update` in a terminal (or click the workbook link again, then run
+it). It pulls the fix and lists every change your copy did not take, cell by cell: a cell you
+never edited gets the fix; beside a cell you edited, the new version appears in a cell marked
+"Update from your instructor", and yours is never written over. If a lesson was open and
+JupyterLab says "File Changed", choose Revert if you had saved; if you chose Overwrite, run
+`workbook update` again: it brings back what the old tab dropped. A fix to the `harness` package
+reaches a running notebook after Kernel > Restart.
 """
 
 
@@ -90,22 +103,62 @@ def _prepare(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
 
 
+def malformed_check_cells(solutions: Path = SOLUTIONS) -> list[str]:
+    """Each code cell that calls `check("N.M", ...)` but is not exactly a check cell (a comment after
+    it, a second statement): the build cannot mark it, so `workbook check` and grading skip that exercise."""
+    found = []
+    for path in sorted(solutions.glob("*.ipynb")):
+        for index, cell in enumerate(json.loads(path.read_text(encoding="utf-8"))["cells"]):
+            source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+            if cell["cell_type"] == "code" and CALLS_CHECK.search(source) and not CHECK_CELL.fullmatch(source):
+                found.append(f"{path.name}, cell {index} (id {cell.get('id', '?')}): {source.strip()[:80]!r}")
+    return found
+
+
+def linked_files(out: Path, project: Path = ROOT) -> None:
+    """Copy into `out` every file a released lesson links to that is not there yet; refuse a dead link."""
+    for lesson in sorted((out / "lessons").glob("*.ipynb")):
+        for cell in json.loads(lesson.read_text(encoding="utf-8"))["cells"]:
+            if cell["cell_type"] != "markdown":
+                continue
+            for match in LINK.finditer("".join(cell["source"])):
+                target = match["target"]
+                if ":" in target:  # https:, mailto:: not a file of the release
+                    continue
+                released, source = out / "lessons" / target, project / "lessons" / target
+                if not released.resolve().is_relative_to(out.resolve()):
+                    raise ReleaseError(f"{lesson.name} links to {target}, outside the release: link inside it.")
+                if not released.exists():
+                    if not source.is_file():
+                        raise ReleaseError(f"{lesson.name} links to {target}, which does not exist: fix the link "
+                                           f"in solutions/{lesson.name}, then `python -m harness build`.")
+                    released.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copy2(source, released)
+
+
 def write_release(out: Path, solutions: Path = SOLUTIONS, project: Path = ROOT) -> list[str]:
     """Write the student release into `out`; return the lesson file names."""
     lessons = expected_lessons(solutions)
     if not lessons:
         raise ReleaseError(f"{solutions} holds no solution notebooks: nothing to release.")
+    if malformed := malformed_check_cells(solutions):
+        raise ReleaseError("A check cell must be the call alone, `check(\"3.1\", build_context)`, or `workbook "
+                           "check` and grading skip its exercise. Not released; fix these cells (move a comment "
+                           "to the cell above), then `python -m harness build`:\n  " + "\n  ".join(malformed))
     _prepare(out)
-    for folder in (out / "lessons", out / PRISTINE):
-        folder.mkdir(parents=True)
-        for name, text in lessons.items():
-            (folder / name).write_text(text, encoding="utf-8")
+    (out / PRISTINE).mkdir(parents=True)
+    for name, text in lessons.items():
+        (out / PRISTINE / name).write_text(text, encoding="utf-8")
+    (out / "lessons").mkdir()
+    for name, text in expected_files(solutions).items():  # the lessons and the glossary beside them
+        (out / "lessons" / name).write_text(text, encoding="utf-8")
     shutil.copytree(project / "harness", out / "harness", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     for name in SHIPPED:
         (out / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(project / name, out / name)
     (out / "README.md").write_text(STUDENT_README, encoding="utf-8")
     (out / ".gitignore").write_text(GITIGNORE, encoding="utf-8")
+    linked_files(out, project)
     (out / MARKER).write_text(json.dumps({"from_commit": source_commit(project), "lessons": list(lessons)},
                                          indent=1) + "\n", encoding="utf-8")
     return list(lessons)
