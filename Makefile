@@ -45,7 +45,7 @@ test-browser: setup
 
 # A real JupyterHub on 127.0.0.1 with a few students (slow; not part of `make test`). JupyterHub and the
 # idle culler go into the project's venv; configurable-http-proxy is installed from npm into build/hub/.
-# Real-users mode starts each student's server as the student's own OS account, so its hub runs from a
+# The hub's default mode starts each student's server as the student's own OS account, so its hub runs from a
 # venv every account can execute: made from HUB_PYTHON (Debian's), not from a Python under /root, and
 # kept outside the clone with a copy of the workbook in it (not an editable install), so it works
 # wherever the clone is, even in a folder other accounts cannot enter.
@@ -53,7 +53,7 @@ CHP := build/hub/node/node_modules/.bin/configurable-http-proxy
 HUB_PYTHON ?= /usr/bin/python3
 HUB_VENV ?= /var/tmp/workbook-hub-venv
 test-hub: setup $(HUB_VENV)/.installed
-	@$(PY) -c 'import jupyterhub, jupyterhub_idle_culler' 2>/dev/null || $(PY) -m pip install --quiet 'jupyterhub>=5' jupyterhub-idle-culler
+	@$(PY) -c 'import jupyterhub, jupyterhub_idle_culler' 2>/dev/null || $(PY) -m pip install --quiet 'jupyterhub==5.4.6' jupyterhub-idle-culler
 	@test -x $(CHP) || npm install --silent --prefix build/hub/node configurable-http-proxy
 	$(HUB_VENV)/bin/python -m pip install --quiet --no-deps --force-reinstall .  # this clone's workbook, as it is now
 	WORKBOOK_HUB=1 WORKBOOK_CHP=$(abspath $(CHP)) WORKBOOK_HUB_PYTHON=$(HUB_VENV)/bin/python \
@@ -61,5 +61,5 @@ test-hub: setup $(HUB_VENV)/.installed
 
 $(HUB_VENV)/.installed: pyproject.toml jupyter/overrides.json
 	$(HUB_PYTHON) -m venv $(HUB_VENV) || (apt-get update && apt-get install -y python3-venv && $(HUB_PYTHON) -m venv $(HUB_VENV))
-	$(HUB_VENV)/bin/python -m pip install --quiet '.[hub]' 'jupyterhub>=5' jupyterhub-idle-culler
+	$(HUB_VENV)/bin/python -m pip install --quiet '.[hub]' 'jupyterhub==5.4.6' jupyterhub-idle-culler
 	touch $@

@@ -1,4 +1,5 @@
-"""One OS account per student, so that the OS keeps students out of each other's homes.
+"""One OS account per student, so that the OS keeps students out of each other's homes; the hub's
+secrets in files only the hub's account reads.
 
 JupyterHub's own way (`LocalAuthenticator.create_system_users`) belongs to PAM-style authenticators
 and names the account after the hub user: the class password (`shared-password`) is not one, and a
@@ -16,6 +17,8 @@ import asyncio
 import grp
 import os
 import pwd
+import secrets
+import stat
 import subprocess
 import threading
 from pathlib import Path
@@ -105,3 +108,29 @@ def _run(*command: str) -> None:
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode:
         raise RuntimeError(f"{' '.join(command)} failed: {done.stderr.strip()}")
+
+
+def secret_file(path: Path, random_bytes: int) -> str:
+    """The secret in `path` (the hub's account's alone, mode 0600), written at random if missing, so a
+    secret is never in an environment that a student's process, or `ps e`, can read."""
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        path.chmod(0o600)  # a file written with a loose umask is closed again
+        value = path.read_text(encoding="utf-8").strip()
+        if not value:
+            raise SystemExit(f"{path} is empty: write the secret in it, or delete it and a random one is made.")
+        return value
+    with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+        file.write(secrets.token_urlsafe(random_bytes) + "\n")
+    return path.read_text(encoding="utf-8").strip()
+
+
+def readable_by_others(folder: Path) -> Path | None:
+    """A file in `folder` that any account may read (every folder on the way open to others), or None."""
+    for step in [*reversed(folder.resolve().parents), folder.resolve()]:
+        if step.exists() and not step.stat().st_mode & stat.S_IXOTH:
+            return None  # a closed folder on the way: nothing below it can be reached
+    if not folder.is_dir():
+        return None
+    return next((p for p in sorted(folder.rglob("*")) if p.is_file() and p.stat().st_mode & stat.S_IROTH), None)

@@ -56,8 +56,7 @@ def upstream_of(folder: Path) -> tuple[str, str]:
 
 
 def pull(folder: Path, url: str, branch: str) -> None:
-    """What the workbook link does (nbgitpuller), then the branch's whole history, which a link's clone
-    (one commit deep) lacks and the comparison needs."""
+    """What the workbook link does (nbgitpuller)."""
     try:
         from nbgitpuller.pull import GitPuller
     except ImportError:
@@ -68,6 +67,10 @@ def pull(folder: Path, url: str, branch: str) -> None:
     except subprocess.CalledProcessError as error:
         raise UpdateError(f"the pull failed ({' '.join(error.cmd[-3:])}): your files are untouched. "
                           "Save and close your lessons, then run `workbook update` again.") from None
+
+
+def deepen(folder: Path, branch: str) -> None:
+    """The branch's whole history, which a link's clone (one commit deep) lacks and the comparison needs."""
     if _git(folder, "rev-parse", "--is-shallow-repository").strip() == "true":
         _git(folder, "fetch", "--quiet", "--unshallow", "origin", branch)
 
@@ -109,6 +112,7 @@ def main(argv: list[str]) -> int:
         url, branch = upstream_of(workbook.root)
         if not args.no_pull:
             pull(workbook.root, url, branch)
+        deepen(workbook.root, branch)
         ref = f"origin/{branch}"
         print(f"Pulled the release ({_git(workbook.root, 'rev-parse', '--short', ref).strip()}).")
         changed = update_lessons(workbook.root, ref)

@@ -26,7 +26,7 @@ import requests
 from harness.workbook import ROOT, SOLUTIONS
 from harness.workbook.build import BEGIN, END
 from hub_client import Student
-from running_hub import CLASS_PASSWORD, release_repository, running_hub
+from running_hub import CLASS_PASSWORD
 
 LESSON = "03_budgeted_assembly"
 TARGET = "context-engineering-workbook"  # the nbgitpuller link's targetpath
@@ -75,15 +75,6 @@ def rss_mib(pid: int) -> float:
     return sum(p.memory_info().rss for p in [process, *process.children(recursive=True)]) / 2**20
 
 
-@pytest.fixture(scope="module")
-def hub(tmp_path_factory):
-    """The hub, its state folder and a local git repository holding the release on branch `student`."""
-    base = tmp_path_factory.mktemp("hub")
-    upstream = release_repository(base)
-    with running_hub(base) as hub:
-        yield {**hub, "repo": str(upstream)}
-
-
 def test_a_class_on_the_hub(hub):
     names = NAMES[:STUDENTS]
     plans = {name: PLANS[i % len(PLANS)] for i, name in enumerate(names)}
@@ -116,6 +107,7 @@ def test_a_class_on_the_hub(hub):
         assert events[-1].get("phase") == "finished", f"{name}'s pull: {events[-3:]}"
         home = hub["state"] / "homes" / name / TARGET
         assert (home / "lessons" / f"{LESSON}.ipynb").is_file() and not (home / "solutions").exists()
+        assert (home / "lessons" / "GLOSSARY.md").is_file(), "the glossary every lesson links to is missing"
 
     progress("pulled", figures)
 
@@ -169,6 +161,8 @@ def test_a_class_on_the_hub(hub):
     shutil.copytree(hub["state"] / "homes", submissions)
 
     # 6. `workbook reset 03` while the lesson is open, then after doing what it says.
+    # The lesson open in a tab (again: its kernel from the run may have been culled as idle by now).
+    first.api("POST", "api/sessions", json={"path": path, "type": "notebook", "name": path, "kernel": {"name": "python3"}})
     status, output = first.terminal("workbook reset 03")
     assert status == 1 and "is open in JupyterLab" in output and "File > Close and Shut Down Notebook" in output, \
         output[-1500:]

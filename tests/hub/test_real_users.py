@@ -1,14 +1,12 @@
-"""The hub in real-users mode (WORKBOOK_HUB_REAL_USERS=1, run as root): one OS account per student.
+"""The hub's default mode, as root: one OS account per student, the hub's secrets its own.
 
 Two students, the second calling themselves `root`, log in with the class password, get a server
 each (their accounts are created then), pull the student release with nbgitpuller, and each one's
-kernel tries to read, overwrite and list the other's files: the OS must refuse every attempt
-(EACCES). `workbook check 03` runs in a student's terminal, as the student. Loopback ports are not
-separated by uids, so reaching a classmate's glass box is not tested here (INSTRUCTORS.md says so).
-
-The accounts are named with a random prefix and group of their own (`wbt1a2b-ada`, group
-`wbt1a2b`), which no real account uses, and are removed with their homes when the test ends,
-passed or not.
+kernel tries to read, overwrite and list the other's files, and to read the admin password, the
+cookie secret, the hub's database, the hub's environment and the course clone's solutions/: the OS
+must refuse every attempt (EACCES), and the kernel's own environment holds no secret of the hub.
+`workbook check 03` runs in a student's terminal, as the student. Loopback ports are not separated
+by uids, so reaching a classmate's glass box is not tested here (INSTRUCTORS.md says so).
 """
 import errno
 import grp
@@ -33,14 +31,11 @@ import requests
 
 from harness.workbook import ROOT
 from hub_client import Student
-from running_hub import CLASS_PASSWORD, release_repository, running_hub
+from running_hub import CLASS_PASSWORD, remove_accounts
 
-pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="real-users mode creates OS accounts: run as root "
-                                                          "(CI does); as another user it cannot be tested")
 LESSON = "03_budgeted_assembly"
 TARGET = "context-engineering-workbook"
-NAMES = ("ada", "root")  # a student who calls themselves root gets an account of their own, not root's
-LOG = ROOT / "build" / "hub" / "real_users_jupyterhub.log"
+NAMES = ("ivy", "root")  # a student who calls themselves root gets an account of their own, not root's
 
 # Run in one student's kernel: who am I, and what does the OS let me do to a classmate's files?
 PROBE = '''
@@ -53,8 +48,10 @@ def attempt(action):
     except OSError as error:
         return errno.errorcode[error.errno]
 
-other_home, other_notebook = {other_home!r}, {other_notebook!r}
+other_home, other_notebook, hub_files = {other_home!r}, {other_notebook!r}, {hub_files!r}
+hub_secrets = {{name: attempt(lambda path=path: open(path, "rb").read()) for name, path in hub_files.items()}}
 print(json.dumps({{
+    **hub_secrets,
     "umask": os.umask(0o077), "uid": os.getuid(), "gid": os.getgid(),
     "user": pwd.getpwuid(os.getuid()).pw_name, "home": os.path.expanduser("~"),
     "read": attempt(lambda: open(other_notebook).read()),
@@ -64,62 +61,6 @@ print(json.dumps({{
     "list_homes": attempt(lambda: os.listdir(os.path.dirname(other_home))),
 }}))
 '''
-
-
-def closed_to_others(path: Path) -> Path | None:
-    """The first folder on the way to `path` that other accounts cannot enter, or None."""
-    for folder in [*reversed(path.parents), path]:
-        if folder.is_dir() and not folder.stat().st_mode & stat.S_IXOTH:
-            return folder
-    return None
-
-
-def remove_accounts(prefix: str, group: str) -> None:
-    """Every account named with `prefix`: its processes killed, then `userdel -r`; then the group."""
-    accounts = [entry for entry in pwd.getpwall() if entry.pw_name.startswith(prefix)]
-    uids = {entry.pw_uid for entry in accounts}
-    for process in psutil.process_iter(["uids"]):
-        if process.info["uids"] and process.info["uids"].real in uids:
-            process.kill()
-    psutil.wait_procs([p for p in psutil.process_iter(["uids"]) if p.info["uids"] and p.info["uids"].real in uids],
-                      timeout=10)
-    for entry in accounts:
-        subprocess.run(["userdel", "--remove", entry.pw_name], capture_output=True)
-    subprocess.run(["groupdel", group], capture_output=True)
-    left = [entry.pw_name for entry in pwd.getpwall() if entry.pw_name.startswith(prefix)]
-    assert not left, f"could not remove the test's accounts {left}: remove them with userdel -r"
-
-
-@pytest.fixture(scope="module")
-def hub():
-    python = Path(os.environ.get("WORKBOOK_HUB_PYTHON", sys.executable))
-    # The interpreter and its venv (the stdlib is beside it; the workbook is a copy in it, not this clone).
-    if closed := closed_to_others(python.resolve()):
-        pytest.fail(f"{closed} is closed to other accounts, so a student's server cannot use {python}: run "
-                    f"`make test-hub` (it makes /var/tmp/workbook-hub-venv from HUB_PYTHON, /usr/bin/python3), "
-                    f"or set WORKBOOK_HUB_PYTHON to a venv every account can run.")
-    tag = secrets.token_hex(2)
-    prefix, group = f"wbt{tag}-", f"wbt{tag}"
-    # Not under pytest's tmp folder: it is 0700 to root, and the students must reach their homes.
-    base = Path(tempfile.mkdtemp(prefix="workbook-real-users-"))
-    base.chmod(0o711)
-    try:
-        upstream = release_repository(base)
-        # A repository on the hub machine belongs to root, and git refuses to pull from another user's
-        # repository ("dubious ownership") unless a global or system config marks it safe; an
-        # instructor serves it over https or marks it in /etc/gitconfig, the test in a config of its own.
-        marked = base / "gitconfig"
-        marked.write_text(f"[safe]\n\tdirectory = {upstream / '.git'}\n")
-        safe = f"c.Spawner.environment['GIT_CONFIG_GLOBAL'] = {str(marked)!r}\n"
-        with running_hub(base, safe, str(python), WORKBOOK_HUB_REAL_USERS="1", WORKBOOK_HUB_ACCOUNT_PREFIX=prefix,
-                         WORKBOOK_HUB_ACCOUNT_GROUP=group) as running:
-            yield {**running, "repo": str(upstream), "prefix": prefix, "group": group}
-    finally:
-        if (base / "jupyterhub.log").exists():  # kept for a failure's reader: base goes with the accounts
-            LOG.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy(base / "jupyterhub.log", LOG)
-        remove_accounts(prefix, group)
-        shutil.rmtree(base, ignore_errors=True)
 
 
 def run_cell(student: Student, code: str) -> str:
@@ -162,9 +103,10 @@ def test_students_are_separate_os_accounts(hub):
             f"{name}'s home: owner uid {home.st_uid}, mode {oct(stat.S_IMODE(home.st_mode))}"
         assert grp.getgrgid(account.pw_gid).gr_mem == [] and grp.getgrgid(account.pw_gid).gr_name == account.pw_name, \
             f"{name}'s primary group is not private: {grp.getgrgid(account.pw_gid)}"
-    for private in ("jupyterhub.sqlite", "cookie_secret"):
-        mode = stat.S_IMODE((hub["state"] / private).stat().st_mode)
-        assert mode & 0o077 == 0, f"the hub's {private} is open to students: mode {oct(mode)}"
+    for secret in ("jupyterhub.sqlite", "cookie_secret", "admin_password", "class_password", "proxy_token"):
+        mode = stat.S_IMODE((hub["state"] / "hub" / secret).stat().st_mode)
+        assert mode & 0o077 == 0, f"the hub's {secret} is open to students: mode {oct(mode)}"
+    assert stat.S_IMODE((hub["state"] / "hub").stat().st_mode) == 0o700
     for folder in (hub["state"], homes):
         assert stat.S_IMODE(folder.stat().st_mode) == 0o711, f"{folder} lets students list it"
     state = requests.get(f"{hub['url']}/hub/api/users/{NAMES[0]}", headers=hub["admin"]).json()
@@ -179,15 +121,25 @@ def test_students_are_separate_os_accounts(hub):
         lesson = homes / name / TARGET / "lessons" / f"{LESSON}.ipynb"
         assert lesson.is_file() and lesson.stat().st_uid == accounts[name].pw_uid, f"{name}'s pulled lesson: {lesson}"
 
-    # 3. Each kernel runs as its student and is refused the classmate's files by the OS.
+    # 3. Each kernel runs as its student and is refused the classmate's files and the hub's by the OS.
+    private = hub["state"] / "hub"
+    hub_files = {"admin_password": str(private / "admin_password"), "class_password_file": str(private / "class_password"),
+                 "cookie_secret": str(private / "cookie_secret"), "database": str(private / "jupyterhub.sqlite"),
+                 "proxy_token": str(private / "proxy_token"), "hub_environ": f"/proc/{hub['pid']}/environ",
+                 "solutions": str(ROOT / "solutions" / f"{LESSON}.ipynb")}
+    assert all(Path(path).exists() for path in hub_files.values()), "a file the probe tries does not exist"
+    hub_secrets = [Path(hub_files[n]).read_text().strip() for n in ("admin_password", "cookie_secret", "proxy_token")]
+    environment = run_cell(students[NAMES[0]], "import os, json; print(json.dumps(dict(os.environ)))")
+    assert not [s for s in hub_secrets if s in environment], "a secret of the hub is in a student's environment"
     for name, other in zip(NAMES, reversed(NAMES)):
         report = json.loads(run_cell(students[name], PROBE.format(
-            other_home=str(homes / other), other_notebook=str(homes / other / TARGET / "lessons" / f"{LESSON}.ipynb"))))
+            other_home=str(homes / other), other_notebook=str(homes / other / TARGET / "lessons" / f"{LESSON}.ipynb"),
+            hub_files=hub_files)))
         account = accounts[name]
         assert (report["uid"], report["gid"], report["user"], report["home"]) == \
                (account.pw_uid, account.pw_gid, account.pw_name, str(homes / name)), f"{name}'s kernel: {report}"
         assert report["umask"] == 0o077, f"{name}'s kernel makes files others may read: umask {oct(report['umask'])}"
-        refused = {what: report[what] for what in ("read", "overwrite", "plant", "list", "list_homes")}
+        refused = {what: report[what] for what in ("read", "overwrite", "plant", "list", "list_homes", *hub_files)}
         assert refused == dict.fromkeys(refused, errno.errorcode[errno.EACCES]), \
             f"{name}'s kernel was allowed at {other}'s files: {refused}"
     kernels = [p for p in server.children(recursive=True) if "ipykernel" in " ".join(p.cmdline())]
