@@ -35,8 +35,14 @@ class Student:
                                    data={"username": self.name, "password": password,
                                          "_xsrf": self.session.cookies.get("_xsrf", "")})
         assert answer.status_code == 302, f"login of {self.name} answered {answer.status_code}"
+        # The token the page itself uses (window.jhdata.xsrf_token): after a login the jar can hold two
+        # _xsrf cookies (before and after), and JupyterHub 5.4 refuses the stale one.
+        home = self.session.get(f"{self.hub}/hub/home")
+        home.raise_for_status()
+        xsrf = re.search(r'xsrf_token: "([^"]+)"', home.text)
+        assert xsrf, f"no xsrf_token in {self.name}'s hub page"
         made = self.session.post(f"{self.hub}/hub/api/users/{self.name}/tokens", json={"note": "hub test"},
-                                 headers={"X-XSRFToken": self.session.cookies.get("_xsrf", "")})
+                                 headers={"X-XSRFToken": xsrf.group(1)})
         made.raise_for_status()
         self.token = made.json()["token"]
         self.session.headers["Authorization"] = f"token {self.token}"

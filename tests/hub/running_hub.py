@@ -8,6 +8,7 @@ The course clone (this one) is closed to other accounts while it runs, as INSTRU
 """
 import os
 import pwd
+import re
 import secrets
 import shutil
 import stat
@@ -27,9 +28,31 @@ from harness.workbook.release import commit_to_branch, write_release
 from running_jupyter import free_port, stop_process
 
 CONFIG = ROOT / "hub" / "jupyterhub_config.py"
+GUIDE = ROOT / "INSTRUCTORS.md"
 CHP = os.environ.get("WORKBOOK_CHP", "configurable-http-proxy")
 CLASS_PASSWORD = "class-password-for-the-test"
 START_SECONDS = 120
+
+
+def documented_command(containing: str, **paths: str) -> str:
+    """The one command line of INSTRUCTORS.md's "One machine" section that holds `containing`, with
+    the instructor's paths replaced by the test's (`paths`: documented path -> the test's), so the
+    hub test runs the guide's own text, not a copy of it."""
+    section = GUIDE.read_text(encoding="utf-8").split("### One machine", 1)[1].split("\n### ", 1)[0]
+    blocks = re.findall(r"```\n(.*?)```", section, re.S)
+    lines = [line.strip() for block in blocks for line in block.splitlines() if containing in line]
+    assert len(lines) == 1, f"INSTRUCTORS.md's One machine section has {len(lines)} commands holding {containing!r}"
+    command = lines[0].split("  # ")[0]
+    for documented, here in sorted(paths.items(), key=lambda item: -len(item[0])):  # longest first
+        command = command.replace(documented, here)
+    return command
+
+
+def run_documented(containing: str, **paths: str) -> subprocess.CompletedProcess:
+    command = documented_command(containing, **paths)
+    done = subprocess.run(["sh", "-c", command], capture_output=True, text=True, timeout=1800)
+    assert done.returncode == 0, f"INSTRUCTORS.md's `{command}` failed: {done.stdout[-1500:]}{done.stderr[-1500:]}"
+    return done
 
 
 def release_repository(base: Path) -> Path:
@@ -53,9 +76,9 @@ def running_hub(base: Path, extra_config: str = "", python: str = sys.executable
                        f"c.JupyterHub.services.append({{'name': 'hub-test', 'api_token': {admin_token!r}}})\n"
                        "c.JupyterHub.load_roles.append({'name': 'hub-test', 'scopes': ['admin:users', "
                        "'admin:servers', 'admin:server_state'], 'services': ['hub-test']})\n" + extra_config)
-    private = base / "state" / "hub"  # the secrets the instructor writes, or the hub makes, before students come
-    private.mkdir(parents=True, exist_ok=True, mode=0o700)
-    (private / "class_password").write_text(CLASS_PASSWORD + "\n")
+    # The class password, written as INSTRUCTORS.md says (the hub makes the others at its first start).
+    for step in ("mkdir -p -m 700", "class_password)"):
+        run_documented(step, **{"/srv/workbook-hub": str(base / "state"), "the class password": CLASS_PASSWORD})
     port = free_port()
     env = dict(os.environ, WORKBOOK_HUB_DIR=str(base / "state"), WORKBOOK_HUB_IP="127.0.0.1",
                WORKBOOK_HUB_PORT=str(port), WORKBOOK_HUB_API_PORT=str(free_port()),
@@ -80,7 +103,8 @@ def running_hub(base: Path, extra_config: str = "", python: str = sys.executable
                 f"JupyterHub did not start: {log_path.read_text()[-2000:]}"
             time.sleep(0.5)
         yield {"url": url, "state": base / "state", "base": base, "log": log_path,
-               "admin": {"Authorization": f"token {admin_token}"}, "env": env, "pid": process.pid}
+               "admin": {"Authorization": f"token {admin_token}"}, "env": env, "pid": process.pid,
+               "python": python}
     finally:
         stop_process(process, grace=60)  # the hub stops every server it spawned, and its proxy
         log.close()
@@ -132,9 +156,10 @@ def student_accounts_hub(log_copy: Path, **extra_env: str):
         upstream = release_repository(base)
         # A repository on the hub machine belongs to root, and git refuses to pull from another user's
         # repository ("dubious ownership") unless a global or system config marks it safe; an
-        # instructor marks it in /etc/gitconfig, the test in a config of its own.
+        # instructor marks it in /etc/gitconfig (INSTRUCTORS.md's command), the test in a config of its own.
         marked = base / "gitconfig"
-        marked.write_text(f"[safe]\n\tdirectory = {upstream}\n\tdirectory = {upstream / '.git'}\n")
+        # (the test's repository has a work tree, so the path git checks is its .git, a bare one's is itself)
+        run_documented("safe.directory", **{"--system": f"--file {marked}", "/srv/course.git": str(upstream / ".git")})
         safe = f"c.Spawner.environment['GIT_CONFIG_GLOBAL'] = {str(marked)!r}\n"
         with running_hub(base, safe, str(python), WORKBOOK_HUB_ACCOUNT_PREFIX=prefix,
                          WORKBOOK_HUB_ACCOUNT_GROUP=group, **extra_env) as running:

@@ -11,6 +11,7 @@ import json
 import time
 
 import psutil
+from websocket import WebSocketException
 
 from harness.workbook import ROOT
 from hub_client import Student
@@ -39,7 +40,10 @@ def test_idle_kernels_go_so_a_student_holds_the_lessons_in_use(hub):
     after, kernel_mib, alive, cpu = {}, {}, {}, 0.0
     for name in lessons:
         before = {p.pid for p in kernels_of(server)}
-        _, seconds = student.run_all(f"{TARGET}/lessons/{name}")  # the session stays: a tab left open
+        try:
+            student.run_all(f"{TARGET}/lessons/{name}")  # the session stays: a tab left open
+        except WebSocketException:  # a kernel that could not bind its ports (seen on this shared machine):
+            student.run_all(f"{TARGET}/lessons/{name}")  # a student would restart it; so does the test, once
         fresh = [p for p in kernels_of(server) if p.pid not in before]
         kernel_mib[name[:2]] = round(sum(p.memory_info().rss for p in fresh) / 2**20)
         cpu += sum(sum(p.cpu_times()[:2]) for p in fresh)
