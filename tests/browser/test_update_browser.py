@@ -1,0 +1,58 @@
+"""The update flow in Chromium: a lesson open in JupyterLab while `workbook update` brings a fix,
+JupyterLab's "File Changed" dialog at the next save, Overwrite (the stale tab drops the fix), then
+`workbook update` again and the reloaded lesson showing the fix back: in place in the cell the
+student never edited, beside the one they did. Screenshots in tests/browser/screenshots/update-*.png.
+"""
+import json
+
+from nbgitpuller.pull import GitPuller
+
+from harness.workbook.cell_merge import source_of
+from harness.workbook.update import main as update
+from lab_driver import NOTEBOOK, OPEN_TIMEOUT_MS, SCREENSHOTS, open_notebook
+from test_update import FIXED_STUB, R1, R2, git, publish, render, student_copy
+
+DIALOG_TIMEOUT_MS = 60_000
+
+
+def test_a_stale_tab_overwrite_is_undone_by_the_next_update(lab, page, tmp_path):
+    upstream = tmp_path / "course"
+    git(tmp_path, "init", "-q", "-b", "student", str(upstream))
+    publish(upstream, R1)
+    copy_dir = lab.served / "workbook"
+    for _ in GitPuller(str(upstream), str(copy_dir), branch="student").pull():
+        pass
+    lesson = copy_dir / "lessons" / "03_lesson.ipynb"
+    lesson.write_text(render(student_copy()), encoding="utf-8")  # the student's answer, saved
+    path = "workbook/lessons/03_lesson.ipynb"
+    open_notebook(page, lab, path)
+
+    publish(upstream, R2)
+    assert update(["--lessons", str(copy_dir)]) == 0  # the fix arrives while the tab is open
+    page.locator(f"{NOTEBOOK} .jp-CodeCell .cm-content").first.click()
+    page.keyboard.press("End")
+    page.keyboard.insert_text("  # still mine")
+    page.keyboard.press("ControlOrMeta+s")
+    dialog = page.locator('.jp-Dialog:has-text("File Changed")')
+    dialog.wait_for(timeout=DIALOG_TIMEOUT_MS)
+    page.screenshot(path=str(SCREENSHOTS / "update-1-file-changed.png"))
+    dialog.get_by_role("button", name="Overwrite").click()
+    dialog.wait_for(state="detached", timeout=DIALOG_TIMEOUT_MS)
+    page.wait_for_function(f"() => !document.querySelector('{NOTEBOOK}').classList.contains('jp-mod-dirty')"
+                           " && !document.title.startsWith('●')", timeout=DIALOG_TIMEOUT_MS)
+    stale = json.loads(lesson.read_text(encoding="utf-8"))
+    assert "Some fixed text." not in [source_of(c) for c in stale["cells"]], "the Overwrite did not drop the fix"
+
+    assert update(["--lessons", str(copy_dir)]) == 0
+    page.once("dialog", lambda d: d.accept())
+    page.goto(f"{lab.url}/lab/tree/{path}?reset")
+    page.wait_for_selector(f"{NOTEBOOK} .jp-Cell", timeout=OPEN_TIMEOUT_MS)
+    offered = page.locator(f"{NOTEBOOK} .jp-MarkdownCell", has_text="Update from your instructor")
+    offered.wait_for(timeout=OPEN_TIMEOUT_MS)
+    offered.scroll_into_view_if_needed()
+    page.screenshot(path=str(SCREENSHOTS / "update-2-fix-restored.png"))
+    restored = json.loads(lesson.read_text(encoding="utf-8"))
+    sources = [source_of(c) for c in restored["cells"]]
+    assert "Some fixed text." in sources and any(FIXED_STUB in s for s in sources)
+    mine = next(c for c in restored["cells"] if c["id"] == "ex")
+    assert "# still mine" in source_of(mine) and "return 1" in source_of(mine), "the student's edit is lost"
