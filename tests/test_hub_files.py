@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 from harness.workbook import ROOT
@@ -58,3 +59,43 @@ def test_a_failed_post_start_pull_is_reported_in_the_home_and_a_good_one_clears_
     run_post_start(home, str(upstream))
     assert (home / "context-engineering-workbook" / "lessons" / "00_first_call.ipynb").is_file()
     assert not (home / "WORKBOOK-PULL-FAILED.txt").exists(), (home / ".workbook-pull.log").read_text()
+
+
+def load_config(tmp_path, monkeypatch, uid: int, **env: str):
+    """hub/jupyterhub_config.py as JupyterHub loads it, here with a stand-in get_config."""
+    pytest.importorskip("jupyterhub")  # `make test-hub` installs it; without it, nothing here to load
+    from traitlets.config import Config
+
+    monkeypatch.setattr(os, "geteuid", lambda: uid)
+    for name in ("WORKBOOK_CLASS_PASSWORD", "WORKBOOK_ADMIN_PASSWORD", "WORKBOOK_HUB_MODE"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in {"WORKBOOK_HUB_DIR": str(tmp_path / "state"), **env}.items():
+        monkeypatch.setenv(name, value)
+    config = Config()
+    path = ROOT / "hub" / "jupyterhub_config.py"
+    umask = os.umask(0o022)
+    try:  # the config sets the hub's umask (077): the test process gets its own back
+        exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"),
+             {"get_config": lambda: config, "__file__": str(path)})
+    finally:
+        os.umask(umask)
+    return config
+
+
+def test_the_default_needs_root_and_no_password_is_taken_from_the_environment(tmp_path, monkeypatch):
+    with pytest.raises(SystemExit, match="run it as root"):
+        load_config(tmp_path, monkeypatch, uid=1000)
+    with pytest.raises(SystemExit, match="WORKBOOK_ADMIN_PASSWORD is set"):
+        load_config(tmp_path, monkeypatch, uid=1000, WORKBOOK_HUB_MODE="trusted-room", WORKBOOK_ADMIN_PASSWORD="x" * 40)
+
+
+def test_a_trusted_room_is_named_and_its_secrets_are_files_of_the_hub_alone(tmp_path, monkeypatch):
+    config = load_config(tmp_path, monkeypatch, uid=1000, WORKBOOK_HUB_MODE="trusted-room")
+    private = tmp_path / "state" / "hub"
+    assert config.JupyterHub.spawner_class == "simple" and (private.stat().st_mode & 0o777) == 0o700
+    for name in ("class_password", "admin_password", "proxy_token"):
+        assert (private / name).stat().st_mode & 0o077 == 0, f"{name} is readable by others"
+    assert config.SharedPasswordAuthenticator.admin_password == (private / "admin_password").read_text().strip()
+    assert len(config.SharedPasswordAuthenticator.admin_password) >= 32
+    with pytest.raises(SystemExit, match="trusted-room"):
+        load_config(tmp_path, monkeypatch, uid=1000, WORKBOOK_HUB_MODE="single")
