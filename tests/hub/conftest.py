@@ -2,7 +2,7 @@
 `make test-hub` installs JupyterHub and configurable-http-proxy and sets WORKBOOK_HUB=1.
 
 One hub for every test here, in the shipped default mode (one OS account per student, run as root),
-with idle kernels culled after 30 s so that culling is seen within the test."""
+with idle kernels culled after 90 s so that culling is seen within the test."""
 import os
 
 import pytest
@@ -10,7 +10,7 @@ import pytest
 if os.environ.get("WORKBOOK_HUB") != "1":
     collect_ignore_glob = ["test_*.py"]
 
-KERNEL_IDLE_MINUTES = "0.5"
+KERNEL_IDLE_MINUTES = "1.5"  # 30 s culled kernels mid-run at load average 6: too short for a shared machine
 
 
 @pytest.fixture(scope="session")
