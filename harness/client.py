@@ -28,9 +28,28 @@ OFFLINE_KEY = "glass-box-offline"  # what the SDK sends to the engine; the engin
 GLASS_BOX_TIMEOUT_MS = 120_000
 
 
-def _read_dotenv(path: Path = Path(".env")) -> dict:
-    """KEY=VALUE lines of a .env file in the current folder, if there is one."""
-    if not path.is_file():
+def _is_project_root(folder: Path) -> bool:
+    """The workbook's top folder: the one that holds lessons/ (a student's copy) or pyproject.toml."""
+    return (folder / "lessons").is_dir() or (folder / "pyproject.toml").is_file()
+
+
+def dotenv_path(start: Path | None = None) -> Path | None:
+    """The .env that counts: in the current folder, else in the folders above it up to the project's top
+    (kernels run in lessons/, and the README puts .env at the top). Outside a project only the current
+    folder counts, so a stray .env in a home folder is never read."""
+    here = (start or Path.cwd()).resolve()
+    root = next((folder for folder in (here, *here.parents) if _is_project_root(folder)), here)
+    chain = [here, *here.parents]
+    for folder in chain[:chain.index(root) + 1]:
+        if (folder / ".env").is_file():
+            return folder / ".env"
+    return None
+
+
+def _read_dotenv(path: Path | None = None) -> dict:
+    """KEY=VALUE lines of the project's .env file (see dotenv_path), if there is one."""
+    path = path or dotenv_path()
+    if path is None or not path.is_file():
         return {}
     pairs = {}
     for line in path.read_text(encoding="utf-8", errors="replace").splitlines():

@@ -71,7 +71,7 @@ def test_the_signature_is_derived_from_the_request_not_drawn_at_random(glass_box
     assert signature(first) == signature(again) != signature(other)
 
 
-def test_a_model_that_does_not_require_signatures_sends_none(glass_box):
+def test_a_model_that_does_not_require_signatures_sends_none(legacy_models, glass_box):
     reply = glass_box.models.generate_content(model=UNSIGNED, contents=[user("Call list_files for '.' first.")],
                                               config=CONFIG)
     assert any(part.function_call for part in reply.candidates[0].content.parts)

@@ -179,7 +179,7 @@ def route(method: str, path: str, query: str, raw: bytes) -> dict:
         if action == "countTokens":
             return count(model, parse_body(raw), version)
     if rest == "models" and method == "GET":
-        return list_models(params.get("pageSize", ""), params.get("pageToken", ""))
+        return list_models(params.get("pageSize", ""), params.get("pageToken", ""), version)
     if rest.startswith("models/") and ":" not in rest and method == "GET":
         return get_model(rest, version)
     if rest == "cachedContents" and method == "POST":

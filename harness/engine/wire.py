@@ -15,7 +15,7 @@ A `WireError` turns into the body the SDK parses into `google.genai.errors.Clien
 """
 import json
 
-from harness.engine import MIN_CACHE_TOKENS
+from harness.models import CLOSED_TO_NEW_KEYS, LATEST, MODELS, ROUTED, legacy_models_allowed
 
 ROLES = ("user", "model")
 CALL_AFTER_USER = ("Please ensure that function call turn comes immediately after a user turn "
@@ -82,15 +82,30 @@ def _too_deep() -> WireError:
 
 
 def resolve_model(name: str, api_version: str = "v1beta", method: str = "generateContent") -> str:
-    """`models/gemini-2.5-flash` or `gemini-2.5-flash` -> `gemini-2.5-flash`; 404 if unknown."""
+    """The id of the model that answers `name`, as Gemini serves a new key; 404 otherwise.
+
+    `models/gemini-3.8-flash` -> `gemini-3.8-flash`; a deprecated id -> the model it is routed to; a
+    `-latest` alias -> its model on v1beta only; a model closed to new keys -> Gemini's 404 for it,
+    unless WORKBOOK_LEGACY_MODELS=1 (harness/models.py).
+    """
     model = name.removeprefix("models/")
-    if model not in MIN_CACHE_TOKENS:
-        known = ", ".join(sorted(MIN_CACHE_TOKENS))
+    served = ROUTED.get(model) or (LATEST.get(model) if api_version == "v1beta" else None) or model
+    row = MODELS.get(served)
+    if row is not None and not row.open_to_new_keys and not legacy_models_allowed():
+        raise WireError(404, "NOT_FOUND", CLOSED_TO_NEW_KEYS.format(model=served))
+    if row is None:
         raise WireError(404, "NOT_FOUND", (
             f"models/{model} is not found for API version {api_version}, or is not supported for "
             f"{method}. Call ListModels to see the list of available models and their supported "
-            f"methods. (The glass box answers for: {known}.)"))
-    return model
+            f"methods. (The glass box answers for: {', '.join(_served_ids(api_version))}.)"))
+    return served
+
+
+def _served_ids(api_version: str) -> list[str]:
+    """What a request may name here: the open rows (and the closed ones for a legacy project), routed ids,
+    and on v1beta the `-latest` aliases."""
+    rows = [m for m, row in MODELS.items() if row.open_to_new_keys or legacy_models_allowed()]
+    return rows + list(ROUTED) + (list(LATEST) if api_version == "v1beta" else [])
 
 
 def _count(content: dict, key: str) -> int:
