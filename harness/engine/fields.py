@@ -86,6 +86,24 @@ def _is_base64(value: str) -> bool:
     return bool(_BASE64.fullmatch(value)) and len(value.rstrip("=")) % 4 != 1
 
 
+def _number(spec: str, value):
+    """`value` read as proto JSON reads a number field, or None when it is not one: an int field takes
+    40, 40.0 and "40" (what the SDK and hand-written JSON send); a float field also takes "0.5", "NaN"
+    and "Infinity" (a NaN then fails its range check, as on Gemini)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        try:
+            value = float(value) if spec == "float" or "." in value or "e" in value.lower() else int(value)
+        except ValueError:
+            return None
+    if spec == "float" and isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value if isinstance(value, int) else None
+
+
 def _at(path: str) -> str:
     return f" at '{path}'" if path else ""
 
@@ -117,6 +135,8 @@ def _any(value, path: str):
 def _read(spec, value, path: str, name: str):
     if spec is ANY:
         return _any(value, path)
+    if spec in ("int", "float") and (number := _number(spec, value)) is not None:
+        return number
     if isinstance(spec, str):
         kind, label = _TYPES[spec]
         if not isinstance(value, kind) or (spec != "bool" and isinstance(value, bool)):

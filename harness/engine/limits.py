@@ -48,7 +48,8 @@ def check_generation(config: dict, model: str) -> None:
     for field, low, high in RANGES:
         value = config.get(field)
         top = row.output_token_limit if high is None and field == "maxOutputTokens" else high
-        if value is not None and (value < low or (top is not None and value > top)):
+        # NOTE: written so that a NaN (proto JSON reads "NaN" for a float) is out of every range.
+        if value is not None and not (value >= low and (top is None or value <= top)):
             span = f"from {low} to {top}" if top is not None else f"at least {low}"
             name = re.sub(r"([A-Z])", r"_\1", field).lower()
             raise invalid(f"* GenerateContentRequest.generation_config.{name}: {value} is out of range; "
