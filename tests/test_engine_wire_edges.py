@@ -133,3 +133,24 @@ def test_an_http_09_request_line_gets_a_400_at_once():
 def test_a_silent_connection_gets_a_408_and_is_closed():
     answer, _ = raw_exchange(b"", wait=FIRST_REQUEST_SECONDS + 20)
     assert answer.startswith(b"HTTP/1.1 408") and b"DEADLINE_EXCEEDED" in answer
+
+
+@pytest.mark.parametrize("tool, name", [(types.Tool(google_search=types.GoogleSearch()), "google_search"),
+                                        (types.Tool(code_execution=types.ToolCodeExecution()), "code_execution"),
+                                        (types.Tool(url_context=types.UrlContext()), "url_context")])
+def test_a_built_in_tool_is_refused_by_name_never_ignored(glass_box, tool, name):
+    with pytest.raises(errors.ClientError) as caught:
+        glass_box.models.generate_content(model=MODEL, contents="Who won the 2026 final?",
+                                          config=types.GenerateContentConfig(tools=[tool]))
+    assert caught.value.code == 400 and f"built-in tool {name}" in caught.value.message
+
+
+def test_usage_rides_on_every_stream_chunk_and_a_long_answer_comes_in_several(glass_box):
+    prompt = "The packing list reads: " + " ".join(f"item{i}" for i in range(40)) + ". What does the packing list read?"
+    chunks = list(glass_box.models.generate_content_stream(model=MODEL, contents=prompt))
+    whole = glass_box.models.generate_content(model=MODEL, contents=prompt)
+    assert len(chunks) >= 3 and all(c.usage_metadata and c.usage_metadata.prompt_token_count for c in chunks)
+    so_far = [c.usage_metadata.candidates_token_count or 0 for c in chunks]
+    assert so_far == sorted(so_far) and so_far[-1] == whole.usage_metadata.candidates_token_count
+    assert chunks[-1].usage_metadata.total_token_count == whole.usage_metadata.total_token_count
+    assert "".join(c.text or "" for c in chunks) == whole.text

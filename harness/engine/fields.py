@@ -63,7 +63,8 @@ GENERATION = _message("GenerationConfig", temperature="float", topP="float", top
 FUNCTION_DECLARATION = _message("FunctionDeclaration", name="string", description="string", parameters=STRUCT,
                                 parametersJsonSchema=STRUCT, response=ANY, responseJsonSchema=ANY, behavior=ANY)
 TOOL = _message("Tool", functionDeclarations=_repeated(FUNCTION_DECLARATION), googleSearch=ANY,
-                googleSearchRetrieval=ANY, codeExecution=ANY, urlContext=ANY, computerUse=ANY, fileSearch=ANY)
+                googleSearchRetrieval=ANY, codeExecution=ANY, urlContext=ANY, computerUse=ANY, fileSearch=ANY,
+                googleMaps=ANY, enterpriseWebSearch=ANY, retrieval=ANY)
 GENERATE = _message("GenerateContentRequest", model="string", contents=_repeated(CONTENT),
                     systemInstruction=CONTENT, tools=_repeated(TOOL), toolConfig=ANY, safetySettings=ANY,
                     generationConfig=GENERATION, cachedContent="string", labels=ANY, serviceTier=ANY, store="bool")

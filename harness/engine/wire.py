@@ -154,6 +154,26 @@ def check_parts(parts: list, where: str) -> None:
             raise invalid(NO_DATA.format(where=where, index=index))
 
 
+# Gemini's built-in tools, by their field in `Tool`. The glass box refuses each with a 400 naming it rather
+# than answer without it: an empty `groundingMetadata` would tell the notebook that a search ran and found
+# nothing, which Gemini never says, and code execution cannot be faked honestly. Online they work.
+BUILT_IN_TOOLS = {"googleSearch": "google_search", "googleSearchRetrieval": "google_search_retrieval",
+                  "codeExecution": "code_execution", "urlContext": "url_context", "computerUse": "computer_use",
+                  "fileSearch": "file_search", "googleMaps": "google_maps", "enterpriseWebSearch": "enterprise_web_search",
+                  "retrieval": "retrieval"}
+
+
+def check_built_in_tools(tools: list) -> None:
+    """A 400 naming the first built-in tool in `tools` (the glass box has no network and runs no code)."""
+    for index, tool in enumerate(tools):
+        for field, name in BUILT_IN_TOOLS.items():
+            if field in tool:
+                raise invalid(f"* GenerateContentRequest.tools[{index}].{name}: the glass box cannot run Gemini's "
+                              f"built-in tool {name} (it is offline and runs no code), and answering without it "
+                              "would hide that. Remove it from tools, declare a function instead, or run online "
+                              "with a key.")
+
+
 def _count(content: dict, key: str) -> int:
     return sum(1 for part in content.get("parts") or [] if key in part)
 
