@@ -1,8 +1,9 @@
 """One way to get a model: `connect()` returns a real `google.genai.Client`.
 
 Offline (no key, or WORKBOOK_OFFLINE=1) the client talks to the glass-box engine on loopback;
-with GEMINI_API_KEY or GOOGLE_API_KEY set it talks to Gemini. WORKBOOK_RECORD=path also writes
-every exchange to a JSONL file; WORKBOOK_REPLAY=path answers from such a file instead (recorder.py).
+with GEMINI_API_KEY or GOOGLE_API_KEY set it talks to Gemini. WORKBOOK_RECORDING=record:<file> also
+writes every exchange to a JSONL file, replay:<file> answers from such a file instead, auto:<file>
+answers from it what it holds and records the rest (http_recording.py).
 Lessons never branch on the mode: the same cells run on all of them. The key is read from the environment or a `.env` file and never
 printed, logged or stored.
 """
@@ -112,28 +113,35 @@ def connect(retry_attempts: int | None = None) -> genai.Client:
 
     model_row(MODEL)  # an unknown WORKBOOK_MODEL is one clear error here, not a crash after a run
     retry = types.HttpRetryOptions(attempts=retry_attempts) if retry_attempts else None
-    if os.environ.get("WORKBOOK_REPLAY"):  # a recording answers, on the API version it was made on
+    from harness.http_recording import recording_setting
+
+    setting = recording_setting()  # WORKBOOK_RECORDING=<mode>:<file>, or None
+    if setting and setting[0] == "replay":  # the recording answers, on the API version it was made on
         from harness.engine.server import ensure_replaying
 
-        base_url, version = ensure_replaying(os.environ["WORKBOOK_REPLAY"])
-        options = types.HttpOptions(base_url=base_url, api_version=version, retry_options=retry,
+        base_url, version = ensure_replaying(str(setting[1]))
+        options = types.HttpOptions(base_url=base_url, api_version=version or "v1", retry_options=retry,
                                     timeout=GLASS_BOX_TIMEOUT_MS, **_plain_http())
         return genai.Client(api_key=OFFLINE_KEY, vertexai=False, http_options=options)
-    recording = {}  # the HTTP client's arguments that record every exchange (WORKBOOK_RECORD)
-    if os.environ.get("WORKBOOK_RECORD"):
-        from harness.recorder import RecordingTransport
+    recording, version = {}, None  # the HTTP client's arguments that record every exchange, and the file's version
+    if setting:
+        from harness.engine.replay import Replay
+        from harness.http_recording import RecordingTransport
 
-        recording = {"transport": RecordingTransport(os.environ["WORKBOOK_RECORD"])}
+        replay = Replay(setting[1], missing_ok=True) if setting[0] == "auto" else None
+        version = replay.api_version if replay else None  # auto asks on the paths the file holds
+        recording = {"transport": RecordingTransport(setting[1], replay=replay)}
     if is_offline():
         import harness.scenarios  # noqa: F401  (each scenario registers what the glass box knows of it)
         from harness.engine.server import ensure_running
 
         # Vertex mode would send the client elsewhere; the glass box speaks the Gemini API.
         os.environ.pop("GOOGLE_GENAI_USE_VERTEXAI", None)
-        options = types.HttpOptions(base_url=ensure_running(), api_version="v1beta", retry_options=retry,
+        options = types.HttpOptions(base_url=ensure_running(), api_version=version or "v1beta", retry_options=retry,
                                     timeout=GLASS_BOX_TIMEOUT_MS, **_plain_http(**recording))
         return genai.Client(api_key=OFFLINE_KEY, vertexai=False, http_options=options)
-    options = types.HttpOptions(retry_options=retry, client_args=recording or None) if retry or recording else None
+    options = (types.HttpOptions(retry_options=retry, client_args=recording or None, api_version=version or None)
+               if retry or recording else None)
     return genai.Client(api_key=api_key(), vertexai=False, http_options=options)
 
 
@@ -153,9 +161,11 @@ def plain(contents):
 def mode_line() -> str:
     """The one line a lesson prints to say where its calls go (never the key)."""
     from harness import MODEL
+    from harness.http_recording import recording_setting
 
-    if os.environ.get("WORKBOOK_REPLAY"):
-        return f"Replay: calls are answered from the recording {os.environ['WORKBOOK_REPLAY']}, posing as {MODEL}."
+    setting = recording_setting()
+    if setting and setting[0] == "replay":
+        return f"Replay: calls are answered from the recording {setting[1]}, posing as {MODEL}."
     if is_offline():
         return f"Offline: calls go to the glass-box model on loopback, posing as {MODEL}. No key, no network."
     return f"Online: calls go to Gemini ({MODEL}) with the key from your environment. They cost money."

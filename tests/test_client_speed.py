@@ -21,7 +21,7 @@ HISTORY = [
 
 def test_plain_contents_make_the_same_request_as_content_objects(glass_box, tmp_path, monkeypatch):
     path = tmp_path / "wire.jsonl"
-    monkeypatch.setenv("WORKBOOK_RECORD", str(path))
+    monkeypatch.setenv("WORKBOOK_RECORDING", f"record:{path}")
     client = harness.connect(retry_attempts=1)
     for contents in (HISTORY, plain(HISTORY)):
         client.models.generate_content(model=harness.MODEL, contents=contents)
