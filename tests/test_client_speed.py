@@ -12,7 +12,7 @@ HISTORY = [
     types.Content(role="user", parts=[types.Part.from_text(text="Fix the failing test.")]),
     types.Content(role="model", parts=[
         types.Part(function_call=types.FunctionCall(name="run_command", args={"command": "pytest -q"}),
-                   thought_signature=b"\x00signed\xff"),
+                   thought_signature=b"skip_thought_signature_validator"),
         types.Part.from_text(text="Running the tests.")]),
     types.Content(role="user", parts=[types.Part.from_function_response(
         name="run_command", response={"output": "2 failed, 4 passed", "exit": 1})]),
