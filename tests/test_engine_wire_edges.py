@@ -154,3 +154,45 @@ def test_usage_rides_on_every_stream_chunk_and_a_long_answer_comes_in_several(gl
     assert so_far == sorted(so_far) and so_far[-1] == whole.usage_metadata.candidates_token_count
     assert chunks[-1].usage_metadata.total_token_count == whole.usage_metadata.total_token_count
     assert "".join(c.text or "" for c in chunks) == whole.text
+
+
+@pytest.mark.parametrize("config, where", [
+    ({"tool_config": {"function_calling_config": {"mode": "SOMETIMES"}}}, "tool_config.function_calling_config.mode"),
+    ({"toolConfig": {"mode": "ANY"}}, 'Unknown name "mode" at \'tool_config\''),
+    ({"safetySettings": [{"category": "HARM_CATEGORY_HARASSMENT", "threshold": "BLOCK_SOME"}]},
+     "safety_settings[0].threshold"),
+    ({"safetySettings": [{"category": "HARM_CATEGORY_HARASSMENT", "threshold": "OFF", "level": 2}]},
+     'Unknown name "level" at \'safety_settings[0]\''),
+    ({"generationConfig": {"responseMimeType": "application/json",
+                           "responseSchema": {"$schema": "http://json-schema.org/draft-07/schema#", "type": "OBJECT"}}},
+     'Unknown name "$schema" at \'generation_config.response_schema\''),
+    ({"generationConfig": {"responseSchema": {"type": "OBJECT", "additional_properties": False}}},
+     'Unknown name "additional_properties" at \'generation_config.response_schema\''),
+    ({"generationConfig": {"responseSchema": {"type": "OBJECT", "properties": {"a": {"type": "TEXT"}}}}},
+     "generation_config.response_schema.properties['a'].type"),
+    ({"tools": [{"functionDeclarations": [{"name": "f", "parameters": {"type": "object", "additionalProperties": False}}]}]},
+     'Unknown name "additionalProperties" at \'tools[0].function_declarations[0].parameters\''),
+    ({"generationConfig": {"responseMimeType": "text/html"}}, "allowed mimetypes are `text/plain`")])
+def test_every_nested_object_is_checked_as_gemini_checks_it(config, where):
+    status, body = generate(json.dumps({"contents": [{"role": "user", "parts": [{"text": "Hi"}]}], **config}).encode())
+    assert status == 400 and where in body["error"]["message"], body
+
+
+def test_the_forms_gemini_takes_are_taken():
+    config = {"tool_config": {"function_calling_config": {"mode": "none", "allowed_function_names": []}},
+              "safety_settings": [{"category": "HARM_CATEGORY_DANGEROUS_CONTENT", "threshold": "BLOCK_ONLY_HIGH"}],
+              "tools": [{"function_declarations": [{"name": "get_weather", "description": "Weather of a city.",
+                         "parameters": {"type": "object", "properties": {"user_city": {"type": "string", "max_length": "40"}},
+                                        "required": ["user_city"]}}]}],
+              "generationConfig": {"responseMimeType": "application/json",
+                                   "responseJsonSchema": {"$schema": "x", "type": "object", "additionalProperties": False}}}
+    status, body = generate(json.dumps({"contents": [{"role": "user", "parts": [{"text": "Hi"}]}], **config}).encode())
+    assert status == 200, body
+
+
+def test_inline_text_counts_as_its_text(glass_box):
+    text = "Clause: goods ship within five working days of the order. " * 200
+    inline = types.Part.from_bytes(data=text.encode(), mime_type="text/plain")
+    as_bytes = glass_box.models.count_tokens(model=MODEL, contents=[inline]).total_tokens
+    as_text = glass_box.models.count_tokens(model=MODEL, contents=text).total_tokens
+    assert as_bytes == as_text > 1000
