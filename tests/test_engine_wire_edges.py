@@ -196,3 +196,16 @@ def test_inline_text_counts_as_its_text(glass_box):
     as_bytes = glass_box.models.count_tokens(model=MODEL, contents=[inline]).total_tokens
     as_text = glass_box.models.count_tokens(model=MODEL, contents=text).total_tokens
     assert as_bytes == as_text > 1000
+
+
+@pytest.mark.parametrize("role, status", [("function", 200), ("tool", 200), ("assistant", 400), ("system", 400)])
+def test_a_function_response_turn_may_say_role_function_or_tool(role, status):
+    body = {"contents": [{"role": "user", "parts": [{"text": "List the files."}]},
+                         {"role": "model", "parts": [{"functionCall": {"name": "list_files", "args": {}},
+                                                      "thoughtSignature": "skip_thought_signature_validator"}]},
+                         {"role": role, "parts": [{"functionResponse": {"name": "list_files", "response": {"files": []}}}]}],
+            "tools": [{"functionDeclarations": [{"name": "list_files", "description": "List the files."}]}]}
+    answered, reply = generate(json.dumps(body).encode())
+    assert answered == status, reply
+    if status == 400:
+        assert reply["error"]["message"] == "Please use a valid role: user, model."

@@ -44,7 +44,7 @@ from harness.engine.signatures import check_signatures, sign
 from harness.engine.streaming import chunks, encode
 from harness.engine.thinking import resolve, thought_part, thought_tokens
 from harness.engine.wire import (NO_CONTENTS, WireError, check_built_in_tools, check_contents, check_parts, invalid,
-                                 parse_body, resolve_model)
+                                 parse_body, resolve_model, response_roles_as_user)
 
 # Worded as public reports quote Gemini's 400 (2025-26); the 403 for a missing cache is in cache.py.
 CACHE_CONFLICT = ("CachedContent can not be used with GenerateContent request setting system_instruction, "
@@ -140,6 +140,7 @@ def generate(model_name: str, body: dict, api_version: str, method: str = "gener
     check_generation(config, model)
     thinking = resolve(config, model)
     request, cached = _with_cache(model, body)
+    request["contents"] = response_roles_as_user(request["contents"])
     check_built_in_tools(request.get("tools") or [])
     check_contents(request["contents"])
     check_parts((body.get("systemInstruction") or {}).get("parts") or [], "GenerateContentRequest.system_instruction")

@@ -178,6 +178,22 @@ def _count(content: dict, key: str) -> int:
     return sum(1 for part in content.get("parts") or [] if key in part)
 
 
+# A function response turn may say role "function" (Google's 2024 REST examples, and public client code
+# sending it to Gemini, seen 2026-12-01) or "tool" (reported accepted by the real API in issue 20; not
+# verified here). Gemini reads both as the user's turn; any other role stays BAD_ROLE.
+RESPONSE_ROLES = ("function", "tool")
+
+
+def response_roles_as_user(contents: list) -> list:
+    """`contents` with a function response turn under role function/tool read as role user."""
+    def reads_as(content):
+        parts = content.get("parts") or []
+        if content.get("role") in RESPONSE_ROLES and parts and all("functionResponse" in p for p in parts):
+            return dict(content, role="user")
+        return content
+    return [reads_as(content) for content in contents]
+
+
 def check_contents(contents: list) -> None:
     """Raise the real API's 400 for a bad role or a function call/response turn out of place.
 
