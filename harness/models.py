@@ -86,9 +86,10 @@ _ROWS = (
           "[OFF] models page and caching page (updated 2026-10-13); prices [OFF] pricing page copies, Sept-Oct "
           "2026; cached and storage rates [3P] (LiteLLM announcement, APIYI model page)",
           note="the current Flash; thinking_level minimal is an error on this model",
-          # FACTS.md: "0.75 until 2026-12-31, then 1.50" (output 3.75 then 7.50, storage 0.50 then 1.00 [3P]); the
-          # cached rate is taken to stay at 10% of input, as on every 3.x row. Read as: 2026-12-31 is the last
-          # introductory day (the page's "until"); whether the change lands at its start or end is not stated.
+          # [OFF] pricing page copies, Sept-Oct 2026: "0.75 until 2026-12-31, then 1.50" (output 3.75 then 7.50,
+          # storage 0.50 then 1.00 [3P]); the cached rate is taken to stay at 10% of input, as on every 3.x row.
+          # Read as: 2026-12-31 is the last introductory day (the page's "until"); whether the change lands at
+          # the start or the end of that day is not stated.
           later_price=Price(1.50, 0.15, 7.50, 1.00), price_until="2026-12-31"),
     Model("gemini-3.6-flash", Price(1.50, 0.15, 7.50, 1.00), 4096, 1_048_576, 65_536, True, "medium",
           ("low", "medium", "high"), "live", "2026-12-01",
@@ -145,7 +146,7 @@ LATEST = {"gemini-flash-latest": "gemini-3.8-flash", "gemini-flash-lite-latest":
 # A project that used the 2.5 models before September 2026 still has them: set this to 1 and the glass box
 # serves them as Gemini serves such a project. Unset (a new key), they get Gemini's 404 below.
 LEGACY_SETTING = "WORKBOOK_LEGACY_MODELS"
-# [3P] issue reports quoting Gemini's 404, July-Aug 2026 (FACTS.md).
+# [3P] issue reports quoting Gemini's 404, July-Aug 2026.
 CLOSED_TO_NEW_KEYS = ("This model models/{model} is no longer available to new users. Please update your code to "
                       "use a newer model for the latest features and improvements.")
 

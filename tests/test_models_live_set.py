@@ -1,4 +1,4 @@
-"""The live model set of shared/FACTS.md (2026-12-01), as a new key meets it on the glass box."""
+"""The live model set of Gemini on 2026-12-01 (harness/models.py), as a new key meets it on the glass box."""
 import pytest
 from google import genai
 from google.genai import errors, types
