@@ -1,8 +1,9 @@
 """One way to get a model: `connect()` returns a real `google.genai.Client`.
 
 Offline (no key, or WORKBOOK_OFFLINE=1) the client talks to the glass-box engine on loopback;
-with GEMINI_API_KEY or GOOGLE_API_KEY set it talks to Gemini. WORKBOOK_RECORD=path also writes
-every exchange to a JSONL file; WORKBOOK_REPLAY=path answers from such a file instead (recorder.py).
+with GEMINI_API_KEY or GOOGLE_API_KEY set it talks to Gemini. WORKBOOK_RECORDING=record:<file> also
+writes every exchange to a JSONL file, replay:<file> answers from such a file instead, auto:<file>
+answers from it what it holds and records the rest (http_recording.py).
 Lessons never branch on the mode: the same cells run on all of them. The key is read from the environment or a `.env` file and never
 printed, logged or stored.
 """
@@ -28,9 +29,28 @@ OFFLINE_KEY = "glass-box-offline"  # what the SDK sends to the engine; the engin
 GLASS_BOX_TIMEOUT_MS = 120_000
 
 
-def _read_dotenv(path: Path = Path(".env")) -> dict:
-    """KEY=VALUE lines of a .env file in the current folder, if there is one."""
-    if not path.is_file():
+def _is_project_root(folder: Path) -> bool:
+    """The workbook's top folder: the one that holds lessons/ (a student's copy) or pyproject.toml."""
+    return (folder / "lessons").is_dir() or (folder / "pyproject.toml").is_file()
+
+
+def dotenv_path(start: Path | None = None) -> Path | None:
+    """The .env that counts: in the current folder, else in the folders above it up to the project's top
+    (kernels run in lessons/, and the README puts .env at the top). Outside a project only the current
+    folder counts, so a stray .env in a home folder is never read."""
+    here = (start or Path.cwd()).resolve()
+    root = next((folder for folder in (here, *here.parents) if _is_project_root(folder)), here)
+    chain = [here, *here.parents]
+    for folder in chain[:chain.index(root) + 1]:
+        if (folder / ".env").is_file():
+            return folder / ".env"
+    return None
+
+
+def _read_dotenv(path: Path | None = None) -> dict:
+    """KEY=VALUE lines of the project's .env file (see dotenv_path), if there is one."""
+    path = path or dotenv_path()
+    if path is None or not path.is_file():
         return {}
     pairs = {}
     for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
@@ -93,28 +113,35 @@ def connect(retry_attempts: int | None = None) -> genai.Client:
 
     model_row(MODEL)  # an unknown WORKBOOK_MODEL is one clear error here, not a crash after a run
     retry = types.HttpRetryOptions(attempts=retry_attempts) if retry_attempts else None
-    if os.environ.get("WORKBOOK_REPLAY"):  # a recording answers, on the API version it was made on
+    from harness.http_recording import recording_setting
+
+    setting = recording_setting()  # WORKBOOK_RECORDING=<mode>:<file>, or None
+    if setting and setting[0] == "replay":  # the recording answers, on the API version it was made on
         from harness.engine.server import ensure_replaying
 
-        base_url, version = ensure_replaying(os.environ["WORKBOOK_REPLAY"])
-        options = types.HttpOptions(base_url=base_url, api_version=version, retry_options=retry,
+        base_url, version = ensure_replaying(str(setting[1]))
+        options = types.HttpOptions(base_url=base_url, api_version=version or "v1", retry_options=retry,
                                     timeout=GLASS_BOX_TIMEOUT_MS, **_plain_http())
         return genai.Client(api_key=OFFLINE_KEY, vertexai=False, http_options=options)
-    recording = {}  # the HTTP client's arguments that record every exchange (WORKBOOK_RECORD)
-    if os.environ.get("WORKBOOK_RECORD"):
-        from harness.recorder import RecordingTransport
+    recording, version = {}, None  # the HTTP client's arguments that record every exchange, and the file's version
+    if setting:
+        from harness.engine.replay import Replay
+        from harness.http_recording import RecordingTransport
 
-        recording = {"transport": RecordingTransport(os.environ["WORKBOOK_RECORD"])}
+        replay = Replay(setting[1], missing_ok=True) if setting[0] == "auto" else None
+        version = replay.api_version if replay else None  # auto asks on the paths the file holds
+        recording = {"transport": RecordingTransport(setting[1], replay=replay)}
     if is_offline():
         import harness.scenarios  # noqa: F401  (each scenario registers what the glass box knows of it)
         from harness.engine.server import ensure_running
 
         # Vertex mode would send the client elsewhere; the glass box speaks the Gemini API.
         os.environ.pop("GOOGLE_GENAI_USE_VERTEXAI", None)
-        options = types.HttpOptions(base_url=ensure_running(), api_version="v1beta", retry_options=retry,
+        options = types.HttpOptions(base_url=ensure_running(), api_version=version or "v1beta", retry_options=retry,
                                     timeout=GLASS_BOX_TIMEOUT_MS, **_plain_http(**recording))
         return genai.Client(api_key=OFFLINE_KEY, vertexai=False, http_options=options)
-    options = types.HttpOptions(retry_options=retry, client_args=recording or None) if retry or recording else None
+    options = (types.HttpOptions(retry_options=retry, client_args=recording or None, api_version=version or None)
+               if retry or recording else None)
     return genai.Client(api_key=api_key(), vertexai=False, http_options=options)
 
 
@@ -134,9 +161,11 @@ def plain(contents):
 def mode_line() -> str:
     """The one line a lesson prints to say where its calls go (never the key)."""
     from harness import MODEL
+    from harness.http_recording import recording_setting
 
-    if os.environ.get("WORKBOOK_REPLAY"):
-        return f"Replay: calls are answered from the recording {os.environ['WORKBOOK_REPLAY']}, posing as {MODEL}."
+    setting = recording_setting()
+    if setting and setting[0] == "replay":
+        return f"Replay: calls are answered from the recording {setting[1]}, posing as {MODEL}."
     if is_offline():
         return f"Offline: calls go to the glass-box model on loopback, posing as {MODEL}. No key, no network."
     return f"Online: calls go to Gemini ({MODEL}) with the key from your environment. They cost money."

@@ -10,6 +10,10 @@ rules change monthly: check the provider's pages before you rely on a row.
     (1048576, 4096, True)
     >>> price_of("gemini-2.5-flash").cached_input
     0.03
+    >>> model_row("gemini-3.7-flash").id          # deprecated 2026-10-08: Gemini serves 3.8 Flash
+    'gemini-3.8-flash'
+    >>> price_of("gemini-3.8-flash", on="2027-01-15").input   # the introductory rate ends
+    1.5
     >>> model_row("gemini-9-ultra")
     Traceback (most recent call last):
     ...
@@ -18,6 +22,8 @@ rules change monthly: check the provider's pages before you rely on a row.
 Sources are named as [OFF] (an official Google page or the SDK) or [3P] (third-party reports only),
 with the date they were read. Leaf module: it imports nothing of the harness.
 """
+import datetime
+import os
 from dataclasses import dataclass
 
 DEFAULT_MODEL = "gemini-3.8-flash"  # the current Flash; gemini-2.5-flash is closed to new keys (see its row)
@@ -56,21 +62,41 @@ class Model:
     source: str
     replacement: str = ""  # what to use instead, where the status says it is going away
     note: str = ""
+    later_price: Price | None = None  # the rate after `price_until`, where a change is announced
+    price_until: str = ""  # the last day (ISO) of `price`, as the pricing page words it ("until 2026-12-31")
 
     @property
     def open_to_new_keys(self) -> bool:
         return self.status != "closed to new keys"
 
+    def price_on(self, day: str | datetime.date | None = None) -> Price:
+        """The rate in force on `day` (default today): `later_price` once `price_until` has passed."""
+        day = datetime.date.fromisoformat(day) if isinstance(day, str) else (day or datetime.date.today())
+        if self.later_price and self.price_until and day > datetime.date.fromisoformat(self.price_until):
+            return self.later_price
+        return self.price
+
+
 
 # NOTE: prices are the paid tier's, prompts up to 200k tokens. A scheduled price change is in `note`;
 # the row holds the rate in force on `as_of`.
 _ROWS = (
-    Model("gemini-3.8-flash", Price(0.75, 0.075, 3.75, 0.50,
-                                    note="introductory; 1.50 / 0.15 / 7.50 and storage 1.00 from 2027-01-01"),
+    Model("gemini-3.8-flash", Price(0.75, 0.075, 3.75, 0.50, note="introductory, until 2026-12-31"),
           4096, 1_048_576, 65_536, True, "medium", ("low", "medium", "high"), "live", "2026-12-01",
           "[OFF] models page and caching page (updated 2026-10-13); prices [OFF] pricing page copies, Sept-Oct "
           "2026; cached and storage rates [3P] (LiteLLM announcement, APIYI model page)",
-          note="the current Flash; thinking_level minimal is an error on this model"),
+          note="the current Flash; thinking_level minimal is an error on this model",
+          # [OFF] pricing page copies, Sept-Oct 2026: "0.75 until 2026-12-31, then 1.50" (output 3.75 then 7.50,
+          # storage 0.50 then 1.00 [3P]); the cached rate is taken to stay at 10% of input, as on every 3.x row.
+          # Read as: 2026-12-31 is the last introductory day (the page's "until"); whether the change lands at
+          # the start or the end of that day is not stated.
+          later_price=Price(1.50, 0.15, 7.50, 1.00), price_until="2026-12-31"),
+    Model("gemini-3.6-flash", Price(1.50, 0.15, 7.50, 1.00), 4096, 1_048_576, 65_536, True, "medium",
+          ("low", "medium", "high"), "live", "2026-12-01",
+          "[OFF] ai.google.dev/gemini-api/docs/whats-new-gemini-3.6 (read 2026-12-01: default thinking medium, "
+          "$1.50 input / $7.50 output, 1M context, 64K output) and caching page (4,096, updated 2026-10-13); "
+          "cached rate taken as 10% of input [OFF caching page]; storage [3P]",
+          note="previous-generation Flash, still served; gemini-3.5-flash is routed here"),
     Model("gemini-3.5-flash-lite", Price(0.30, 0.03, 2.50, None), 4096, 1_048_576, 65_536, True,
           "minimal", ("minimal", "low", "medium", "high"), "live", "2026-12-01",
           "[OFF] Google Cloud model page 'Gemini 3.5 Flash-Lite' (limits, default minimal thinking, "
@@ -80,6 +106,12 @@ _ROWS = (
     Model("gemini-3.1-pro-preview", Price(2.00, 0.20, 12.00, 4.50, note="above 200k tokens: 4.00 input, 18.00 output"),
           4096, 1_048_576, 65_536, True, "high", ("low", "medium", "high"), "preview", "2026-12-01",
           "[OFF] caching page (updated 2026-10-13), pricing page copies; cached and storage rates [3P]"),
+    Model("gemini-3.1-flash-lite", Price(0.25, 0.025, 1.50, None), 4096, 1_048_576, 65_536, True, "minimal",
+          ("minimal", "low", "medium", "high"), "live", "2026-12-01",
+          "[OFF] deprecations page (released 2026-05-07, earliest shutdown 2027-05-07) and Google Cloud model page "
+          "(1,048,576 / 65,536, thinking levels minimal to high); prices [3P] (Vercel AI Gateway, APIYI, July 2026); "
+          "default thinking and cache minimum assumed as for 3.5 Flash-Lite",
+          replacement="gemini-3.5-flash-lite", note="earliest shutdown 2027-05-07"),
     Model("gemini-4-argon", Price(4.00, 0.20, 20.00, None, note="introductory 2.00 / 0.10 / 10.00 until 2026-11-30"),
           4096, 1_048_576, 65_536, True, "medium", ("low", "medium", "high"), "live", "2026-12-01",
           "[OFF] 'latest model' guide (default thinking medium, levels low/medium/high, 1M tokens shared by input "
@@ -103,25 +135,48 @@ _ROWS = (
 )
 MODELS: dict[str, Model] = {row.id: row for row in _ROWS}
 
+# Ids Gemini still answers by serving another model (the response's `modelVersion` names the one that
+# answered): [OFF] changelog, 2026-10-08 ("gemini-3.7-flash and gemini-3.5-flash ... routed to 3.8 / 3.6 Flash").
+ROUTED = {"gemini-3.7-flash": "gemini-3.8-flash", "gemini-3.5-flash": "gemini-3.6-flash"}
+# The `-latest` aliases, served on v1beta only (google-genai >= 3.0 calls v1 unless told `api_version="v1beta"`).
+# [OFF] models page, "Latest" version pattern (read 2026-12-01); what each points to today is this table's
+# reading of the models page (the current Flash, Flash-Lite and Pro), not a figure Google publishes per alias.
+LATEST = {"gemini-flash-latest": "gemini-3.8-flash", "gemini-flash-lite-latest": "gemini-3.5-flash-lite",
+          "gemini-pro-latest": "gemini-3.1-pro-preview"}
+# A project that used the 2.5 models before September 2026 still has them: set this to 1 and the glass box
+# serves them as Gemini serves such a project. Unset (a new key), they get Gemini's 404 below.
+LEGACY_SETTING = "WORKBOOK_LEGACY_MODELS"
+# [3P] issue reports quoting Gemini's 404, July-Aug 2026.
+CLOSED_TO_NEW_KEYS = ("This model models/{model} is no longer available to new users. Please update your code to "
+                      "use a newer model for the latest features and improvements.")
+
+
+def legacy_models_allowed() -> bool:
+    """True when the project says it still has the models closed to new keys (WORKBOOK_LEGACY_MODELS=1)."""
+    return os.environ.get(LEGACY_SETTING, "") not in ("", "0")
+
 
 class UnknownModel(ValueError):
     """A model id the workbook has no row for."""
 
 
 def model_row(model: str) -> Model:
-    """The row for `model` ("models/" prefix allowed); UnknownModel names the ids that exist."""
+    """The row for `model` ("models/" prefix allowed; a routed id or a `-latest` alias gives the row of the
+    model that answers it); UnknownModel names the ids that exist."""
     if not isinstance(model, str) or not model.strip():
         raise UnknownModel(f"A model id must be a non-empty string like {DEFAULT_MODEL!r}, not {model!r}.")
     name = model.strip().removeprefix("models/")
+    name = ROUTED.get(name) or LATEST.get(name) or name
     if name not in MODELS:
         raise UnknownModel(f"The workbook knows no model {name!r}. Known: {', '.join(MODELS)}. "
                            f"Set WORKBOOK_MODEL to one of them, or add a row to harness/models.py.")
     return MODELS[name]
 
 
-def price_of(model: str) -> Price:
-    """The Price row of `model`."""
-    return model_row(model).price
+def price_of(model: str, on: str | datetime.date | None = None) -> Price:
+    """The Price of `model`: the row's rate as of its `as_of`, or the one in force on the day `on`."""
+    row = model_row(model)
+    return row.price if on is None else row.price_on(on)
 
 
 def live_models() -> list[str]:

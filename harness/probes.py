@@ -27,7 +27,7 @@ from harness.agent.config import SessionConfig
 from harness.arguments import require_instance, require_int, require_list, require_list_of_text, require_text
 from harness.client import is_offline, plain, start_cold
 from harness.compaction import compact
-from harness.recording import Bundle, Recording, usage_dict
+from harness.session_bundles import Bundle, Recording, usage_dict
 from harness.scenarios.course import TUTOR_SYSTEM, TUTOR_TOOLS, passages, search_course
 from harness.scenarios.course.script import OPENING, PLANTED, PROBES, QUESTIONS
 from harness.formats import CONVERSATION_HEADINGS
@@ -211,13 +211,13 @@ def grade_probe(answer: str, key_points) -> bool:
 
 def probe_results(run: Recording) -> list[bool]:
     """Each probe of the run graded on its own key points."""
-    require_instance("run", run, Recording, "a Recording (from run_session or recording.load)")
+    require_instance("run", run, Recording, "a Recording (from run_session or session_bundles.load)")
     return [grade_probe(b.answer, b.probe["key_points"]) for b in run.bundles if b.probe]
 
 
 def recall(run: Recording) -> float:
     """Share of the run's probes answered with every key point (0.0 for a run with no probe)."""
-    require_instance("run", run, Recording, "a Recording (from run_session or recording.load)")
+    require_instance("run", run, Recording, "a Recording (from run_session or session_bundles.load)")
     results = probe_results(run)
     return sum(results) / len(results) if results else 0.0
 
@@ -253,20 +253,20 @@ def quotes_whole_sentence(answer: str) -> bool:
 
 def course_answers(run: Recording) -> list[str]:
     """The tutor's final answers to the course questions (not the acknowledgement, not the probes)."""
-    require_instance("run", run, Recording, "a Recording (from run_session or recording.load)")
+    require_instance("run", run, Recording, "a Recording (from run_session or session_bundles.load)")
     return [b.answer for b in run.bundles if b.kind == "turn" and b.answer and not b.probe and b.turn > 0]
 
 
 def whole_answer_share(run: Recording) -> float:
     """Share of the course answers that quote a whole course sentence (0.0 with no answer)."""
-    require_instance("run", run, Recording, "a Recording (from run_session or recording.load)")
+    require_instance("run", run, Recording, "a Recording (from run_session or session_bundles.load)")
     answers = course_answers(run)
     return sum(map(quotes_whole_sentence, answers)) / len(answers) if answers else 0.0
 
 
 def compaction_fired_before_probe(run: Recording) -> bool:
     """True when some compaction event was recorded at or before the run's first probe answer."""
-    require_instance("run", run, Recording, "a Recording (from run_session or recording.load)")
+    require_instance("run", run, Recording, "a Recording (from run_session or session_bundles.load)")
     fired = False
     for bundle in run.bundles:
         fired = fired or bool(bundle.compactions)  # recorded on a call: it happened before that call

@@ -32,6 +32,7 @@ from pathlib import Path
 from google.genai import types
 
 from harness.client import KEY_SHAPE, KEY_VARIABLES, api_key
+from harness.steady_output import steady
 from harness.warm_pytest import WarmPytest
 
 ALLOWED_PROGRAMS = ("cat", "grep", "head", "ls", "pytest", "tail", "wc")
@@ -76,7 +77,7 @@ def _tool(method):
             output = method(self, *args, **kwargs)
         except (OSError, ValueError, TypeError) as error:  # e.g. a file vanishing, a name the OS refuses
             output = f"ERROR: {method.__name__} failed ({type(error).__name__}: {str(error)[:200]})."
-        return redact(output)
+        return steady(redact(output), self.root)  # replayable: no temp folder name, no timings
     return safe
 
 

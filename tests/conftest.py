@@ -14,3 +14,11 @@ def glass_box(monkeypatch):
     yield harness.connect(retry_attempts=1)
     set_clock()
     reset_cache()
+
+
+@pytest.fixture
+def legacy_models(monkeypatch):
+    """The 2.5 models served, as to a project that used them before they closed to new keys."""
+    from harness.models import LEGACY_SETTING
+
+    monkeypatch.setenv(LEGACY_SETTING, "1")

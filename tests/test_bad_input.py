@@ -11,10 +11,10 @@ import signal
 import pytest
 from google.genai import types
 
-from harness import billing, checks, compaction, context, history, masking, ordering, probes, quiz, recording
+from harness import billing, checks, compaction, context, history, masking, ordering, probes, quiz, session_bundles
 from harness import tokens, transcript, truncation, usage
 from harness.agent import AgentConfig
-from harness.recording import Recording
+from harness.session_bundles import Recording
 from harness.tools import Workspace
 
 BAD = {"None": None, "empty": "", "str": "abc", "list": ["x"], "-1": -1, "huge": 10**18,
@@ -70,7 +70,7 @@ CALLS = [
     (ordering.request_lines, dict(system_instruction="Be brief.", contents=HISTORY)),
     (history.naive_prompt_sizes, dict(system_tokens=10, exchanges=[(5, 7)])),
     (usage.describe_usage, dict(usage=USAGE)),
-    (recording.usage_dict, dict(usage=USAGE)),
+    (session_bundles.usage_dict, dict(usage=USAGE)),
     (quiz.Question, dict(prompt="Why?", right=("a", "yes"), wrong=[("b", "no")])),
     (checks.run_check, dict(exercise_id="4.1", fn=truncation.truncate_output)),
     (checks.check, dict(exercise_id="4.1", fn=truncation.truncate_output)),

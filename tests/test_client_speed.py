@@ -12,7 +12,7 @@ HISTORY = [
     types.Content(role="user", parts=[types.Part.from_text(text="Fix the failing test.")]),
     types.Content(role="model", parts=[
         types.Part(function_call=types.FunctionCall(name="run_command", args={"command": "pytest -q"}),
-                   thought_signature=b"\x00signed\xff"),
+                   thought_signature=b"skip_thought_signature_validator"),
         types.Part.from_text(text="Running the tests.")]),
     types.Content(role="user", parts=[types.Part.from_function_response(
         name="run_command", response={"output": "2 failed, 4 passed", "exit": 1})]),
@@ -21,7 +21,7 @@ HISTORY = [
 
 def test_plain_contents_make_the_same_request_as_content_objects(glass_box, tmp_path, monkeypatch):
     path = tmp_path / "wire.jsonl"
-    monkeypatch.setenv("WORKBOOK_RECORD", str(path))
+    monkeypatch.setenv("WORKBOOK_RECORDING", f"record:{path}")
     client = harness.connect(retry_attempts=1)
     for contents in (HISTORY, plain(HISTORY)):
         client.models.generate_content(model=harness.MODEL, contents=contents)

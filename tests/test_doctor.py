@@ -65,7 +65,7 @@ def test_offline_every_line_is_ok_and_lesson_00_is_timed(tmp_path):
     done = doctor(cwd=tmp_path)  # outside any workbook: the installed lessons are timed
     lines = lines_of(done)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert list(lines) == ["mode", "key", "glass box", "commands", "jupyterlab", "lesson 00"]
+    assert list(lines) == ["model", "mode", "key", "glass box", "commands", "jupyterlab", "lesson 00"]
     assert all(text.startswith("ok") for text in lines.values()), done.stdout
     assert "Offline" in lines["mode"] and "none found" in lines["key"]
     assert "serves /lab" in lines["jupyterlab"] and "widgets: anywidget, ipywidgets, plotly" in lines["jupyterlab"]
@@ -76,7 +76,7 @@ def test_offline_every_line_is_ok_and_lesson_00_is_timed(tmp_path):
 
 def test_a_404_for_the_model_names_the_models_open_to_new_keys(fake_gemini, tmp_path):
     done = doctor("--quick", cwd=tmp_path, GEMINI_API_KEY=FAKE_KEY, GOOGLE_GEMINI_BASE_URL=fake_gemini,
-                  WORKBOOK_MODEL="gemini-2.5-flash")
+                  WORKBOOK_MODEL="gemini-2.5-flash", WORKBOOK_LEGACY_MODELS="1")  # the project thinks it has it
     gemini = lines_of(done)["gemini"]
     assert done.returncode == 1 and gemini.startswith("!!"), done.stdout + done.stderr
     assert "404" in gemini and "no longer available to new users" in gemini
@@ -97,3 +97,44 @@ def test_gemini_out_of_reach_says_to_set_the_offline_mode(tmp_path):
     assert "Online" in lines["mode"]
     assert lines["gemini"].startswith("!! could not reach Gemini") and "WORKBOOK_OFFLINE=1" in lines["gemini"]
     assert FAKE_KEY not in done.stdout + done.stderr
+
+
+def test_a_model_the_table_lacks_is_said_so_not_blamed_on_the_network(tmp_path):
+    done = doctor("--quick", cwd=tmp_path, GEMINI_API_KEY=FAKE_KEY, WORKBOOK_MODEL="gemini-9-ultra",
+                  GOOGLE_GEMINI_BASE_URL=f"http://127.0.0.1:{free_port()}")
+    lines = lines_of(done)
+    assert done.returncode == 1 and lines["model"].startswith("!!"), done.stdout + done.stderr
+    assert "not in the workbook's table" in lines["model"] and "gemini-3.8-flash" in lines["model"]
+    assert "could not reach" not in done.stdout and "gemini" not in lines
+
+
+@pytest.mark.parametrize("legacy, mark", [("", "!!"), ("1", "ok")])
+def test_a_model_closed_to_new_keys_is_warned_about_with_its_replacement(tmp_path, legacy, mark):
+    done = doctor("--quick", cwd=tmp_path, WORKBOOK_MODEL="gemini-2.5-flash", WORKBOOK_LEGACY_MODELS=legacy)
+    model = lines_of(done)["model"]
+    assert model.startswith(mark) and "closed to new keys" in model, done.stdout + done.stderr
+    assert model_row("gemini-2.5-flash").replacement in model
+
+
+def test_a_deprecated_model_says_which_model_answers_it(tmp_path):
+    model = lines_of(doctor("--quick", cwd=tmp_path, WORKBOOK_MODEL="gemini-3.7-flash"))["model"]
+    assert model.startswith("ok") and "deprecated" in model and "gemini-3.8-flash" in model
+
+
+def test_the_key_in_the_projects_env_is_found_from_the_lessons_folder(tmp_path):
+    """Kernels run in lessons/; the README puts .env at the project's top."""
+    (tmp_path / "lessons").mkdir()
+    (tmp_path / ".env").write_text(f"GEMINI_API_KEY={FAKE_KEY}\n")
+    done = doctor("--quick", cwd=tmp_path / "lessons", GOOGLE_GEMINI_BASE_URL=f"http://127.0.0.1:{free_port()}")
+    key = lines_of(done)["key"]
+    assert key.startswith("ok found: GEMINI_API_KEY from") and str(tmp_path / ".env") in key, done.stdout
+    assert FAKE_KEY not in done.stdout + done.stderr
+
+
+def test_a_env_above_a_folder_outside_any_project_is_not_read(tmp_path):
+    from harness.client import dotenv_path
+
+    (tmp_path / ".env").write_text("GEMINI_API_KEY=x\n")
+    (tmp_path / "elsewhere").mkdir()
+    assert dotenv_path(tmp_path / "elsewhere") is None
+    assert dotenv_path(tmp_path) == tmp_path / ".env"

@@ -87,7 +87,7 @@ def test_a_cache_below_the_model_minimum_is_refused_with_the_real_message(glass_
         400, f"Cached content is too small. total_token_count={total}, min_total_token_count={model_row(MODEL).implicit_cache_min}")
 
 
-def test_pro_needs_2048_tokens_to_cache(glass_box):  # 2.5 Pro's minimum in harness/models.py
+def test_pro_needs_2048_tokens_to_cache(legacy_models, glass_box):  # 2.5 Pro's minimum in harness/models.py
     medium = "\n".join(HANDBOOK.splitlines()[:80])
     assert 1024 <= approx_tokens(SYSTEM) + approx_tokens(medium) < 2048
     make_cache(glass_box, model="gemini-3-flash-preview", text=medium)  # its minimum is 1,024
@@ -105,7 +105,7 @@ def test_system_instruction_or_tools_beside_a_cache_are_refused(glass_box):
                                         "system_instruction, tools or tool_config.")
 
 
-def test_a_cache_serves_only_its_own_model(glass_box):
+def test_a_cache_serves_only_its_own_model(legacy_models, glass_box):
     cache = make_cache(glass_box)
     error = refused(glass_box.models.generate_content, model="gemini-2.5-flash-lite", contents="Hi",
                     config=types.GenerateContentConfig(cached_content=cache.name))

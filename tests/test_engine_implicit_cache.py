@@ -53,7 +53,7 @@ def test_a_shared_prefix_below_the_model_minimum_is_not_cached(glass_box):
     assert ask(glass_box, short, ["What is rule 7?"])[1] == 0
 
 
-def test_pro_needs_a_longer_prefix_than_flash(glass_box):
+def test_pro_needs_a_longer_prefix_than_flash(legacy_models, glass_box):
     middle = "\n".join(RULES[:70])  # between 1,024 and 2,048 tokens
     assert 1024 <= approx_tokens(middle) < 2048
     for model in ("gemini-3-flash-preview", "gemini-2.5-pro"):  # minimums 1,024 and 2,048 (harness/models.py)
@@ -62,7 +62,7 @@ def test_pro_needs_a_longer_prefix_than_flash(glass_box):
     assert ask(glass_box, middle, ["Hi"], model="gemini-2.5-pro")[1] == 0
 
 
-def test_each_model_has_its_own_cache(glass_box):
+def test_each_model_has_its_own_cache(legacy_models, glass_box):
     ask(glass_box, SYSTEM, ["Hi"], model="gemini-2.5-flash")
     assert ask(glass_box, SYSTEM, ["Hi"], model="gemini-2.5-flash-lite")[1] == 0
 

@@ -3,7 +3,7 @@ models.get / models.list reporting the table's limits offline."""
 import pytest
 from google.genai import errors, types
 
-from harness.models import MODELS, model_row
+from harness.models import LATEST, MODELS, model_row
 from harness.tokens import approx_tokens
 
 MODEL = "gemini-3.8-flash"
@@ -78,7 +78,7 @@ def test_candidate_count_gives_that_many_candidates_billed_as_many_times(glass_b
     assert three.usage_metadata.candidates_token_count == 3 * one.candidates_token_count
 
 
-def test_models_get_reports_the_tables_limits(glass_box):
+def test_models_get_reports_the_tables_limits(glass_box, legacy_models):
     for model_id, row in MODELS.items():
         model = glass_box.models.get(model=model_id)
         assert model.name == f"models/{model_id}"
@@ -86,7 +86,7 @@ def test_models_get_reports_the_tables_limits(glass_box):
         assert "generateContent" in model.supported_actions and model.display_name
 
 
-def test_models_get_answers_on_v1_too():
+def test_models_get_answers_on_v1_too(legacy_models):
     from google import genai
 
     from harness.client import OFFLINE_KEY
@@ -98,9 +98,9 @@ def test_models_get_answers_on_v1_too():
     assert len(list(client.models.list())) == len(MODELS)
 
 
-def test_models_list_lists_every_model_of_the_table_across_pages(glass_box):
+def test_models_list_lists_every_model_of_the_table_across_pages(glass_box, legacy_models):
     listed = [model.name for model in glass_box.models.list(config={"page_size": 3})]
-    assert listed == [f"models/{model_id}" for model_id in MODELS]
+    assert listed == [f"models/{model_id}" for model_id in MODELS] + [f"models/{alias}" for alias in LATEST]
 
 
 def test_an_unknown_model_is_a_404_from_models_get(glass_box):

@@ -11,6 +11,7 @@ from harness.engine.signatures import DUMMY_SIGNATURES
 
 SIGNED = "gemini-3.8-flash"  # signatures_required in harness/models.py
 UNSIGNED = "gemini-2.5-flash"
+DUMMY = DUMMY_SIGNATURES[0].encode()  # a signature Gemini accepts for a call it did not make
 TOOLS = [types.Tool(function_declarations=[types.FunctionDeclaration(
     name=name, description=f"{name} a file", parameters={"type": "OBJECT", "properties": {"path": {"type": "STRING"}}})
     for name in ("read_file", "list_files")])]
@@ -71,7 +72,7 @@ def test_the_signature_is_derived_from_the_request_not_drawn_at_random(glass_box
     assert signature(first) == signature(again) != signature(other)
 
 
-def test_a_model_that_does_not_require_signatures_sends_none(glass_box):
+def test_a_model_that_does_not_require_signatures_sends_none(legacy_models, glass_box):
     reply = glass_box.models.generate_content(model=UNSIGNED, contents=[user("Call list_files for '.' first.")],
                                               config=CONFIG)
     assert any(part.function_call for part in reply.candidates[0].content.parts)
@@ -86,17 +87,17 @@ def test_a_dropped_signature_in_the_current_turn_is_geminis_400_naming_function_
 
 
 def test_every_step_of_the_current_turn_is_checked_not_only_the_first(glass_box):
-    contents = [user("Fix the tests."), call("list_files", signature=b"sig-1"), answer("list_files"),
+    contents = [user("Fix the tests."), call("list_files", signature=DUMMY), answer("list_files"),
                 call("read_file"), answer("read_file")]
     assert refusal(glass_box, contents).message == missing("read_file", 4)
 
 
 def test_in_parallel_calls_only_the_first_needs_one(glass_box):
-    contents = [user("Fix the tests."), call("list_files", "read_file", signature=b"sig-1"),
+    contents = [user("Fix the tests."), call("list_files", "read_file", signature=DUMMY),
                 answer("list_files", "read_file")]
     assert glass_box.models.generate_content(model=SIGNED, contents=contents, config=CONFIG).candidates
     moved = call("list_files", "read_file")
-    moved.parts[1].thought_signature = b"sig-1"  # kept, but on the wrong part
+    moved.parts[1].thought_signature = DUMMY  # kept, but on the wrong part
     assert refusal(glass_box, [user("Fix the tests."), moved, answer("list_files", "read_file")]).message == \
         missing("list_files", 2)
 
@@ -104,7 +105,7 @@ def test_in_parallel_calls_only_the_first_needs_one(glass_box):
 def test_earlier_turns_are_not_checked(glass_box):
     old_turn = [user("What is in the project?"), call("list_files"), answer("list_files"),
                 types.Content(role="model", parts=[types.Part.from_text(text="Two modules and tests.")])]
-    contents = old_turn + [user("Now read the README."), call("read_file", signature=b"sig-2"), answer("read_file")]
+    contents = old_turn + [user("Now read the README."), call("read_file", signature=DUMMY), answer("read_file")]
     assert glass_box.models.generate_content(model=SIGNED, contents=contents, config=CONFIG).candidates
 
 
@@ -155,3 +156,20 @@ def test_the_agent_session_compacts_and_resumes_on_a_signing_model(glass_box, tm
     assert report.status == "finished" and "6 passed" in (report.last_verdict or "")
     calls = [p for c in report.history if c.role == "model" for p in c.parts or [] if p.function_call]
     assert calls and all(isinstance(p.thought_signature, bytes) for p in calls)
+
+
+@pytest.mark.parametrize("made_up", [b"sig-1", b"\x00signed\xff", b"glass-box"])
+def test_a_signature_the_glass_box_did_not_issue_is_geminis_400(glass_box, made_up):
+    contents = [user("Fix the tests."), call("list_files", signature=made_up), answer("list_files")]
+    assert refusal(glass_box, contents).message == "Corrupted thought signature."
+
+
+@pytest.mark.parametrize("dummy", DUMMY_SIGNATURES)
+def test_both_documented_dummies_pass_as_bytes_and_as_rest_text(glass_box, dummy):
+    contents = [user("Fix the tests."), call("list_files", signature=dummy.encode()), answer("list_files")]
+    assert glass_box.models.generate_content(model=SIGNED, contents=contents, config=CONFIG).candidates
+    body = {"contents": [{"role": "user", "parts": [{"text": "Fix the tests."}]},
+                         {"role": "model", "parts": [{"functionCall": {"name": "list_files", "args": {}},
+                                                      "thoughtSignature": dummy}]},
+                         {"role": "user", "parts": [{"functionResponse": {"name": "list_files", "response": {}}}]}]}
+    assert glass_box._api_client.request("post", f"models/{SIGNED}:generateContent", body)

@@ -37,13 +37,13 @@ def test_a_higher_level_costs_more_thought_tokens_for_the_same_answer(glass_box)
 
 
 @pytest.mark.parametrize("model", ["gemini-3.8-flash", "gemini-3.1-pro-preview", "gemini-2.5-flash"])
-def test_with_nothing_asked_the_model_thinks_at_its_default_level(glass_box, model):
+def test_with_nothing_asked_the_model_thinks_at_its_default_level(glass_box, legacy_models, model):
     usage = ask(glass_box, model).usage_metadata
     level = {"dynamic": "medium"}.get(model_row(model).default_thinking, model_row(model).default_thinking)
     assert usage.thoughts_token_count == expected(level, usage) > 0
 
 
-def test_a_budget_caps_the_thoughts_and_zero_turns_them_off(glass_box):
+def test_a_budget_caps_the_thoughts_and_zero_turns_them_off(legacy_models, glass_box):
     assert ask(glass_box, "gemini-2.5-flash", thinking_budget=3).usage_metadata.thoughts_token_count == 3
     off = ask(glass_box, "gemini-2.5-flash", thinking_budget=0).usage_metadata
     assert not off.thoughts_token_count
@@ -70,10 +70,10 @@ def test_a_level_the_model_does_not_accept_is_a_400_naming_what_it_accepts(glass
     assert error.code == 400 and "MINIMAL" in error.message and "LOW, MEDIUM, HIGH" in error.message
 
 
-def test_a_level_sent_to_a_budget_only_model_is_geminis_400(glass_box):
+def test_a_level_sent_to_a_budget_only_model_is_geminis_400(legacy_models, glass_box):
     error = refusal(glass_box, "gemini-2.5-flash", thinking_level="LOW")
     assert error.code == 400 and error.message == "Thinking level is not supported for this model."
 
 
-def test_a_budget_out_of_range_is_geminis_400(glass_box):
+def test_a_budget_out_of_range_is_geminis_400(legacy_models, glass_box):
     assert refusal(glass_box, "gemini-2.5-flash", thinking_budget=52428).message == "The thinking budget (52428) is invalid."

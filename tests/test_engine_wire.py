@@ -74,7 +74,7 @@ def test_an_empty_parts_list_is_a_400_naming_the_content(glass_box):
     assert error.code == 400 and "contents[1].parts" in error.message
 
 
-def test_an_unknown_model_is_a_404_in_the_real_style_listing_the_known_ones(glass_box):
+def test_an_unknown_model_is_a_404_in_the_real_style_listing_the_known_ones(legacy_models, glass_box):
     error = rejection(glass_box, "Hi", model="gemini-0.1-turbo")
     assert (error.code, error.status) == (404, "NOT_FOUND")
     assert error.message.startswith("models/gemini-0.1-turbo is not found for API version v1beta, "
@@ -93,6 +93,6 @@ def test_the_404_names_the_api_version_and_the_method(glass_box):
 
 @pytest.mark.parametrize("model", ["gemini-2.5-flash", "models/gemini-2.5-flash", "gemini-2.5-pro",
                                    "gemini-2.5-flash-lite", "gemini-3-flash-preview", MODEL])
-def test_known_models_answer_with_or_without_the_models_prefix(glass_box, model):
+def test_known_models_answer_with_or_without_the_models_prefix(glass_box, legacy_models, model):
     reply = glass_box.models.generate_content(model=model, contents="Hello.")
     assert reply.model_version == model.removeprefix("models/")

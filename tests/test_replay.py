@@ -1,6 +1,7 @@
 """Record and replay, tested against the glass box itself: a session recorded through connect()
-with WORKBOOK_RECORD is answered identically by WORKBOOK_REPLAY with the glass box unreachable,
-and nothing of a key reaches the recording."""
+with WORKBOOK_RECORDING=record:<file> is answered identically by replay:<file> with the glass box
+unreachable, auto:<file> answers what the file holds and records the rest, and nothing of a key
+reaches the recording."""
 import json
 
 import pytest
@@ -35,10 +36,10 @@ def session(client) -> list:
 def recorded(glass_box, monkeypatch, tmp_path):
     """A session recorded on the glass box: (path of the recording, what the session saw)."""
     path = tmp_path / "lesson.jsonl"
-    monkeypatch.setenv("WORKBOOK_RECORD", str(path))
+    monkeypatch.setenv("WORKBOOK_RECORDING", f"record:{path}")
     monkeypatch.setenv("GEMINI_API_KEY", FAKE_KEY)
     seen = session(harness.connect(retry_attempts=1))
-    monkeypatch.delenv("WORKBOOK_RECORD")
+    monkeypatch.delenv("WORKBOOK_RECORDING")
     return path, seen
 
 
@@ -48,7 +49,7 @@ def replaying(monkeypatch, path):
     def unreachable(*args):
         raise AssertionError("the replay reached the glass box")
     monkeypatch.setattr(server, "route", unreachable)
-    monkeypatch.setenv("WORKBOOK_REPLAY", str(path))
+    monkeypatch.setenv("WORKBOOK_RECORDING", f"replay:{path}")
     return harness.connect(retry_attempts=1)
 
 
@@ -60,7 +61,7 @@ def test_a_replay_answers_a_recorded_session_identically_without_the_glass_box(r
 
 def test_the_recording_holds_no_header_and_no_key(recorded, monkeypatch):
     path, _ = recorded
-    monkeypatch.setenv("WORKBOOK_RECORD", str(path))
+    monkeypatch.setenv("WORKBOOK_RECORDING", f"record:{path}")
     client = harness.connect(retry_attempts=1)  # NOTE: keep a reference: a collected Client closes its transport
     client.models.generate_content(model=MODEL, contents=f"My key is {FAKE_KEY}, keep it.")
     text = path.read_text()
@@ -76,7 +77,7 @@ def test_a_request_not_in_the_recording_is_a_clear_404_json_error(recorded, monk
     with pytest.raises(errors.ClientError) as caught:
         client.models.generate_content(model=MODEL, contents="Something never recorded.")
     assert caught.value.code == 404
-    assert "not recorded" in caught.value.message and "WORKBOOK_RECORD" in caught.value.message
+    assert "not recorded" in caught.value.message and "WORKBOOK_RECORDING=auto" in caught.value.message
 
 
 def test_a_request_recorded_once_is_answered_again_when_a_cell_runs_twice(recorded, monkeypatch):
@@ -89,11 +90,54 @@ def test_a_request_recorded_once_is_answered_again_when_a_cell_runs_twice(record
 def test_a_broken_recording_is_refused_naming_the_line(tmp_path, monkeypatch):
     path = tmp_path / "broken.jsonl"
     path.write_text('{"method": "POST"}\n')
-    monkeypatch.setenv("WORKBOOK_REPLAY", str(path))
+    monkeypatch.setenv("WORKBOOK_RECORDING", f"replay:{path}")
     with pytest.raises(ValueError, match="line 1"):
         harness.connect()
 
 
 def test_the_mode_line_says_it_is_a_replay(monkeypatch, tmp_path):
-    monkeypatch.setenv("WORKBOOK_REPLAY", str(tmp_path / "lesson.jsonl"))
+    monkeypatch.setenv("WORKBOOK_RECORDING", f"replay:{tmp_path / 'lesson.jsonl'}")
     assert harness.mode_line().startswith("Replay:")
+
+
+def test_auto_answers_what_the_file_holds_and_records_what_it_lacks(recorded, monkeypatch):
+    path, seen = recorded
+    before = path.read_text().splitlines()
+    import harness.engine.server as server
+
+    reached = []
+    real_route = server.route
+    monkeypatch.setattr(server, "route", lambda *args: reached.append(args[1]) or real_route(*args))
+    monkeypatch.setenv("WORKBOOK_RECORDING", f"auto:{path}")
+    client = harness.connect(retry_attempts=1)
+    assert session(client) == seen and reached == []  # all of it from the file
+    new = client.models.generate_content(model=MODEL, contents="The shop shuts at 6 pm. When does it shut?")
+    assert len(reached) == 1 and "6 pm" in new.text  # the one it lacked went to the glass box...
+    after = path.read_text().splitlines()
+    assert after[:len(before)] == before and len(after) == len(before) + 1  # ...and was added to the file
+    monkeypatch.setattr(server, "route", lambda *args: pytest.fail("a replay reached the glass box"))
+    monkeypatch.setenv("WORKBOOK_RECORDING", f"replay:{path}")
+    assert harness.connect(retry_attempts=1).models.generate_content(
+        model=MODEL, contents="The shop shuts at 6 pm. When does it shut?").text == new.text
+
+
+def test_auto_on_a_file_not_there_yet_records_it(glass_box, monkeypatch, tmp_path):
+    path = tmp_path / "new.jsonl"
+    monkeypatch.setenv("WORKBOOK_RECORDING", f"auto:{path}")
+    client = harness.connect(retry_attempts=1)
+    client.models.generate_content(model=MODEL, contents="Hello.")
+    assert len(path.read_text().splitlines()) == 1
+
+
+@pytest.mark.parametrize("setting", ["replay", "sometimes:x.jsonl", "record:", "x.jsonl"])
+def test_a_malformed_setting_says_the_form(monkeypatch, setting):
+    monkeypatch.setenv("WORKBOOK_RECORDING", setting)
+    with pytest.raises(ValueError, match="<mode>:<file>"):
+        harness.connect()
+
+
+@pytest.mark.parametrize("retired", ["WORKBOOK_RECORD", "WORKBOOK_REPLAY"])
+def test_the_retired_variables_are_refused_naming_the_one_option(monkeypatch, tmp_path, retired):
+    monkeypatch.setenv(retired, str(tmp_path / "x.jsonl"))
+    with pytest.raises(ValueError, match=f"{retired} is no longer read: set WORKBOOK_RECORDING"):
+        harness.connect()

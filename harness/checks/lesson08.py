@@ -1,6 +1,6 @@
 """Checks for lesson 08, measuring memory: 8.1 `grade_probe` and 8.2 the trigger filter."""
 from harness.checks import call, exercise, rule
-from harness.recording import Bundle, Recording
+from harness.session_bundles import Bundle, Recording
 
 
 @exercise("8.1", "grade a probe on its key points", reference="harness.probes.grade_probe")

@@ -4,7 +4,7 @@
 wire format, so lessons call `client.models.generate_content(...)` exactly as they would online:
 
     client = harness.connect()                      # offline: no key, no network
-    reply = client.models.generate_content(model="gemini-2.5-flash",
+    reply = client.models.generate_content(model="gemini-3.8-flash",
                                            contents="My dog is called Rex. What is my dog called?")
     reply.text  ->  'From what I can see: "My dog is called Rex."'
 

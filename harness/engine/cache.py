@@ -20,6 +20,7 @@ Explicit: `STORE` keeps what `client.caches.create` makes; a request naming it i
 `cached_content` has the cached blocks put in front of its own, all billed as cached.
 """
 import datetime
+import re
 import threading
 import time
 
@@ -75,16 +76,40 @@ def rfc3339(seconds: float) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
+# google.protobuf.Duration in proto JSON: seconds with up to 9 decimals and an "s", at most 10,000 years
+# ([OFF] protobuf's duration.proto). Anything else ("nans", "infs", "1e12s") is the parser's 400.
+_DURATION = re.compile(r"-?\d{1,12}(\.\d{1,9})?s")
+MAX_DURATION_SECONDS = 315_576_000_000
+# NOTE: Gemini's words for a ttl that is not positive were not found (2026-12-01): glass-box wording in the
+# `* Request.field: problem` style of its other field checks.
+NOT_POSITIVE = ("* CreateCachedContentRequest.cached_content.{field}: the cache would expire {when}; give a "
+                "positive ttl such as \"300s\", or an expireTime in the future.")
+
+
 def _expiry(body: dict, now: float) -> float:
-    """When a cache expires, from `ttl` ("300s") or `expireTime` (RFC 3339)."""
-    try:
-        if body.get("ttl") is not None:
-            return now + float(str(body["ttl"]).removesuffix("s"))
-        if body.get("expireTime") is not None:
-            return datetime.datetime.fromisoformat(str(body["expireTime"])).timestamp()
-    except ValueError:
-        raise invalid(f"Invalid ttl or expireTime: {body.get('ttl') or body.get('expireTime')!r}. "
-                      "Give a ttl in seconds such as \"300s\".") from None
+    """When a cache expires, from `ttl` ("300s") or `expireTime` (RFC 3339); Gemini's 400 for a value proto
+    JSON cannot read, or one that is not in the future. Checked before anything is stored."""
+    if body.get("ttl") is not None:
+        ttl = str(body["ttl"])
+        if not _DURATION.fullmatch(ttl) or abs(float(ttl[:-1])) > MAX_DURATION_SECONDS:
+            raise invalid(f"Invalid value at 'cached_content.ttl' (type.googleapis.com/google.protobuf.Duration), "
+                          f'"{ttl[:80]}"')
+        if float(ttl[:-1]) <= 0:
+            raise invalid(NOT_POSITIVE.format(field="ttl", when=f"{ttl} from now"))
+        return now + float(ttl[:-1])
+    if body.get("expireTime") is not None:
+        stamp = str(body["expireTime"])
+        try:
+            moment = datetime.datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+            if moment.tzinfo is None:
+                raise ValueError("no time zone")
+            expires = moment.timestamp()
+        except (ValueError, OverflowError, OSError):
+            raise invalid(f"Invalid value at 'cached_content.expire_time' (type.googleapis.com/google.protobuf."
+                          f'Timestamp), "{stamp[:80]}"') from None
+        if expires <= now:
+            raise invalid(NOT_POSITIVE.format(field="expire_time", when=f"at {stamp}, which has passed"))
+        return expires
     return now + DEFAULT_TTL_SECONDS
 
 
@@ -106,13 +131,14 @@ class CachedContentStore:
         if tokens < MIN_CACHE_TOKENS[model]:
             raise invalid(f"Cached content is too small. total_token_count={tokens}, "
                           f"min_total_token_count={MIN_CACHE_TOKENS[model]}")
+        now = self.clock()
+        expires = _expiry(body, now)  # a bad ttl is refused here, before the table is touched
         with self._lock:
-            now = self.clock()
             self._serial += 1
             name = f"cachedContents/glassbox{self._serial:06d}"
             self._entries[name] = {
                 "name": name, "model": f"models/{model}", "displayName": body.get("displayName", ""),
-                "createTime": now, "updateTime": now, "expireTime": _expiry(body, now),
+                "createTime": now, "updateTime": now, "expireTime": expires,
                 "request": request, "tokens": tokens}
             return self.resource(self._entries[name])
 
@@ -130,9 +156,10 @@ class CachedContentStore:
 
     def update(self, name: str, body: dict) -> dict:
         entry = self.get(name)
+        now = self.clock()
+        expires = _expiry(body, now)
         with self._lock:
-            now = self.clock()
-            entry["expireTime"], entry["updateTime"] = _expiry(body, now), now
+            entry["expireTime"], entry["updateTime"] = expires, now
         return self.resource(entry)
 
     def delete(self, name: str) -> dict:

@@ -24,6 +24,8 @@ not text, and writing it back out would fail later, far from the cause.
 import json
 import re
 
+from google.genai import types
+
 from harness.engine.wire import invalid
 
 ANY = None  # a value kept as sent: data, or a message the glass box does not read
@@ -44,6 +46,33 @@ def _repeated(spec) -> tuple:
     return ("repeated", spec)
 
 
+def _enum(enum_type: str, values) -> tuple:
+    """An enum field: its proto type (named in the 400) and the names it takes (read case-insensitively,
+    as Gemini takes the docs' lowercase `"type": "object"`)."""
+    return ("enum", enum_type, tuple(getattr(value, "value", value) for value in values))
+
+
+def _map(spec) -> tuple:
+    """A map<string, spec>: the keys are data (property names), kept exactly as sent."""
+    return ("map", spec)
+
+
+# The enums' names as the installed SDK lists them ([OFF] google-genai 3.6.1 types, 2026-12-01).
+MODE = _enum("FunctionCallingConfig.Mode", types.FunctionCallingConfigMode)
+HARM_CATEGORY = _enum("HarmCategory", types.HarmCategory)
+THRESHOLD = _enum("SafetySetting.HarmBlockThreshold", types.HarmBlockThreshold)
+# [OFF] ai.google.dev/api/caching#Schema (read 2026-12-01): the OpenAPI subset Gemini reads. It has no
+# `additionalProperties` nor `$schema`: those belong in responseJsonSchema / parametersJsonSchema.
+SCHEMA = _message("Schema", type=_enum("Type", types.Type), format="string", title="string", description="string",
+                  nullable="bool", enum=_repeated("string"), maxItems="int", minItems="int", required=_repeated("string"),
+                  minProperties="int", maxProperties="int", minLength="int", maxLength="int", pattern="string",
+                  example=ANY, propertyOrdering=_repeated("string"), default=ANY, minimum="float", maximum="float")
+SCHEMA[2].update(items=SCHEMA, anyOf=_repeated(SCHEMA), properties=_map(SCHEMA))  # a schema nests schemas
+TOOL_CONFIG = _message("ToolConfig", functionCallingConfig=_message(
+    "FunctionCallingConfig", mode=MODE, allowedFunctionNames=_repeated("string")), retrievalConfig=ANY)
+SAFETY_SETTING = _message("SafetySetting", category=HARM_CATEGORY, threshold=THRESHOLD)
+
+
 PART = _message("Part", text="string", thought="bool", thoughtSignature="bytes",
                 functionCall=_message("FunctionCall", id="string", name="string", args=STRUCT),
                 functionResponse=_message("FunctionResponse", id="string", name="string", response=STRUCT,
@@ -57,18 +86,21 @@ THINKING = _message("ThinkingConfig", includeThoughts="bool", thinkingBudget="in
 GENERATION = _message("GenerationConfig", temperature="float", topP="float", topK="int", candidateCount="int",
                       maxOutputTokens="int", stopSequences=_repeated("string"), seed="int",
                       presencePenalty="float", frequencyPenalty="float", responseLogprobs="bool", logprobs="int",
-                      responseMimeType="string", responseSchema=STRUCT, responseJsonSchema=STRUCT,
+                      responseMimeType="string", responseSchema=SCHEMA, responseJsonSchema=STRUCT,
                       responseModalities=_repeated("string"), mediaResolution=ANY, speechConfig=ANY,
                       imageConfig=ANY, thinkingConfig=THINKING, enableEnhancedCivicAnswers="bool")
-FUNCTION_DECLARATION = _message("FunctionDeclaration", name="string", description="string", parameters=STRUCT,
-                                parametersJsonSchema=STRUCT, response=ANY, responseJsonSchema=ANY, behavior=ANY)
+FUNCTION_DECLARATION = _message("FunctionDeclaration", name="string", description="string", parameters=SCHEMA,
+                                parametersJsonSchema=STRUCT, response=SCHEMA, responseJsonSchema=ANY, behavior=ANY)
 TOOL = _message("Tool", functionDeclarations=_repeated(FUNCTION_DECLARATION), googleSearch=ANY,
-                googleSearchRetrieval=ANY, codeExecution=ANY, urlContext=ANY, computerUse=ANY, fileSearch=ANY)
+                googleSearchRetrieval=ANY, codeExecution=ANY, urlContext=ANY, computerUse=ANY, fileSearch=ANY,
+                googleMaps=ANY, enterpriseWebSearch=ANY, retrieval=ANY)
 GENERATE = _message("GenerateContentRequest", model="string", contents=_repeated(CONTENT),
-                    systemInstruction=CONTENT, tools=_repeated(TOOL), toolConfig=ANY, safetySettings=ANY,
+                    systemInstruction=CONTENT, tools=_repeated(TOOL), toolConfig=TOOL_CONFIG,
+                    safetySettings=_repeated(SAFETY_SETTING),
                     generationConfig=GENERATION, cachedContent="string", labels=ANY, serviceTier=ANY, store="bool")
 CACHED = _message("CachedContent", name="string", model="string", displayName="string", contents=_repeated(CONTENT),
-                  systemInstruction=CONTENT, tools=_repeated(TOOL), toolConfig=ANY, ttl="string", expireTime="string")
+                  systemInstruction=CONTENT, tools=_repeated(TOOL), toolConfig=TOOL_CONFIG, ttl="string",
+                  expireTime="string")
 COUNT = _message("CountTokensRequest", contents=_repeated(CONTENT), generateContentRequest=GENERATE, model="string")
 
 
@@ -84,6 +116,24 @@ def _camel(name: str) -> str:
 
 def _is_base64(value: str) -> bool:
     return bool(_BASE64.fullmatch(value)) and len(value.rstrip("=")) % 4 != 1
+
+
+def _number(spec: str, value):
+    """`value` read as proto JSON reads a number field, or None when it is not one: an int field takes
+    40, 40.0 and "40" (what the SDK and hand-written JSON send); a float field also takes "0.5", "NaN"
+    and "Infinity" (a NaN then fails its range check, as on Gemini)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        try:
+            value = float(value) if spec == "float" or "." in value or "e" in value.lower() else int(value)
+        except ValueError:
+            return None
+    if spec == "float" and isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value if isinstance(value, int) else None
 
 
 def _at(path: str) -> str:
@@ -117,6 +167,8 @@ def _any(value, path: str):
 def _read(spec, value, path: str, name: str):
     if spec is ANY:
         return _any(value, path)
+    if spec in ("int", "float") and (number := _number(spec, value)) is not None:
+        return number
     if isinstance(spec, str):
         kind, label = _TYPES[spec]
         if not isinstance(value, kind) or (spec != "bool" and isinstance(value, bool)):
@@ -126,6 +178,12 @@ def _read(spec, value, path: str, name: str):
         if spec == "bytes" and not _is_base64(value):
             raise invalid(f'Invalid value at \'{path}\' ({label}), Base64 decoding failed for "{value[:80]}"')
         return value
+    if spec[0] == "enum":
+        return _enum_value(spec, value, path)
+    if spec[0] == "map":
+        if not isinstance(value, dict):
+            raise invalid(f"Invalid value at '{path}' (map), {_shown(value)}")
+        return {_any(key, path): _read(spec[1], item, f"{path}[{key!r}]", key) for key, item in value.items()}
     if spec[0] == "repeated":
         if not isinstance(value, list):  # proto JSON reads a lone value as a list of one
             return [_read(spec[1], value, path, name)]
@@ -145,6 +203,13 @@ def _read(spec, value, path: str, name: str):
             raise invalid(f'Invalid JSON payload received. Unknown name "{key}"{_at(path)}: Cannot find field.')
         out[field] = _read(fields[field], item, f"{path}.{snake(field)}" if path else snake(field), key)
     return out
+
+
+def _enum_value(spec: tuple, value, path: str) -> str:
+    _, enum_type, names = spec
+    if isinstance(value, str) and value.upper() in names:
+        return value
+    raise invalid(f"Invalid value at '{path}' ({_V}{enum_type}), {_shown(value)}")
 
 
 def normalise(body: dict, spec=GENERATE) -> dict:

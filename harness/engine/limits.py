@@ -29,6 +29,12 @@ MAX_CANDIDATES = 8
 # (field, low, high) for the numbers the glass box checks; high None = the model's output limit.
 RANGES = (("temperature", 0.0, 2.0), ("topP", 0.0, 1.0), ("topK", 1, None), ("candidateCount", 1, MAX_CANDIDATES),
           ("maxOutputTokens", 1, None))
+# [OFF] ai.google.dev/api/generate-content#generationconfig (read 2026-12-01) lists text/plain,
+# application/json and text/x.enum; Gemini's 400 as remembered from public reports also names XML and YAML.
+# NOTE: that wording was not found in the search corpus (2026-12-01): the closest form to Gemini's own.
+RESPONSE_MIME_TYPES = ("text/plain", "application/json", "application/xml", "application/yaml", "text/x.enum")
+BAD_MIME = ("* GenerateContentRequest.generation_config.response_mime_type: allowed mimetypes are `text/plain`, "
+            "`application/json`, `application/xml`, `application/yaml` and `text/x.enum`.")
 _PIECE = re.compile(r"\s*(\w+|[^\w\s])")
 
 
@@ -48,11 +54,14 @@ def check_generation(config: dict, model: str) -> None:
     for field, low, high in RANGES:
         value = config.get(field)
         top = row.output_token_limit if high is None and field == "maxOutputTokens" else high
-        if value is not None and (value < low or (top is not None and value > top)):
+        # NOTE: written so that a NaN (proto JSON reads "NaN" for a float) is out of every range.
+        if value is not None and not (value >= low and (top is None or value <= top)):
             span = f"from {low} to {top}" if top is not None else f"at least {low}"
             name = re.sub(r"([A-Z])", r"_\1", field).lower()
             raise invalid(f"* GenerateContentRequest.generation_config.{name}: {value} is out of range; "
                           f"models/{row.id} accepts {span}.")
+    if config.get("responseMimeType") not in (None, "", *RESPONSE_MIME_TYPES):
+        raise invalid(BAD_MIME)
     sequences = config.get("stopSequences") or []
     if len(sequences) > MAX_STOP_SEQUENCES:
         raise invalid(f"* GenerateContentRequest.generation_config.stop_sequences: {len(sequences)} stop "

@@ -12,17 +12,17 @@ temperature, maxTemperature, topP, topK, thinking. The sampling defaults are the
 reports for current Gemini models ([3P] copies of models.list output, 2025-2026); the glass box does
 not sample, so they change nothing here.
 """
-from harness.engine.wire import WireError
-from harness.models import MODELS, model_row
+from harness.engine.wire import WireError, resolve_model
+from harness.models import CLOSED_TO_NEW_KEYS, LATEST, MODELS, legacy_models_allowed, model_row
 
 METHODS = ["generateContent", "countTokens", "createCachedContent", "batchGenerateContent"]
 PAGE_SIZE, MAX_PAGE_SIZE = 50, 1000  # [OFF] models.list: 50 per page unless asked, at most 1000
 
 
-def resource(row) -> dict:
-    """One Model resource for a row of the table."""
-    words = row.id.removeprefix("gemini-").split("-")
-    return {"name": f"models/{row.id}", "version": words[0],
+def resource(row, name: str = "") -> dict:
+    """One Model resource for a row of the table (under `name` for an alias of it)."""
+    words = (name or row.id).removeprefix("gemini-").split("-")
+    return {"name": f"models/{name or row.id}", "version": words[0],
             "displayName": "Gemini " + " ".join(w if w[:1].isdigit() else w.capitalize() for w in words),
             "description": f"{row.status}, as of {row.as_of}. {row.note}".strip(),
             "inputTokenLimit": row.input_token_limit, "outputTokenLimit": row.output_token_limit,
@@ -30,21 +30,28 @@ def resource(row) -> dict:
             "topP": 0.95, "topK": 64, "thinking": row.default_thinking != "off" or bool(row.thinking_levels)}
 
 
-def list_models(page_size: str = "", page_token: str = "") -> dict:
-    """A page of models in table order; `nextPageToken` while more remain."""
+def list_models(page_size: str = "", page_token: str = "", api_version: str = "v1beta") -> dict:
+    """A page of the models this key may call, in table order (the `-latest` aliases too on v1beta);
+    `nextPageToken` while more remain."""
     size = min(int(page_size), MAX_PAGE_SIZE) if page_size.isdigit() and int(page_size) else PAGE_SIZE
     start = int(page_token) if page_token.isdigit() else 0
-    rows = list(MODELS.values())
-    page = {"models": [resource(row) for row in rows[start:start + size]]}
+    rows = [resource(row) for row in MODELS.values() if row.open_to_new_keys or legacy_models_allowed()]
+    if api_version == "v1beta":
+        rows += [resource(MODELS[model], alias) for alias, model in LATEST.items()]
+    page = {"models": rows[start:start + size]}
     if start + size < len(rows):
         page["nextPageToken"] = str(start + size)
     return page
 
 
 def get_model(name: str, api_version: str) -> dict:
-    """The Model resource for `name`; Gemini's 404 when the table has no such model."""
+    """The Model resource for `name`; Gemini's 404 when this key cannot call it (see wire.resolve_model)."""
+    asked = name.removeprefix("models/")
     try:
-        return resource(model_row(name))
-    except ValueError:
-        raise WireError(404, "NOT_FOUND", f"models/{name.removeprefix('models/')} is not found for API version "
-                        f"{api_version}. Call ListModels to see the list of available models.") from None
+        served = resolve_model(asked, api_version, "get")
+    except WireError as error:
+        if error.message == CLOSED_TO_NEW_KEYS.format(model=asked):
+            raise
+        raise WireError(404, "NOT_FOUND", f"models/{asked} is not found for API version {api_version}. "
+                        "Call ListModels to see the list of available models.") from None
+    return resource(model_row(served), asked if asked != served else "")

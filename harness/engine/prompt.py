@@ -17,7 +17,9 @@ The blocks, in order: the system instruction split into lines, each tool's funct
 NOTE: `approx_tokens` never counts across a newline, so splitting a text into lines leaves its
 count unchanged: prompt tokens of a text-only request = approx_tokens(system) + the parts' counts.
 """
+import base64
 import json
+import re
 from typing import NamedTuple
 
 from harness.tokens import approx_tokens
@@ -30,6 +32,9 @@ class Block(NamedTuple):
     text: str
     tokens: int
     first: bool
+
+
+_TEXT_MIME = re.compile(r"text/|application/(json|xml|x-yaml|yaml)\b")  # inline data that is text
 
 
 def canonical(value) -> str:
@@ -47,6 +52,9 @@ def part_text(part: dict) -> str | None:
     if "functionResponse" in part:
         response = part["functionResponse"]
         return f"{response.get('name', '')} {canonical(response.get('response') or {})}"
+    if _TEXT_MIME.match(str((part.get("inlineData") or {}).get("mimeType", ""))):
+        # a text file sent inline counts as its text, as Gemini's tokenizer reads it
+        return base64.b64decode(part["inlineData"].get("data") or "", altchars=b"-_").decode("utf-8", "replace")
     media = [key for key in part if key not in ("thoughtSignature", "thought")]
     # Images, files and code parts: the glass box cannot read them, so they cost one marker.
     return f"[{media[0]}]" if media else None

@@ -1,8 +1,8 @@
 """A replay of recorded Gemini traffic: the loopback server answers each request from a recording.
 
-An instructor with a key records a lesson once (`WORKBOOK_RECORD=path`, harness/recorder.py);
-CI and students without a key replay it (`WORKBOOK_REPLAY=path`) on the real wire shapes. The
-recording is JSONL, one exchange a line, written by `exchange_line` and read by `Replay`:
+An instructor with a key records a lesson once (`WORKBOOK_RECORDING=record:path`,
+harness/http_recording.py); CI and students without a key replay it (`WORKBOOK_RECORDING=replay:path`)
+on the real wire shapes, or complete it (`auto:path`). The recording is JSONL, one exchange a line, written by `exchange_line` and read by `Replay`:
 
     {"method": "POST", "path": "/v1/models/gemini-3.8-flash:generateContent", "query": "",
      "request": {...the JSON body...}, "status": 200, "contentType": "application/json; charset=UTF-8",
@@ -48,10 +48,10 @@ def exchange_line(method: str, path: str, query: str, raw_request: bytes, status
 class Replay:
     """The answers of one recording, looked up by request."""
 
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, missing_ok: bool = False):
         self.path = Path(path)
         self.answers, self.used = defaultdict(list), defaultdict(int)
-        lines = self.path.read_text(encoding="utf-8").splitlines()
+        lines = [] if missing_ok and not self.path.exists() else self.path.read_text(encoding="utf-8").splitlines()
         for number, line in enumerate(lines, 1):
             if not line.strip():
                 continue
@@ -61,18 +61,28 @@ class Replay:
                 self.answers[key].append((entry["status"], entry["contentType"], entry["response"].encode()))
             except (ValueError, KeyError, TypeError) as err:
                 raise ValueError(f"{self.path}, line {number}: not a recorded exchange ({err}). Record it again "
-                                 f"with WORKBOOK_RECORD, or remove the line.") from None
-        self.api_version = next((key[1].split("/")[1] for key in self.answers), "v1")
+                                 f"with WORKBOOK_RECORDING=record:<file>, or remove the line.") from None
+        # The version it was made on ("" when empty): a replay must ask on the same paths.
+        self.api_version = next((key[1].split("/")[1] for key in self.answers), "")
 
-    def answer(self, method: str, path: str, query: str, raw: bytes) -> tuple[int, str, bytes]:
-        """(status, content type, body) recorded for this request; WireError 404 when there is none."""
+    def lookup(self, method: str, path: str, query: str, raw: bytes) -> tuple[int, str, bytes] | None:
+        """(status, content type, body) recorded for this request (in recorded order, then the last
+        again), None when the recording does not hold it."""
         key = request_key(method, path, query, body_of(raw))
         recorded = self.answers.get(key)
         if not recorded:
-            raise WireError(404, "NOT_FOUND", f"The replay of {self.path.name} holds no {method} {path}"
-                            f"{'?' + query if query else ''} with this body: the lesson sent a request that "
-                            "was not recorded. Record the lesson again with WORKBOOK_RECORD, or unset "
-                            "WORKBOOK_REPLAY to run on the glass box.")
+            return None
         index = min(self.used[key], len(recorded) - 1)
         self.used[key] += 1
         return recorded[index]
+
+    def answer(self, method: str, path: str, query: str, raw: bytes) -> tuple[int, str, bytes]:
+        """What `lookup` finds; WireError 404 when the recording does not hold the request."""
+        recorded = self.lookup(method, path, query, raw)
+        if recorded is None:
+            raise WireError(404, "NOT_FOUND", f"The replay of {self.path.name} holds no {method} {path}"
+                            f"{'?' + query if query else ''} with this body: the lesson sent a request that "
+                            "was not recorded. Record it with WORKBOOK_RECORDING=auto:<file> (the file keeps "
+                            "what it holds and gains the rest), or unset WORKBOOK_RECORDING to run on the "
+                            "glass box.")
+        return recorded

@@ -43,13 +43,18 @@ from harness.engine.replay import Replay
 from harness.engine.signatures import check_signatures, sign
 from harness.engine.streaming import chunks, encode
 from harness.engine.thinking import resolve, thought_part, thought_tokens
-from harness.engine.wire import NO_CONTENTS, WireError, check_contents, invalid, parse_body, resolve_model
+from harness.engine.wire import (NO_CONTENTS, WireError, check_built_in_tools, check_contents, check_parts, invalid,
+                                 parse_body, resolve_model, response_roles_as_user)
 
 # Worded as public reports quote Gemini's 400 (2025-26); the 403 for a missing cache is in cache.py.
 CACHE_CONFLICT = ("CachedContent can not be used with GenerateContent request setting system_instruction, "
                   "tools or tool_config.\n\nProposed fix: move those values to CachedContent from "
                   "GenerateContent request.")
 IDLE_SECONDS = 60  # an idle keep-alive connection gives its thread back after this long
+# A new connection that sends no request line this soon gets a 408 and is closed (issue 19: a silent
+# connection held a thread 60 s). Google's front end answers such a client quickly too; its delay is not
+# published, so this figure is the glass box's own: long enough for any client, short for a port scan.
+FIRST_REQUEST_SECONDS = 5
 # The request size limit: [OFF] the Gemini docs cap a request with inline data at 20 MB. The wording is the
 # one other Google APIs use for an oversized body; Gemini's own was not found (glass-box choice).
 MAX_BODY_BYTES = 20 * 1024 * 1024
@@ -135,7 +140,10 @@ def generate(model_name: str, body: dict, api_version: str, method: str = "gener
     check_generation(config, model)
     thinking = resolve(config, model)
     request, cached = _with_cache(model, body)
+    request["contents"] = response_roles_as_user(request["contents"])
+    check_built_in_tools(request.get("tools") or [])
     check_contents(request["contents"])
+    check_parts((body.get("systemInstruction") or {}).get("parts") or [], "GenerateContentRequest.system_instruction")
     check_signatures(request["contents"], model)
     prompt, cached = _prompt_tokens(model, body, request, cached)
     parts, thoughts, finish = _output(respond(request), config, thinking)
@@ -179,7 +187,7 @@ def route(method: str, path: str, query: str, raw: bytes) -> dict:
         if action == "countTokens":
             return count(model, parse_body(raw), version)
     if rest == "models" and method == "GET":
-        return list_models(params.get("pageSize", ""), params.get("pageToken", ""))
+        return list_models(params.get("pageSize", ""), params.get("pageToken", ""), version)
     if rest.startswith("models/") and ":" not in rest and method == "GET":
         return get_model(rest, version)
     if rest == "cachedContents" and method == "POST":
@@ -214,7 +222,31 @@ def glass_box(method: str, path: str, query: str, raw: bytes) -> tuple[int, str,
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive: one connection serves a whole lesson
     disable_nagle_algorithm = True  # small answers go out at once instead of 40 ms later
-    timeout = IDLE_SECONDS
+    timeout = FIRST_REQUEST_SECONDS  # then IDLE_SECONDS, once the connection has sent a request
+
+    def setup(self):
+        super().setup()
+        self.requests_served = 0
+
+    def handle_one_request(self):
+        """One request; a 408 for a new connection silent for FIRST_REQUEST_SECONDS (http.server's own
+        handler would close it without a word)."""
+        # readline timing out leaves raw_requestline None; send_error needs the other two set
+        self.raw_requestline, self.command, self.requestline = None, None, ""
+        super().handle_one_request()
+        if self.raw_requestline is None and not self.requests_served:
+            self.send_error(408, f"The glass box received no request within {FIRST_REQUEST_SECONDS} s of "
+                            "the connection opening; it closed the connection. Send the request at once.")
+        self.requests_served += 1
+        self.connection.settimeout(IDLE_SECONDS)
+
+    def parse_request(self) -> bool:
+        """http.server's parser, refusing HTTP/0.9 at once (it would wait for headers that never come)."""
+        if len(self.raw_requestline.split()) == 2:
+            self.send_error(400, "The request line has no HTTP version (an HTTP/0.9 request): the API speaks "
+                            "HTTP/1.1, as in 'GET /v1beta/models HTTP/1.1'.")
+            return False
+        return super().parse_request()
 
     def _read_body(self) -> bytes:
         """The request body: by Content-Length, or chunked; a WireError (and a closed connection)
@@ -291,7 +323,8 @@ class _Handler(BaseHTTPRequestHandler):
             code, message = 405, f"The method {self.command} is not allowed: use GET, POST, PATCH or DELETE."
         self.close_connection = True
         self.request_version = "HTTP/1.1"  # a garbled request line leaves 0.9, which would drop the status line
-        body = {"error": {"code": code, "status": "METHOD_NOT_ALLOWED" if code == 405 else "INVALID_ARGUMENT",
+        status = {405: "METHOD_NOT_ALLOWED", 408: "DEADLINE_EXCEEDED"}.get(code, "INVALID_ARGUMENT")
+        body = {"error": {"code": code, "status": status,
                           "message": message or explain or "The request could not be read."}}
         self._send(code, JSON_TYPE, json.dumps(body).encode())
 

@@ -16,6 +16,11 @@ request (a hash: the same request always gets the same signature, and no secret 
     harness.engine.wire.WireError: 400 INVALID_ARGUMENT: Function call is missing a thought_signature in functionCall parts. ... function call `default_api:run_command` , position 2. ...
     >>> turn[1]["parts"][0]["thoughtSignature"] = "skip_thought_signature_validator"  # a documented dummy
     >>> check_signatures(turn, "gemini-3.8-flash")  # accepted
+    >>> turn[1]["parts"][0]["thoughtSignature"] = "bWFkZSB1cA=="  # one the glass box never gave
+    >>> check_signatures(turn, "gemini-3.8-flash")
+    Traceback (most recent call last):
+    ...
+    harness.engine.wire.WireError: 400 INVALID_ARGUMENT: Corrupted thought signature.
 
 On the wire a signature is base64 (`types.Part.thought_signature` is bytes in the SDK).
 """
@@ -27,9 +32,13 @@ from harness.engine.wire import invalid
 from harness.models import model_row
 
 # The dummy values the docs allow for calls the model did not make ([OFF] docs/thought-signatures,
-# FAQ: both on the Gemini API; the first on Vertex too). The glass box accepts any non-empty signature,
-# so these pass as the real API lets them pass.
+# FAQ: both on the Gemini API; the first on Vertex too), as REST text or as the SDK's bytes (base64).
 DUMMY_SIGNATURES = ("skip_thought_signature_validator", "context_engineering_is_the_way_to_go")
+_DUMMIES = set(DUMMY_SIGNATURES) | {base64.b64encode(d.encode()).decode() for d in DUMMY_SIGNATURES}
+_ISSUED = b"glass-box thought "  # what every signature the glass box gives starts with, before base64
+# A signature the model did not issue: Gemini's 400 as quoted in public reports, Nov 2025-Jan 2026 ([3P]
+# google-gemini/gemini-cli #13467, charmbracelet/crush #1698).
+CORRUPTED = "Corrupted thought signature."
 # Worded as Gemini's 400 is quoted in public reports, Jan-Aug 2026 ([3P] e.g. csells/dartantic #86,
 # lbjlaq/Antigravity-Manager #2157). NOTE: "position" is taken as the 1-based index of the content in
 # `contents` (a call in the second content is "position 2", as in most reports): an assumption.
@@ -52,13 +61,26 @@ def check_signatures(contents: list, model: str) -> None:
     """Raise Gemini's 400 when a step of the current turn lost the signature on its first call."""
     if not model_row(model).signatures_required:
         return
-    for index in range(current_turn_start(contents), len(contents)):
-        content = contents[index]
-        if (content.get("role") or "user") != "model":
-            continue
+    turn = range(current_turn_start(contents), len(contents))
+    models = [(index, contents[index]) for index in turn if (contents[index].get("role") or "user") == "model"]
+    for index, content in models:  # a missing signature is named first, wherever a corrupted one is
         calls = [part for part in content.get("parts") or [] if "functionCall" in part]
         if calls and not calls[0].get("thoughtSignature"):
             raise invalid(MISSING.format(name=calls[0]["functionCall"].get("name", ""), position=index + 1))
+    if any(not _issued_here(part["thoughtSignature"]) for _, content in models for part in content.get("parts") or []
+           if part.get("thoughtSignature")):
+        raise invalid(CORRUPTED)
+
+
+def _issued_here(signature: str) -> bool:
+    """A documented dummy, or a signature this glass box gave (stateless: it starts the same way)."""
+    if signature in _DUMMIES:
+        return True
+    try:
+        return base64.b64decode(signature + "=" * (-len(signature) % 4), altchars=b"-_"
+                                if "-" in signature or "_" in signature else None).startswith(_ISSUED)
+    except ValueError:
+        return False
 
 
 def sign(parts: list, request: dict, model: str) -> list:
@@ -69,5 +91,5 @@ def sign(parts: list, request: dict, model: str) -> list:
     if first is None:
         return parts
     digest = hashlib.sha256(canonical([model, request.get("contents"), parts]).encode()).digest()
-    signed = dict(parts[first], thoughtSignature=base64.b64encode(b"glass-box thought " + digest[:18]).decode())
+    signed = dict(parts[first], thoughtSignature=base64.b64encode(_ISSUED + digest[:18]).decode())
     return parts[:first] + [signed] + parts[first + 1:]

@@ -1,7 +1,9 @@
 """Streaming: one answer sent as several chunks, as `streamGenerateContent` sends it.
 
-Text goes out a few words at a time, each function call or thought part in a chunk of its own;
-only the last chunk carries `finishReason` and `usageMetadata`. The chunks' texts joined give the
+Text goes out a few words at a time, each function call or thought part in a chunk of its own.
+Every chunk carries `usageMetadata`, as Gemini's do ([OFF] the REST reference's streamed responses and
+[3P] captured streams, 2025-2026): the prompt's counts from the first chunk, the answer's counted so far,
+the whole usage on the last chunk, which alone has `finishReason`. The chunks' texts joined give the
 whole answer back exactly:
 
     >>> answer = {"candidates": [{"content": {"role": "model", "parts": [{"text": "one two three four five"}]},
@@ -15,7 +17,7 @@ come as one JSON array, as the REST API does.
 import json
 import re
 
-WORDS_PER_CHUNK = 8  # small enough that a two-sentence answer arrives in pieces
+WORDS_PER_CHUNK = 6  # small enough that a one-sentence answer arrives in pieces
 _WORD = re.compile(r"\s*\S+\s*|\s+")
 
 
@@ -38,8 +40,23 @@ def chunks(response: dict, words: int = WORDS_PER_CHUNK) -> list[dict]:
         out = [dict(shell, candidates=[{"content": {"role": "model"}, "index": 0}])]
     last = out[-1]["candidates"][0]
     last.update({key: value for key, value in candidate.items() if key not in ("content", "index")})
-    out[-1]["usageMetadata"] = response.get("usageMetadata", {})
+    _usage_so_far(out, response.get("usageMetadata", {}))
     return out
+
+
+def _usage_so_far(out: list[dict], usage: dict) -> None:
+    """Put on each chunk the usage up to it: answer tokens shared out by the characters sent so far
+    (thoughts come first, whole), the last chunk's equal to the response's."""
+    sizes = [len(json.dumps(chunk["candidates"][0]["content"].get("parts") or [])) for chunk in out]
+    answer, thoughts = usage.get("candidatesTokenCount", 0), usage.get("thoughtsTokenCount", 0)
+    base = usage.get("totalTokenCount", 0) - answer - thoughts
+    sent = 0
+    for chunk, size in zip(out, sizes):
+        sent += size
+        so_far = dict(usage, candidatesTokenCount=answer * sent // sum(sizes))
+        so_far["totalTokenCount"] = base + thoughts + so_far["candidatesTokenCount"]
+        chunk["usageMetadata"] = so_far
+    out[-1]["usageMetadata"] = dict(usage)
 
 
 def encode(parts: list[dict], sse: bool) -> bytes:

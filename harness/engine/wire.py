@@ -15,7 +15,7 @@ A `WireError` turns into the body the SDK parses into `google.genai.errors.Clien
 """
 import json
 
-from harness.engine import MIN_CACHE_TOKENS
+from harness.models import CLOSED_TO_NEW_KEYS, LATEST, MODELS, ROUTED, legacy_models_allowed
 
 ROLES = ("user", "model")
 CALL_AFTER_USER = ("Please ensure that function call turn comes immediately after a user turn "
@@ -44,14 +44,45 @@ def invalid(message: str) -> WireError:
     return WireError(400, "INVALID_ARGUMENT", message)
 
 
+# NOTE: Google's JSON front end answers a body it cannot tokenise with "Invalid JSON payload received.
+# Unexpected token." ([3P] memory of its replies; no public report quoting the byte-order-mark, NaN or
+# duplicate-key cases was found, 2026-12-01), so those three are refused in that form, with what was seen.
+UNEXPECTED = "Invalid JSON payload received. Unexpected token."
+_BOM = b"\xef\xbb\xbf"
+
+
+class _Refused(ValueError):
+    """A body Google's parser refuses where Python's json module would read it."""
+
+
+def _no_constants(name: str):
+    raise _Refused(f"{UNEXPECTED} {name} is not a JSON number: send a finite number.")
+
+
+def _unique(pairs: list) -> dict:
+    keys = [key for key, _ in pairs]
+    if len(set(keys)) != len(keys):
+        twice = next(key for key in keys if keys.count(key) > 1)
+        raise _Refused(f'Invalid JSON payload received. Duplicate field "{twice}": a name may appear once in '
+                         "an object.")
+    return dict(pairs)
+
+
 def parse_body(raw: bytes) -> dict:
-    """The JSON object in a request body ({} when empty); a 400 that says where the JSON breaks."""
+    """The JSON object in a request body ({} when empty); a 400 that says where the JSON breaks.
+
+    Stricter than Python's json module where Google's parser is: no byte-order mark, no NaN or
+    Infinity, no name twice in one object."""
     if not raw.strip():
         return {}
+    if raw.startswith(_BOM):
+        raise invalid(f"{UNEXPECTED} The body starts with a byte-order mark (EF BB BF): send UTF-8 without it.")
     try:
-        body = json.loads(raw)
+        body = json.loads(raw, parse_constant=_no_constants, object_pairs_hook=_unique)
     except RecursionError:  # deeper than Python's parser goes
         raise _too_deep() from None
+    except _Refused as err:
+        raise invalid(str(err)) from None
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
         where = (f" at line {err.lineno}, column {err.colno} (character {err.pos})"
                  if isinstance(err, json.JSONDecodeError) else "")
@@ -82,19 +113,85 @@ def _too_deep() -> WireError:
 
 
 def resolve_model(name: str, api_version: str = "v1beta", method: str = "generateContent") -> str:
-    """`models/gemini-2.5-flash` or `gemini-2.5-flash` -> `gemini-2.5-flash`; 404 if unknown."""
+    """The id of the model that answers `name`, as Gemini serves a new key; 404 otherwise.
+
+    `models/gemini-3.8-flash` -> `gemini-3.8-flash`; a deprecated id -> the model it is routed to; a
+    `-latest` alias -> its model on v1beta only; a model closed to new keys -> Gemini's 404 for it,
+    unless WORKBOOK_LEGACY_MODELS=1 (harness/models.py).
+    """
     model = name.removeprefix("models/")
-    if model not in MIN_CACHE_TOKENS:
-        known = ", ".join(sorted(MIN_CACHE_TOKENS))
+    served = ROUTED.get(model) or (LATEST.get(model) if api_version == "v1beta" else None) or model
+    row = MODELS.get(served)
+    if row is not None and not row.open_to_new_keys and not legacy_models_allowed():
+        raise WireError(404, "NOT_FOUND", CLOSED_TO_NEW_KEYS.format(model=served))
+    if row is None:
         raise WireError(404, "NOT_FOUND", (
             f"models/{model} is not found for API version {api_version}, or is not supported for "
             f"{method}. Call ListModels to see the list of available models and their supported "
-            f"methods. (The glass box answers for: {known}.)"))
-    return model
+            f"methods. (The glass box answers for: {', '.join(_served_ids(api_version))}.)"))
+    return served
+
+
+def _served_ids(api_version: str) -> list[str]:
+    """What a request may name here: the open rows (and the closed ones for a legacy project), routed ids,
+    and on v1beta the `-latest` aliases."""
+    rows = [m for m, row in MODELS.items() if row.open_to_new_keys or legacy_models_allowed()]
+    return rows + list(ROUTED) + (list(LATEST) if api_version == "v1beta" else [])
+
+
+# A Part's `data` oneof; proto3 reads an empty string as unset, so `{"text": ""}` has no data ([3P] Gemini's
+# 400 as quoted in google-gemini/gemini-cli #5575, genkit-ai/genkit #3816, 2025).
+DATA_FIELDS = ("text", "inlineData", "fileData", "functionCall", "functionResponse", "executableCode",
+               "codeExecutionResult", "toolCall", "toolResponse")
+NO_DATA = "* {where}.parts[{index}].data: required oneof field 'data' must have one initialized field"
+
+
+def check_parts(parts: list, where: str) -> None:
+    """Gemini's 400 for a part with no data (an empty text, or nothing at all). NOTE: a part holding only
+    a thoughtSignature (Gemini 3 ends some answers with one on an empty text) goes back as it came."""
+    for index, part in enumerate(parts):
+        if not any(part.get(field) not in (None, "") for field in DATA_FIELDS) and not part.get("thoughtSignature"):
+            raise invalid(NO_DATA.format(where=where, index=index))
+
+
+# Gemini's built-in tools, by their field in `Tool`. The glass box refuses each with a 400 naming it rather
+# than answer without it: an empty `groundingMetadata` would tell the notebook that a search ran and found
+# nothing, which Gemini never says, and code execution cannot be faked honestly. Online they work.
+BUILT_IN_TOOLS = {"googleSearch": "google_search", "googleSearchRetrieval": "google_search_retrieval",
+                  "codeExecution": "code_execution", "urlContext": "url_context", "computerUse": "computer_use",
+                  "fileSearch": "file_search", "googleMaps": "google_maps", "enterpriseWebSearch": "enterprise_web_search",
+                  "retrieval": "retrieval"}
+
+
+def check_built_in_tools(tools: list) -> None:
+    """A 400 naming the first built-in tool in `tools` (the glass box has no network and runs no code)."""
+    for index, tool in enumerate(tools):
+        for field, name in BUILT_IN_TOOLS.items():
+            if field in tool:
+                raise invalid(f"* GenerateContentRequest.tools[{index}].{name}: the glass box cannot run Gemini's "
+                              f"built-in tool {name} (it is offline and runs no code), and answering without it "
+                              "would hide that. Remove it from tools, declare a function instead, or run online "
+                              "with a key.")
 
 
 def _count(content: dict, key: str) -> int:
     return sum(1 for part in content.get("parts") or [] if key in part)
+
+
+# A function response turn may say role "function" (Google's 2024 REST examples, and public client code
+# sending it to Gemini, seen 2026-12-01) or "tool" (reported accepted by the real API in issue 20; not
+# verified here). Gemini reads both as the user's turn; any other role stays BAD_ROLE.
+RESPONSE_ROLES = ("function", "tool")
+
+
+def response_roles_as_user(contents: list) -> list:
+    """`contents` with a function response turn under role function/tool read as role user."""
+    def reads_as(content):
+        parts = content.get("parts") or []
+        if content.get("role") in RESPONSE_ROLES and parts and all("functionResponse" in p for p in parts):
+            return dict(content, role="user")
+        return content
+    return [reads_as(content) for content in contents]
 
 
 def check_contents(contents: list) -> None:
@@ -114,6 +211,7 @@ def check_contents(contents: list) -> None:
             raise invalid(BAD_ROLE)
         if not content.get("parts"):
             raise invalid(f"* GenerateContentRequest.contents[{index}].parts: contents.parts must not be empty.")
+        check_parts(content["parts"], f"GenerateContentRequest.contents[{index}]")
         calls, responses = _count(content, "functionCall"), _count(content, "functionResponse")
         if calls and (role != "model" or previous is None or (previous.get("role") or "user") != "user"):
             raise invalid(CALL_AFTER_USER)

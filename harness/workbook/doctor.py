@@ -1,6 +1,7 @@
 """`workbook doctor`: check a machine (or a hub's student server) before class, in a few lines.
 
     $ workbook doctor
+    ok  model       gemini-3.8-flash: live, prices and limits as of 2026-12-01
     ok  mode        Offline: calls go to the glass-box model on loopback, posing as gemini-3.8-flash. No key, no network.
     ok  key         none found (GOOGLE_API_KEY, GEMINI_API_KEY or .env here): the lessons run offline
     ok  glass box   answered one call in 0.14 s (51 tokens)
@@ -8,7 +9,9 @@
     ok  jupyterlab  4.6.6 serves /lab (started in 4.8 s); widgets: anywidget, ipywidgets, plotly; news toast off
     ok  lesson 00   00_first_call.ipynb ran headless in 3.5 s here (offline; checks reported: 1)
 
-With a key it also asks Gemini: `models.get` for the model and one tiny call. A 404 ("no longer
+The first line says whether WORKBOOK_MODEL is in the workbook's table (harness/models.py) and open to
+new keys: an id the table lacks stops the report there, not as "could not reach Gemini"; a model
+closed to new keys is a warning that names its replacements. With a key it also asks Gemini: `models.get` for the model and one tiny call. A 404 ("no longer
 available to new users") names the models open to new keys from harness/models.py; a network
 failure says to set WORKBOOK_OFFLINE=1. The key itself is never printed. The SDK's own
 `GOOGLE_GEMINI_BASE_URL` points the online checks at another server (the tests use a fake Gemini
@@ -25,13 +28,14 @@ import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
-from harness.client import KEY_VARIABLES, _read_dotenv, api_key, connect, is_offline, mode_line
+from harness.client import KEY_VARIABLES, _read_dotenv, api_key, connect, dotenv_path, is_offline, mode_line
 from harness.workbook import LESSONS, LessonsNotFound, find_workbook
 
 WIDGET_EXTENSIONS = {"ipywidgets": "@jupyter-widgets/jupyterlab-manager", "anywidget": "anywidget",
                      "plotly": "jupyterlab-plotly"}  # front-end name -> its labextension folder
 LAB_START_SECONDS = 60
 PING = "Reply with the single word OK."
+NOT_IN_TABLE = "is not in the workbook's table (harness/models.py)"
 
 
 def key_line() -> tuple[bool, str]:
@@ -39,7 +43,7 @@ def key_line() -> tuple[bool, str]:
     dotenv = _read_dotenv()
     for name in KEY_VARIABLES:
         if os.environ.get(name) or dotenv.get(name):
-            where = "the environment" if os.environ.get(name) else f"{Path('.env').resolve()}"
+            where = "the environment" if os.environ.get(name) else f"{dotenv_path()}"
             return True, f"found: {name} from {where} (not shown)"
     return True, f"none found ({', '.join(KEY_VARIABLES)} or .env here): the lessons run offline"
 
@@ -66,6 +70,29 @@ def glass_box_line() -> tuple[bool, str]:
         except Exception as error:  # the report must go on: say what broke
             return False, f"does not answer: {type(error).__name__}: {str(error).splitlines()[0][:160]}"
     return True, f"answered one call in {time.perf_counter() - start:.2f} s ({reply.usage_metadata.total_token_count} tokens)"
+
+
+def model_line() -> tuple[bool, str]:
+    """Whether WORKBOOK_MODEL is a row of the workbook's table, and whether a new key may call it. A model
+    the table lacks is said here, so the Gemini line never blames the network for it."""
+    from harness import MODEL
+    from harness.models import ROUTED, UnknownModel, legacy_models_allowed, model_row
+
+    try:
+        row = model_row(MODEL)
+    except UnknownModel as error:
+        return False, f"{MODEL!r} {NOT_IN_TABLE}. {error}"
+    name = MODEL.removeprefix("models/")
+    if name in ROUTED:
+        return True, (f"{name} is deprecated: Gemini answers it with {row.id} (the reply's model_version says so); "
+                      f"set WORKBOOK_MODEL={row.id}")
+    if not row.open_to_new_keys:
+        warning = (f"{row.id} is closed to new keys (Gemini's 404: no longer available to new users); use "
+                   f"{replacements(row.id)}")
+        if legacy_models_allowed():
+            return True, f"{warning}. WORKBOOK_LEGACY_MODELS=1 says this project still has it"
+        return False, f"{warning}, or set WORKBOOK_LEGACY_MODELS=1 if your project used it before September 2026"
+    return True, f"{row.id}: {row.status}, prices and limits as of {row.as_of}"
 
 
 def replacements(model: str) -> str:
@@ -205,6 +232,10 @@ def commands_line() -> tuple[bool, str]:
 
 def report(quick: bool = False):
     """Yield (label, ok, text) for each line of the doctor's report, as each check finishes."""
+    known, said = model_line()
+    yield "model", known, said
+    if NOT_IN_TABLE in said:  # every later line would fail on the same unknown id
+        return
     checks = [("mode", lambda: (True, mode_line())), ("key", key_line)]
     checks += [("gemini", gemini_line)] if not is_offline() else []
     checks += [("glass box", glass_box_line), ("commands", commands_line), ("jupyterlab", lambda: jupyterlab_line(quick))]

@@ -1,5 +1,7 @@
 """Recorded sessions: one JSON line per model call, saved once, re-billed and re-graded for free.
 
+(The HTTP traffic of a lesson, recorded for replay, is harness/http_recording.py.)
+
 The harness of the Towards AI tutor article saved a "bundle" per turn (the answer, every tool call, token counts, timing)
 so that findings could be re-graded and re-billed later without spending another dollar. This
 module does the same for the workbook's runs:

@@ -1,0 +1,85 @@
+"""Record a lesson's HTTP traffic with the model, and replay it (the session bundles are session_bundles.py).
+
+One option, `WORKBOOK_RECORDING=<mode>:<file>`, with the modes of python-genai's replay client:
+
+    WORKBOOK_RECORDING=record:lesson05.jsonl  jupyter lab      # every exchange written down
+    WORKBOOK_RECORDING=replay:lesson05.jsonl  pytest --nbval   # answered from the file only, no key, no glass box
+    WORKBOOK_RECORDING=auto:lesson05.jsonl    jupyter lab      # from the file what it holds; the rest sent on, recorded
+
+Record and auto send what they must to Gemini with a key, else to the glass box. `harness.connect()` reads
+the option. Recording hooks an HTTP transport into the SDK's own client (`HttpOptions(client_args=
+{"transport": ...})`, google-genai 3.6.1 with its default httpx2 backend), so requests go out unchanged and
+each exchange is appended as one JSON line in the format of harness/engine/replay.py. NOTE: no header is
+written (the key travels in `x-goog-api-key`), a `key=` query parameter is dropped, and any text shaped
+like a Google API key, or equal to the key in use, is replaced by "[redacted]" before the line reaches the
+disk. Only the synchronous client records (`client.models...`, not `client.aio...`). In auto mode a
+request the file answers never reaches the glass box, so its implicit cache does not learn it.
+"""
+import os
+import threading
+from pathlib import Path
+from urllib.parse import parse_qsl, urlencode
+
+import httpx2
+
+from harness.client import KEY_SHAPE, api_key
+from harness.engine.replay import Replay, exchange_line
+
+SETTING = "WORKBOOK_RECORDING"
+MODES = ("record", "replay", "auto")
+RETIRED = ("WORKBOOK_RECORD", "WORKBOOK_REPLAY")  # the two variables this option replaced
+REDACTED = "[redacted]"
+_DROPPED_HEADERS = ("content-encoding", "content-length", "transfer-encoding")  # the body is stored decoded
+
+
+def recording_setting() -> tuple[str, Path] | None:
+    """(mode, file) from WORKBOOK_RECORDING, None when unset; ValueError saying the form when it is wrong."""
+    retired = [name for name in RETIRED if os.environ.get(name)]
+    if retired:
+        raise ValueError(f"{retired[0]} is no longer read: set {SETTING}=record:<file>, replay:<file> or "
+                         f"auto:<file> instead, and unset {' and '.join(retired)}.")
+    value = os.environ.get(SETTING, "").strip()
+    if not value:
+        return None
+    mode, _, file = value.partition(":")
+    if mode not in MODES or not file.strip():
+        raise ValueError(f"{SETTING}={value!r} is not of the form <mode>:<file> with a mode among "
+                         f"{', '.join(MODES)}, e.g. {SETTING}=auto:lesson05.jsonl.")
+    return mode, Path(file.strip())
+
+
+def redact(text: str) -> str:
+    """`text` with the key in use and anything shaped like a Google API key replaced."""
+    key = api_key()
+    if key:
+        text = text.replace(key, REDACTED)
+    return KEY_SHAPE.sub(REDACTED, text)
+
+
+class RecordingTransport(httpx2.BaseTransport):
+    """An httpx2 transport that appends each exchange to `path`; given a `replay`, the requests it holds
+    are answered from it and only the others are forwarded (and recorded)."""
+
+    def __init__(self, path: str | Path, inner: httpx2.BaseTransport | None = None, replay: Replay | None = None):
+        self.path = Path(path)
+        self.inner = inner or httpx2.HTTPTransport()
+        self.replay = replay
+        self._lock = threading.Lock()
+
+    def handle_request(self, request: httpx2.Request) -> httpx2.Response:
+        query = urlencode([(k, v) for k, v in parse_qsl(request.url.query.decode()) if k != "key"])
+        recorded = self.replay and self.replay.lookup(request.method, request.url.path, query, request.read())
+        if recorded:
+            status, content_type, body = recorded
+            return httpx2.Response(status, headers={"content-type": content_type}, content=body, request=request)
+        response = self.inner.handle_request(request)
+        body = response.read()  # a stream too: it is replayed as the same events
+        line = exchange_line(request.method, request.url.path, query, request.read(), response.status_code,
+                             response.headers.get("content-type", ""), body)
+        with self._lock, self.path.open("a", encoding="utf-8") as out:
+            out.write(redact(line))
+        headers = [(k, v) for k, v in response.headers.items() if k.lower() not in _DROPPED_HEADERS]
+        return httpx2.Response(response.status_code, headers=headers, content=body, request=request)
+
+    def close(self) -> None:
+        self.inner.close()
