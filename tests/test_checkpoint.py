@@ -4,6 +4,7 @@ import json
 import os
 import random
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -157,6 +158,40 @@ def test_a_resumed_run_can_reuse_the_workdir_of_the_run_it_resumes(tmp_path, ref
     report = run_agent(AgentConfig(), checkpoint=path, workdir=workdir)
     assert journey(report.turns) == reference[0]
     assert "ROUND_HALF_UP" in (workdir / "invoicing" / "amounts.py").read_text()
+
+
+def test_a_resume_into_the_same_workdir_keeps_every_file_it_did_not_create(tmp_path, reference):
+    path, workdir, outside = tmp_path / "run.jsonl", tmp_path / "work", tmp_path / "outside.txt"
+    run_agent(AgentConfig(max_turns=9), checkpoint=path, workdir=workdir)
+    mine = {"notes.txt": "mine", "data/table.csv": "a,b", "invoicing/scratch.txt": "draft"}
+    for name, text in mine.items():
+        (workdir / name).parent.mkdir(exist_ok=True)
+        (workdir / name).write_text(text)
+    outside.write_text("outside")
+    (workdir / "README.md").unlink()
+    (workdir / "README.md").symlink_to(outside)         # a link where a task file was: dropped, not followed
+    os.link(workdir / "invoicing" / "amounts.py", tmp_path / "linked.py")  # a hard-linked copy keeps its text
+    linked = (tmp_path / "linked.py").read_text()
+    with pytest.warns(UserWarning, match=r"keeps 3 entries that are not the task's: data, invoicing/scratch.txt, "
+                                         r"notes.txt"):
+        report = run_agent(AgentConfig(), checkpoint=path, workdir=workdir)
+    assert journey(report.turns) == reference[0]
+    assert {name: (workdir / name).read_text() for name in mine} == mine
+    assert outside.read_text() == "outside" and (tmp_path / "linked.py").read_text() == linked
+    assert not (workdir / "README.md").is_symlink() and "ROUND_HALF_UP" in (workdir / "invoicing" / "amounts.py").read_text()
+
+
+def test_a_resume_that_would_replace_a_file_it_did_not_create_refuses_naming_it(tmp_path):
+    path, workdir = tmp_path / "run.jsonl", tmp_path / "work"
+    run_agent(AgentConfig(max_turns=3), checkpoint=path, workdir=workdir)
+    shutil.rmtree(workdir / "tests")
+    (workdir / "tests").write_text("my own file, named like the task's folder")
+    (workdir / "notes.txt").write_text("mine")
+    before = path.read_bytes()
+    with pytest.raises(ValueError, match=r"tests \(should be a folder\).*nothing was changed"):
+        run_agent(AgentConfig(), checkpoint=path, workdir=workdir)
+    assert (workdir / "tests").read_text().startswith("my own") and (workdir / "notes.txt").read_text() == "mine"
+    assert path.read_bytes() == before
 
 
 def test_a_fresh_run_still_refuses_a_folder_that_holds_files(tmp_path):

@@ -10,7 +10,6 @@ in text, at `max_turns`, or at the session token cap.
 'stopped: max turns 2 reached'
 """
 import os
-import shutil
 import tempfile
 import time
 import warnings
@@ -26,7 +25,7 @@ from harness.client import plain
 from harness.compaction import compact, harness_state, summarizer_for
 from harness.context import as_content
 from harness.masking import mask_observations
-from harness.scenarios import copy_task, task_named
+from harness.scenarios import CACHES, copy_task, restore_task, task_named
 from harness.tools import TOOL, Workspace
 from harness.truncation import extract_verdict, truncate_output
 
@@ -55,17 +54,20 @@ def _run_calls(calls, workspace: Workspace, config: AgentConfig, record: TurnRec
 
 
 def _task_copy(workdir, task: str, reuse: bool) -> Path:
-    """A fresh copy of the task in `workdir`; a resumed run may pass the folder of the run it resumes,
-    whose contents are then replaced (the workspace is rebuilt from the task, never trusted from disk)."""
+    """A fresh copy of the task in `workdir`. A resumed run may pass the folder of the run it resumes:
+    the task's files are then put back as they were (the workspace is rebuilt from the task and the
+    checkpoint, never trusted from disk) and every other file there is kept, with a warning naming it."""
     workdir = Path(workdir)
-    task_names = {p.name for p in task_named(task).folder.iterdir()} - {"__pycache__", ".pytest_cache"}
-    if reuse and workdir.is_dir() and task_names <= {p.name for p in workdir.iterdir()}:
-        for entry in workdir.iterdir():
-            if entry.is_dir() and not entry.is_symlink():
-                shutil.rmtree(entry)
-            else:
-                entry.unlink()
-    return copy_task(workdir, task)
+    task_names = {p.name for p in task_named(task).folder.iterdir()} - CACHES
+    if not (reuse and workdir.is_dir() and task_names <= {p.name for p in workdir.iterdir()}):
+        return copy_task(workdir, task)
+    kept = restore_task(workdir, task)
+    if kept:
+        shown = ", ".join(map(str, kept[:10])) + (f" and {len(kept) - 10} more" if len(kept) > 10 else "")
+        warnings.warn(f"{workdir}: resuming keeps {len(kept)} entries that are not the task's: {shown}. "
+                      "The agent's tools can see them; move them elsewhere if they should stay private.",
+                      stacklevel=4)
+    return workdir
 
 
 def _replay(workspace: Workspace, edits: list, checkpoint):
