@@ -15,7 +15,8 @@ from collections.abc import Collection, Iterable, Mapping
 from numbers import Integral, Real
 
 
-def _shown(value) -> str:
+def shown(value) -> str:
+    """`value` as an error message shows it: its repr, cut to 60 characters."""
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
@@ -23,7 +24,7 @@ def _shown(value) -> str:
 def require_text(name: str, value, *, empty: bool = True) -> str:
     """`value` if it is a str (non-empty unless `empty`); else TypeError / ValueError naming `name`."""
     if not isinstance(value, str):
-        raise TypeError(f"{name} must be a string, got {type(value).__name__} {_shown(value)}.")
+        raise TypeError(f"{name} must be a string, got {type(value).__name__} {shown(value)}.")
     if not empty and not value.strip():
         raise ValueError(f"{name} must not be empty, got {value!r}.")
     return value
@@ -37,10 +38,10 @@ def require_optional_text(name: str, value) -> str | None:
 def _iterable(name: str, value, expected: str):
     """Refuse a string, a mapping or a non-iterable where a list is expected; return `value` unchanged."""
     if isinstance(value, str):
-        shown = _shown(value)
-        raise TypeError(f"{name} must be {expected}, got the string {shown}; wrap it: [{shown}].")
+        text = shown(value)
+        raise TypeError(f"{name} must be {expected}, got the string {text}; wrap it: [{text}].")
     if isinstance(value, (bytes, Mapping)) or not isinstance(value, Iterable):
-        raise TypeError(f"{name} must be {expected}, got {type(value).__name__} {_shown(value)}.")
+        raise TypeError(f"{name} must be {expected}, got {type(value).__name__} {shown(value)}.")
     return value
 
 
@@ -51,7 +52,7 @@ def require_list_of_text(name: str, value):
     if isinstance(value, Collection):
         for index, item in enumerate(value):
             if not isinstance(item, str):
-                raise TypeError(f"{name}[{index}] must be a string, got {type(item).__name__} {_shown(item)}.")
+                raise TypeError(f"{name}[{index}] must be a string, got {type(item).__name__} {shown(item)}.")
     return value
 
 
@@ -63,7 +64,7 @@ def require_list(name: str, value, what: str = "items"):
 def require_int(name: str, value, low: int, high: int | None = None) -> int:
     """`value` if it is a whole number in [low, high]; bool and float are refused."""
     if isinstance(value, bool) or not isinstance(value, Integral):
-        raise TypeError(f"{name} must be a whole number, got {type(value).__name__} {_shown(value)}.")
+        raise TypeError(f"{name} must be a whole number, got {type(value).__name__} {shown(value)}.")
     if value < low or (high is not None and value > high):
         bounds = f"between {low} and {high}" if high is not None else f"at least {low}"
         raise ValueError(f"{name} must be {bounds}, got {value}.")
@@ -73,7 +74,7 @@ def require_int(name: str, value, low: int, high: int | None = None) -> int:
 def require_number(name: str, value, low: float, high: float | None = None) -> float:
     """`value` if it is a finite real number in [low, high]; NaN, infinities and bool are refused."""
     if isinstance(value, bool) or not isinstance(value, Real):
-        raise TypeError(f"{name} must be a number, got {type(value).__name__} {_shown(value)}.")
+        raise TypeError(f"{name} must be a number, got {type(value).__name__} {shown(value)}.")
     if not math.isfinite(value) or value < low or (high is not None and value > high):
         bounds = f"between {low} and {high}" if high is not None else f"at least {low}"
         raise ValueError(f"{name} must be a finite number {bounds}, got {value}.")
@@ -83,14 +84,14 @@ def require_number(name: str, value, low: float, high: float | None = None) -> f
 def require_callable(name: str, value):
     """`value` if it can be called; else TypeError naming `name`."""
     if not callable(value):
-        raise TypeError(f"{name} must be a function, got {type(value).__name__} {_shown(value)}.")
+        raise TypeError(f"{name} must be a function, got {type(value).__name__} {shown(value)}.")
     return value
 
 
 def require_instance(name: str, value, kinds, expected: str):
     """`value` if it is one of `kinds`; else TypeError naming `name` and what is `expected`."""
     if not isinstance(value, kinds):
-        raise TypeError(f"{name} must be {expected}, got {type(value).__name__} {_shown(value)}.")
+        raise TypeError(f"{name} must be {expected}, got {type(value).__name__} {shown(value)}.")
     return value
 
 

@@ -16,7 +16,7 @@ import pytest
 from google.genai import types
 
 from harness.agent import AgentConfig, TurnRecord, run_agent
-from harness.agent.checkpoint import (CheckpointDamaged, _checksum, append_turn, load_checkpoint,
+from harness.agent.checkpoint import (CheckpointDamaged, append_turn, checksum, load_checkpoint,
                                       start_checkpoint)
 
 # Resumes from sys.argv[1] into the workdir sys.argv[2] (the same folder every time). With TEAR=<n>:<fraction>
@@ -209,7 +209,7 @@ def resign(lines: list) -> list:
     for raw in lines:
         entry = json.loads(raw)
         body = {k: v for k, v in entry.items() if k != "sum"}
-        previous = _checksum(previous, body)
+        previous = checksum(previous, body)
         signed.append((json.dumps(dict(body, sum=previous), ensure_ascii=False) + "\n").encode())
     return signed
 
@@ -222,6 +222,27 @@ def edit(lines, index, change):
 
 def first_edit_line(lines) -> int:
     return next(i for i, raw in enumerate(lines) if b'"edit_file"' in raw and b'"Edited' in raw)
+
+
+# Fields edited by hand with every checksum recomputed: (line index, the edit, what the message must say).
+RE_SIGNED = {
+    "record turn 'two'": (2, lambda e: e["record"].update(turn="two"), "record.turn must be a whole number"),
+    "line turn 'two'": (2, lambda e: e.update(turn="two"), "turn must be a whole number"),
+    "edited null": (2, lambda e: e["record"].update(edited=None), "record.edited must be a list of strings"),
+    "edited numbers": (2, lambda e: e["record"].update(edited=[1]), "record.edited[0] must be a string"),
+    "seconds nan": (2, lambda e: e["record"].update(seconds=float("nan")), "record.seconds must be a finite number"),
+    "seconds text": (2, lambda e: e["record"].update(seconds="1s"), "record.seconds must be a number"),
+    "negative tokens": (2, lambda e: e["record"]["usage"].update(prompt_token_count=-5),
+                        "record.usage.prompt_token_count must be at least 0"),
+    "emptied history": (2, lambda e: e.update(history=[]), "history must be a non-empty list"),
+    "emptied contents": (2, lambda e: e.update(contents=[]), "contents must be a non-empty list"),
+    "unknown role": (2, lambda e: e["contents"][0].update(role="system"), "contents[0] must be a message with role"),
+    "record turn of another line": (2, lambda e: e["record"].update(turn=5), "record.turn must be 2"),
+    "unknown field": (2, lambda e: e.update(note="hi"), "unknown fields ['note']"),
+    "version 99": (0, lambda e: e.update(version=99), "format version 99; this workbook reads version(s) 1"),
+    "version text": (0, lambda e: e.update(version="1"), "format version '1'"),
+    "empty task": (0, lambda e: e.update(task=" "), "task must not be empty"),
+}
 
 
 def damaged_files(lines):
@@ -249,7 +270,7 @@ def damaged_files(lines):
         "invalid content, re-signed": (resign(edit(lines, 2, lambda e: e["contents"][0].update(role=[1]))), 3),
         "bad record, re-signed": (resign(edit(lines, 2, lambda e: e["record"].update(colour="red"))), 3),
         "edit that fails on replay, re-signed": (resign(edit(lines, k, spoil_edit)), k + 1),
-    }
+    } | {name: (resign(edit(lines, index, change)), index + 1) for name, (index, change, _) in RE_SIGNED.items()}
     return [(name, b"".join(content), line) for name, (content, line) in cases.items()]
 
 
@@ -263,6 +284,25 @@ def test_every_damage_stops_the_resume_with_one_clear_message(tmp_path, referenc
         assert f"{path}, line {line}:" in message, f"{name}: {message}"
         assert "on_damage='restart'" in message and ("on_damage='resume'" in message or line == 1), name
         assert path.read_bytes() == content, f"{name}: the damaged file must be left as it was"
+
+
+@pytest.mark.parametrize("name", sorted(RE_SIGNED))
+def test_a_re_signed_field_of_the_wrong_type_is_refused_naming_file_line_and_field(tmp_path, reference, name):
+    index, change, said = RE_SIGNED[name]
+    path = tmp_path / "run.jsonl"
+    path.write_bytes(b"".join(resign(edit(reference[1], index, change))))
+    with pytest.raises(CheckpointDamaged) as caught:
+        load_checkpoint(path)
+    assert str(caught.value).startswith(f"{path}, line {index + 1}: ") and said in str(caught.value), str(caught.value)
+
+
+def test_a_checkpoint_written_before_the_version_field_reads_as_version_1(tmp_path, reference):
+    assert json.loads(reference[1][0])["version"] == 1
+    path = tmp_path / "run.jsonl"
+    old = resign(edit(reference[1][:6], 0, lambda e: e.pop("version")))
+    path.write_bytes(b"".join(old))
+    report = run_agent(AgentConfig(), checkpoint=path)
+    assert journey(report.turns) == reference[0]
 
 
 @pytest.mark.parametrize("name", ["deleted line", "edited text", "edit that fails on replay, re-signed"])
