@@ -10,7 +10,11 @@ Traceback (most recent call last):
 ...
 TypeError: key_points must be a list of strings, got the string 'godot'; wrap it: ['godot'].
 """
+import dataclasses
 import math
+import os
+import types
+import typing
 from collections.abc import Collection, Iterable, Mapping
 from numbers import Integral, Real
 
@@ -104,3 +108,75 @@ def require_contents(name: str, value) -> list:
         for index, item in enumerate(value):
             require_instance(f"{name}[{index}]", item, types.Content, "a types.Content message")
     return value
+
+
+def require_client(name: str, value):
+    """`value` if it can make model calls (`value.models.generate_content`): a genai.Client from
+    harness.connect(), or a stand-in with that method; else TypeError naming `name`."""
+    if not callable(getattr(getattr(value, "models", None), "generate_content", None)):
+        raise TypeError(f"{name} must be a client with models.generate_content, e.g. harness.connect(), "
+                        f"got {type(value).__name__} {shown(value)}.")
+    return value
+
+
+def require_mapping(name: str, value, what: str, kinds=object, expected: str = ""):
+    """`value` if it is a dict (or other mapping) whose values are all `kinds`; else TypeError naming
+    `name`, or `name[key]` for the first value of the wrong kind."""
+    require_instance(name, value, Mapping, f"a dict of {what}")
+    for key, item in value.items():
+        require_instance(f"{name}[{key!r}]", item, kinds, expected or what)
+    return value
+
+
+def require_path(name: str, value) -> str | os.PathLike:
+    """`value` if it is a non-empty path (str or pathlib.Path); else TypeError / ValueError naming `name`."""
+    require_instance(name, value, (str, os.PathLike), "a file path (a str or a pathlib.Path)")
+    if not str(value).strip():
+        raise ValueError(f"{name} must be a file path, got the empty string; e.g. 'run.jsonl'.")
+    return value
+
+
+def require_type(name: str, value, kind) -> None:
+    """Check `value` against the annotation `kind` (str, int, float, bool, None, X | Y, list[X],
+    tuple, dict, a class); numbers must be finite and at least 0. TypeError / ValueError naming `name`."""
+    origin, args = typing.get_origin(kind), typing.get_args(kind)
+    if kind is typing.Any or kind is object:
+        return
+    if origin in (typing.Union, types.UnionType):
+        if value is None and type(None) in args:
+            return
+        kinds = [arg for arg in args if arg is not type(None)]
+        if len(kinds) == 1:
+            return require_type(name, value, kinds[0])
+        if any(isinstance(value, typing.get_origin(arg) or arg) for arg in kinds):
+            return
+        raise TypeError(f"{name} must be {' or '.join(getattr(a, '__name__', str(a)) for a in args)}, "
+                        f"got {type(value).__name__} {shown(value)}.")
+    if kind is bool:
+        require_instance(name, value, bool, "True or False")
+    elif kind is int:
+        require_int(name, value, 0)
+    elif kind is float:
+        require_number(name, value, 0)
+    elif kind is str:
+        require_text(name, value)
+    elif origin is list and args == (str,):
+        require_list_of_text(name, value)
+    elif origin in (list, tuple) or kind in (list, tuple):
+        require_list(name, value, f"{getattr(args[0], '__name__', 'item')} items" if args else "items")
+        if args and origin is list:
+            for index, item in enumerate(value):
+                require_type(f"{name}[{index}]", item, args[0])
+    elif origin is dict or kind is dict:
+        require_instance(name, value, Mapping, "a dict")
+    elif isinstance(kind, type):
+        require_instance(name, value, kind, f"a {kind.__name__}")
+
+
+def require_fields(record) -> None:
+    """Check every field of the dataclass instance `record` against its annotation (`require_type`),
+    naming it as `Type.field`: records the harness writes and reads back must hold what they say."""
+    hints = typing.get_type_hints(type(record))
+    for spec in dataclasses.fields(record):
+        require_type(f"{type(record).__name__}.{spec.name}", getattr(record, spec.name), hints[spec.name])
+

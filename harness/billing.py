@@ -20,9 +20,9 @@ Edit PRICES (or make your own `Price`) to re-bill a recorded session at another 
 """
 from collections.abc import Mapping
 
-from harness.arguments import require_number, require_optional_text, require_text
+from harness.arguments import require_instance, require_number, require_optional_text, require_text, shown
 from harness.models import MODELS, Price
-from harness.usage import output_tokens, token_count
+from harness.usage import output_tokens, require_usage, token_count
 
 PRICES_AS_OF = "2026-12-01"  # the date of harness/models.py's rows; check the provider's page before you rely on them
 
@@ -52,25 +52,41 @@ def price_for(model: str | None = None) -> Price:
 
 
 def rate(price, name: str) -> float:
-    """`price.name` or `price[name]`: a Price, any object with the attribute, or a dict."""
+    """`price.name` or `price[name]`: a Price, any object with the attribute, or a dict; a finite rate >= 0."""
     require_text("name", name, empty=False)
+    if price is None or isinstance(price, (str, bytes, int, float, list, tuple)):
+        raise TypeError(f"price must be a Price (e.g. PRICES['gemini-2.5-flash']), a dict or an object of "
+                        f"per-million rates, got {type(price).__name__} {shown(price)}.")
     value = price.get(name) if isinstance(price, Mapping) else getattr(price, name, None)
     if value is None:
         raise ValueError(f"The price has no rate named {name!r}. Give per-million rates for "
                          "'input', 'cached_input' and 'output', e.g. PRICES['gemini-2.5-flash'].")
-    return float(value)
+    return require_number(f"price's {name} rate", value, 0)
 
 
 def usages_of(usage) -> list:
-    """A single usage record or a list of them, as a list."""
-    return list(usage) if isinstance(usage, (list, tuple)) else [usage]
+    """A single usage record or a list of them, as a list (each checked by `require_usage`)."""
+    return _usages("usage", usage)
+
+
+def _usages(name: str, usage) -> list:
+    if isinstance(usage, (list, tuple)):
+        return [require_usage(f"{name}[{index}]", one) for index, one in enumerate(usage)]
+    return [require_usage(name, usage)]
 
 
 def split_tokens(usage) -> tuple[int, int, int]:
     """(uncached input, cached input, output) tokens summed over one usage record or a list."""
+    return _split("usage", usage)
+
+
+def _split(name: str, usage) -> tuple[int, int, int]:
     uncached = cached = output = 0
-    for one in usages_of(usage):
+    for one in _usages(name, usage):
         prompt, hit = token_count(one, "prompt_token_count"), token_count(one, "cached_content_token_count")
+        if hit > prompt:
+            raise ValueError(f"{name}: {hit} cached tokens but a prompt of {prompt}; the prompt count includes "
+                             "the cached tokens, so cached can never exceed it. Pass the response's own usage_metadata.")
         uncached += prompt - hit
         cached += hit
         output += output_tokens(one)
@@ -95,8 +111,8 @@ def break_even_cached_price(trace_a, trace_b, price) -> float | None:
     Example: A sends 1M uncached + 9M cached, B (a compacted rewrite) 3M uncached + 1M cached, same
     output. At input 0.30: (3 - 1) x 0.30 / (9 - 1) = $0.075/M; above that, B is cheaper.
     """
-    uncached_a, cached_a, output_a = split_tokens(trace_a)
-    uncached_b, cached_b, output_b = split_tokens(trace_b)
+    uncached_a, cached_a, output_a = _split("trace_a", trace_a)
+    uncached_b, cached_b, output_b = _split("trace_b", trace_b)
     if cached_a == cached_b:
         return None
     fixed_gap = ((uncached_b - uncached_a) * rate(price, "input")
@@ -140,4 +156,7 @@ def perfect_cache_floor(usage, price) -> float:
 
 def rebill(usage, prices: Mapping | None = None) -> dict[str, float]:
     """The same usage billed at every price sheet in `prices` (PRICES by default): name -> dollars."""
-    return {name: bill(usage, price) for name, price in (prices or PRICES).items()}
+    if prices is None:
+        prices = PRICES
+    require_instance("prices", prices, Mapping, "a dict of price sheets, name -> Price (like billing.PRICES)")
+    return {name: bill(usage, price) for name, price in prices.items()}

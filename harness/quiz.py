@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import ipywidgets as widgets
 
-from harness.arguments import require_text
+from harness.arguments import require_text, shown
 
 RIGHT, WRONG = "Right.", "Not quite."
 FEEDBACK_CLASS = "workbook-quiz-feedback"  # the browser test finds the explanation by it
@@ -58,6 +58,9 @@ class Question:
 
 def feedback(option: tuple[str, str, bool]) -> str:
     """What a student reads after picking `option`."""
+    if not (isinstance(option, tuple) and len(option) == 3 and isinstance(option[1], str)
+            and isinstance(option[2], bool)):
+        raise TypeError(f"option must be one (text, why, is_right) triple of Question.shuffled, got {shown(option)}.")
     _, why, is_right = option
     return f"{RIGHT if is_right else WRONG} {why}"
 

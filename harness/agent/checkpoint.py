@@ -33,9 +33,11 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
+from google.genai import types
 
-from harness.agent.checkpoint_lines import VERSION, checksum, verified_entry, start_line_task, turn_line
+from harness.agent.checkpoint_lines import VERSION, checksum, start_line_task, turn_line, verified_entry
 from harness.agent.report import TurnRecord
+from harness.arguments import require_contents, require_instance, require_path, require_text
 from harness.context import as_content
 from harness.formats import CallMatcher, is_error_output
 
@@ -96,9 +98,9 @@ def _json(contents) -> list:
     return [c.model_dump(mode="json", exclude_none=True) for c in contents]
 
 
-def start_checkpoint(path, task: str) -> None:
+def start_checkpoint(path: str | os.PathLike, task: str) -> None:
     """Begin a checkpoint file for a run of `task` (the file must not exist yet, or be empty)."""
-    path = Path(path)
+    path = Path(require_path("path", path))
     if not isinstance(task, str) or not task.strip():
         raise TypeError(f"start_checkpoint: task must be the task's text, got {task!r}.")
     if path.exists() and path.stat().st_size:
@@ -109,9 +111,16 @@ def start_checkpoint(path, task: str) -> None:
     _fsync_folder(path.parent)
 
 
-def append_turn(path, contents, record: TurnRecord, history=None) -> None:
+def append_turn(path: str | os.PathLike, contents: list[types.Content], record: TurnRecord,
+                history: list[types.Content] | None = None) -> None:
     """Record one finished turn: its new contents, its record, and the history if a compaction rewrote it."""
-    path = Path(path)
+    path = Path(require_path("path", path))
+    require_contents("contents", contents)
+    require_instance("record", record, TurnRecord, "the turn's TurnRecord")
+    if history is not None:
+        require_contents("history", history)
+    if not path.is_file():
+        raise ValueError(f"append_turn: path {path} is not a checkpoint; begin one with start_checkpoint.")
     seq, previous = _last_sum(path)
     if record.turn != seq + 1:
         raise ValueError(f"append_turn: {path} ends at turn {seq}, so the next turn is {seq + 1}, "
@@ -147,13 +156,15 @@ def _successful_edits(contents: list) -> list[dict]:
     return edits
 
 
-def load_checkpoint(path) -> Resumed:
+def load_checkpoint(path: str | os.PathLike) -> Resumed:
     """Verify a checkpoint and rebuild task, history, records and edits (a torn last line is dropped).
 
     Raises CheckpointDamaged at the first damaged line. An empty file, or one whose only line is
     torn, holds no task yet: its `task` is "".
     """
-    path = Path(path)
+    path = Path(require_path("path", path))
+    if not path.is_file():
+        raise ValueError(f"load_checkpoint: path {path} is not a file; pass the .jsonl path a run was given.")
     data = path.read_bytes()
     *complete, tail = data.split(b"\n")
     if tail:
@@ -216,12 +227,15 @@ def recover(damage: CheckpointDamaged, on_damage: str) -> None:
     warnings.warn(f"{damage}\n-> on_damage={on_damage!r}: the old file is kept as {backup}; {kept}.", stacklevel=3)
 
 
-def open_checkpoint(path, task: str, on_damage: str = "stop") -> Resumed:
+def open_checkpoint(path: str | os.PathLike, task: str, on_damage: str = "stop") -> Resumed:
     """The checkpoint at `path`, ready for the next turn: created for `task`, or verified with its torn tail cut.
 
     A damaged file is handled by `recover(damage, on_damage)`.
     """
-    path = Path(path)
+    path = Path(require_path("path", path))
+    require_text("task", task, empty=False)
+    if path.exists() and not path.is_file():
+        raise ValueError(f"open_checkpoint: path {path} is a folder; pass a .jsonl file path.")
     if on_damage not in ON_DAMAGE:
         raise ValueError(f"on_damage must be one of {ON_DAMAGE}, got {on_damage!r}.")
     resumed = None

@@ -112,7 +112,7 @@ def turn_line(body: dict, seq: int):
             raise ValueError("history[0] must be the task, a user message")
         record = TurnRecord.from_json(body.get("record"))
         if record.turn != seq:
-            raise ValueError(f"record.turn must be {seq}, the line's turn, got {record.turn}")
+            raise ValueError(f"TurnRecord.turn must be {seq}, the line's turn, got {record.turn}")
         return contents, record, history
     except (TypeError, ValueError) as error:
         raise ValueError(f"it does not hold a valid turn: {str(error).splitlines()[0][:200]}") from None

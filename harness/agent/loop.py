@@ -13,13 +13,14 @@ import os
 import tempfile
 import time
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 
 from google.genai import types
 
 from harness.agent.checkpoint import ON_DAMAGE, append_turn, damaged_line, open_checkpoint, recover
 from harness.agent.config import AgentConfig
-from harness.arguments import require_callable, require_instance, require_text
+from harness.arguments import require_callable, require_client, require_instance, require_path, require_text
 from harness.agent.report import RunReport, TurnRecord
 from harness.client import plain
 from harness.compaction import compact, harness_state, summarizer_for
@@ -94,9 +95,10 @@ def _prepare(workdir, checkpoint, task, config: AgentConfig, on_damage):
         recover(damage, on_damage)
 
 
-def run_agent(config: AgentConfig | None = None, *, client=None, workdir=None, checkpoint=None,
-              on_turn=None, task: str | None = None, on_damage: str = "stop", compact=compact,
-              truncate=truncate_output, mask=mask_observations, state=harness_state) -> RunReport:
+def run_agent(config: AgentConfig | None = None, *, client=None, workdir: str | os.PathLike | None = None,
+              checkpoint: str | os.PathLike | None = None, on_turn: Callable | None = None, task: str | None = None,
+              on_damage: str = "stop", compact: Callable = compact, truncate: Callable = truncate_output,
+              mask: Callable = mask_observations, state: Callable = harness_state) -> RunReport:
     """Run the agent on `config.task` (the invoicing task by default) and return its report.
 
     `task`: the first user message, if not the task's own prompt.
@@ -116,6 +118,13 @@ def run_agent(config: AgentConfig | None = None, *, client=None, workdir=None, c
     require_instance("config", config, (AgentConfig, type(None)), "an AgentConfig or None")
     require_instance("workdir", workdir, (str, os.PathLike, type(None)), "a folder path or None")
     require_instance("checkpoint", checkpoint, (str, os.PathLike, type(None)), "a .jsonl path or None")
+    for name, value in (("workdir", workdir), ("checkpoint", checkpoint)):
+        if value is not None:
+            require_path(name, value)
+    if client is not None:
+        require_client("client", client)
+    for name, value in (("compact", compact), ("truncate", truncate), ("mask", mask), ("state", state)):
+        require_callable(name, value)
     if on_turn is not None:
         require_callable("on_turn", on_turn)
     if task is not None:

@@ -13,9 +13,8 @@ from dataclasses import asdict, dataclass, field, fields
 import pydantic
 from google.genai import types
 
-from harness.arguments import (require_instance, require_int, require_list_of_text, require_number,
-                               require_optional_text, require_text)
-from harness.billing import bill, price_for
+from harness.arguments import require_fields, require_instance, require_int
+from harness.billing import bill, price_for, rate
 from harness.usage import output_tokens
 
 
@@ -81,34 +80,37 @@ class TurnRecord:
         data["usage"], data["summary_usage"] = _usage_json(self.usage), _usage_json(self.summary_usage)
         return data
 
+    def __post_init__(self):
+        require_fields(self)  # a record is written to a checkpoint and read back: it holds what it says
+
     @classmethod
     def from_json(cls, data: dict) -> "TurnRecord":
         """The record `to_json` wrote. Each field is checked by type, since a checkpoint can be edited
-        by hand, checksums and all: TypeError or ValueError naming the first wrong field (record.<name>)."""
+        by hand, checksums and all: TypeError or ValueError naming the first wrong field (TurnRecord.<name>)."""
         require_instance("record", data, dict, "a JSON object of the turn's fields")
         unknown = sorted(set(data) - {spec.name for spec in fields(cls)})
         if unknown:
             raise ValueError(f"record has unknown fields {unknown}; a turn record has {[f.name for f in fields(cls)]}")
-        record = cls(require_int("record.turn", data.get("turn"), 1), _usage_of("record.usage", data.get("usage")),
-                     seconds=require_number("record.seconds", data.get("seconds", 0.0), 0),
-                     args=dict(require_instance("record.args", data.get("args", {}), dict, "a JSON object")),
-                     edited=list(require_list_of_text("record.edited", data.get("edited", []))),
-                     verdict=require_optional_text("record.verdict", data.get("verdict")),
-                     compacted=require_int("record.compacted", data.get("compacted", 0), 0),
-                     summary_usage=_usage_of("record.summary_usage", data.get("summary_usage")))
-        for name in ("tool", "result", "trigger", "summary_finish"):
-            setattr(record, name, require_text(f"record.{name}", data.get(name, "")))
-        return record
+        if "turn" not in data:
+            raise ValueError("record has no turn number")
+        return cls(**{**data, "usage": _usage_of("TurnRecord.usage", data.get("usage")),
+                      "summary_usage": _usage_of("TurnRecord.summary_usage", data.get("summary_usage"))})
 
 
 @dataclass
 class RunReport:
     """The turns of a run and its outcome; `table()` for the per-turn view, repr for one line."""
-    turns: list = field(default_factory=list)
+    turns: list[TurnRecord] = field(default_factory=list)
     status: str = "running"
     price: object = None  # None: the price of harness.MODEL in the dated table (billing.PRICES)
-    history: list = field(default_factory=list)  # the history as it stood at the end (after compactions)
+    history: list[types.Content] = field(default_factory=list)  # the history as it stood at the end (after compactions)
     store: dict = field(default_factory=dict)    # masked tool outputs, by reference (lesson 04)
+
+    def __post_init__(self):
+        require_fields(self)
+        if self.price is not None:  # refused now, not when the cost is first shown
+            for name in ("input", "cached_input", "output"):
+                rate(self.price, name)
 
     def usages(self) -> list:
         """Every billed call: agent turns and the summary calls of compactions."""
