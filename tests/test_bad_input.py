@@ -26,7 +26,7 @@ from google.genai import types
 
 import harness
 from harness import billing, checks, compaction, context, history, masking, models, ordering, probes, quiz
-from harness import recording, tokens, transcript, truncation, usage
+from harness import client, recording, sources, tokens, transcript, truncation, usage
 from harness.agent import AgentConfig, TurnRecord, checkpoint, config as agent_config, loop, report
 from harness.recording import Bundle, Recording
 from harness.tools import Workspace
@@ -133,6 +133,9 @@ CALLS = [
     (checks.run_check, dict(exercise_id="4.1", fn=truncation.truncate_output)),
     (checks.check, dict(exercise_id="4.1", fn=truncation.truncate_output)),
     (checks.mine, dict(exercise_id="4.1", fn=truncation.truncate_output)),
+    (client.connect, dict(retry_attempts=1)),
+    (client.plain, dict(contents=HISTORY)),
+    (sources.cited_in, dict(text="As the Towards AI tutor article reports.")),
     (AgentConfig, dict(context_budget=5000, compact_ratio=0.7, keep_recent_turns=3, max_turns=5, head_ratio=0.4,
                        tool_output_max_chars=4000, session_token_cap=1000, mask_keep_last=3)),
     (agent_config.SessionConfig, dict(context_budget=5000, compact_ratio=0.7, keep_recent_turns=3)),
@@ -156,9 +159,15 @@ ACCEPTS = {
 }
 
 # The modules a lesson or a student calls; every public name defined there is swept or listed below.
-MODULES = [billing, compaction, context, history, masking, models, ordering, probes, quiz, recording, tokens,
-           transcript, truncation, usage, checkpoint, agent_config, loop, report]
+MODULES = [billing, client, compaction, context, history, masking, models, ordering, probes, quiz, recording, tokens,
+           sources, transcript, truncation, usage, checkpoint, agent_config, loop, report]
 NOT_SWEPT = {
+    "harness.client.api_key": "takes no argument",
+    "harness.client.is_offline": "takes no argument",
+    "harness.client.start_cold": "takes no argument",
+    "harness.client.mode_line": "takes no argument",
+    "harness.sources.Source": "a row of the sources table, built by the workbook, never by a lesson",
+    "harness.sources.sources_cell": "takes source keys as *args: swept in test_sources_cell_names_an_unknown_key",
     "harness.models.Model": "a row of the model table, built by the workbook, never by a lesson",
     "harness.models.UnknownModel": "an exception class",
     "harness.models.live_models": "takes no argument",
@@ -353,6 +362,12 @@ def test_the_pinned_contract_still_holds_for_correct_calls():
     assert billing.bill([], PRICE) == 0.0 and billing.cache_hit_rate([]) == 0.0
     assert billing.bill({"promptTokenCount": 500}, PRICE) == billing.bill(sparse, PRICE)
     assert tokens.approx_tokens("") == 0 and probes.grade_probe("Godot.", ["godot"]) is True
+
+
+def test_sources_cell_names_an_unknown_key():
+    for key in (None, 5, "no such source"):
+        with pytest.raises((TypeError, ValueError), match="key|source"):
+            sources.sources_cell(key)
 
 
 def test_a_quiz_takes_a_lesson_number():
