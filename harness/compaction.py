@@ -147,10 +147,10 @@ def summarizer_for(client, model: str | None = None, max_output_tokens: int | No
     """
     from harness import MODEL
 
-    require_client("client", client)
-    require_optional_text("model", model)
     if max_output_tokens is not None:
         require_int("max_output_tokens", max_output_tokens, 1, 10**9)
+    require_client("client", client)
+    require_optional_text("model", model)
 
     def summarize(transcript: str) -> str:
         response = client.models.generate_content(
