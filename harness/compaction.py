@@ -40,13 +40,13 @@ SUMMARY_PROMPT = (
 )
 
 
-def safe_split_points(history) -> list[int]:
+def safe_split_points(history: list[types.Content]) -> list[int]:
     """Indices where a cut keeps every function call with its response: just before a model message."""
     require_contents("history", history)
     return [i for i, content in enumerate(history) if i > 0 and content.role == "model"]
 
 
-def task_text(history) -> str:
+def task_text(history: list[types.Content]) -> str:
     """The task: the first text of history[0], which must be a user message (ValueError otherwise)."""
     require_contents("history", history)
     first = history[0] if history else None
@@ -57,7 +57,7 @@ def task_text(history) -> str:
     return text
 
 
-def compact(history, keep_recent_turns: int, summarize: Callable[[str], str], state: str = ""):
+def compact(history: list[types.Content], keep_recent_turns: int, summarize: Callable[[str], str], state: str = ""):
     """Replace all but the task and the last `keep_recent_turns` turns by a summary.
 
     Returns (new_history, n_compacted). The new first message is the task, a note naming how

@@ -80,7 +80,7 @@ def known_lessons() -> list[str]:
                   if m.name.startswith("lesson"))
 
 
-def questions(lesson) -> list[tuple[str, list[tuple[str, str, bool]]]]:
+def questions(lesson: str | int) -> list[tuple[str, list[tuple[str, str, bool]]]]:
     """(prompt, shuffled options) for each question of a lesson, in the order the quiz shows them."""
     name = _lesson_name(lesson)
     if name.removeprefix("lesson") not in known_lessons():
@@ -90,7 +90,7 @@ def questions(lesson) -> list[tuple[str, list[tuple[str, str, bool]]]]:
     return [(q.prompt, q.shuffled(f"{number}.{i}")) for i, q in enumerate(module.QUESTIONS, 1)]
 
 
-def quiz(lesson) -> widgets.VBox:
+def quiz(lesson: str | int) -> widgets.VBox:
     """A panel with one radio group per question of `lesson`; each pick shows why it is right or wrong."""
     rows = []
     for number, (prompt, options) in enumerate(questions(lesson), 1):

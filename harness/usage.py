@@ -25,6 +25,7 @@ _USAGE_FIELDS = {  # snake_case attribute -> camelCase key of the REST JSON (and
 
 
 _UsageMetadata = types.GenerateContentResponseUsageMetadata
+Usage = _UsageMetadata | Mapping  # one usage record: a response's usage_metadata, or a dict of its fields
 # Every key a usage dict may hold: the SDK's field names and the REST API's camelCase names.
 _KEYS = frozenset(_UsageMetadata.model_fields) | {f.alias for f in _UsageMetadata.model_fields.values() if f.alias}
 
@@ -43,7 +44,7 @@ def require_usage(name: str, usage):
     return usage
 
 
-def token_count(usage, field: str) -> int:
+def token_count(usage: Usage, field: str) -> int:
     """One usage field as an int (None -> 0), from a UsageMetadata or a snake/camelCase dict."""
     require_usage("usage", usage)
     require_text("field", field, empty=False)
@@ -56,7 +57,7 @@ def token_count(usage, field: str) -> int:
     return 0 if value is None else require_int(f"usage.{field}", value, 0)
 
 
-def output_tokens(usage) -> int:
+def output_tokens(usage: Usage) -> int:
     """Tokens billed at the output rate: the answer's (candidates) plus the thinking (thoughts)."""
     return token_count(usage, "candidates_token_count") + token_count(usage, "thoughts_token_count")
 

@@ -31,9 +31,10 @@ from harness.agent import AgentConfig, TurnRecord, checkpoint, config as agent_c
 from harness.recording import Bundle, Recording
 from harness.tools import Workspace
 
-BAD = {"None": None, "empty": "", "str": "abc", "list": ["x"], "-1": -1, "huge": 10**18,
-       "nan": float("nan"), "object": object(), "list of None": [None], "list of objects": [object()],
-       "list of -1": [-1]}
+BAD = {"None": None, "empty": "", "str": "abc", "bytes": b"x", "True": True, "0": 0, "-1": -1, "1.5": 1.5,
+       "huge": 10**18, "nan": float("nan"), "inf": float("inf"), "object": object(), "dict": {"a": 1},
+       "empty dict": {}, "empty list": [], "list": ["x"], "list of None": [None], "list of objects": [object()],
+       "list of -1": [-1], "nested": [[]], "tuple of None": (None,)}
 USAGE = types.GenerateContentResponseUsageMetadata(prompt_token_count=100, cached_content_token_count=40,
                                                    candidates_token_count=10)
 HISTORY = [context.as_content("user", "Fix the tests."), context.as_content("model", "Done.")]
