@@ -20,10 +20,11 @@ Edit PRICES (or make your own `Price`) to re-bill a recorded session at another 
 """
 from collections.abc import Mapping
 
-from harness.arguments import require_number, require_optional_text, require_text
+from harness.arguments import require_instance, require_int, require_number, require_optional_text, require_text, shown
 from harness.models import MODELS, Price
-from harness.usage import output_tokens, token_count
+from harness.usage import Usage, output_tokens, require_usage, token_count
 
+Usages = Usage | list[Usage] | tuple[Usage, ...]  # one usage record or a session's list of them
 PRICES_AS_OF = "2026-12-01"  # the date of harness/models.py's rows; check the provider's page before you rely on them
 
 # One price sheet per model of harness/models.py (the one table of model facts), plus a contrast row.
@@ -52,39 +53,55 @@ def price_for(model: str | None = None) -> Price:
 
 
 def rate(price, name: str) -> float:
-    """`price.name` or `price[name]`: a Price, any object with the attribute, or a dict."""
+    """`price.name` or `price[name]`: a Price, any object with the attribute, or a dict; a finite rate >= 0."""
     require_text("name", name, empty=False)
+    if price is None or isinstance(price, (str, bytes, int, float, list, tuple)):
+        raise TypeError(f"price must be a Price (e.g. PRICES['gemini-2.5-flash']), a dict or an object of "
+                        f"per-million rates, got {type(price).__name__} {shown(price)}.")
     value = price.get(name) if isinstance(price, Mapping) else getattr(price, name, None)
     if value is None:
         raise ValueError(f"The price has no rate named {name!r}. Give per-million rates for "
                          "'input', 'cached_input' and 'output', e.g. PRICES['gemini-2.5-flash'].")
-    return float(value)
+    return require_number(f"price's {name} rate", value, 0)
 
 
-def usages_of(usage) -> list:
-    """A single usage record or a list of them, as a list."""
-    return list(usage) if isinstance(usage, (list, tuple)) else [usage]
+def usages_of(usage: Usages) -> list:
+    """A single usage record or a list of them, as a list (each checked by `require_usage`)."""
+    return _usages("usage", usage)
 
 
-def split_tokens(usage) -> tuple[int, int, int]:
+def _usages(name: str, usage) -> list:
+    if isinstance(usage, (list, tuple)):
+        return [require_usage(f"{name}[{index}]", one) for index, one in enumerate(usage)]
+    return [require_usage(name, usage)]
+
+
+def split_tokens(usage: Usages) -> tuple[int, int, int]:
     """(uncached input, cached input, output) tokens summed over one usage record or a list."""
+    return _split("usage", usage)
+
+
+def _split(name: str, usage) -> tuple[int, int, int]:
     uncached = cached = output = 0
-    for one in usages_of(usage):
+    for one in _usages(name, usage):
         prompt, hit = token_count(one, "prompt_token_count"), token_count(one, "cached_content_token_count")
+        if hit > prompt:
+            raise ValueError(f"{name}: {hit} cached tokens but a prompt of {prompt}; the prompt count includes "
+                             "the cached tokens, so cached can never exceed it. Pass the response's own usage_metadata.")
         uncached += prompt - hit
         cached += hit
         output += output_tokens(one)
     return uncached, cached, output
 
 
-def bill(usage, price) -> float:
+def bill(usage: Usages, price) -> float:
     """Dollars for `usage` (one UsageMetadata or a list) at `price`'s per-million rates."""
     uncached, cached, output = split_tokens(usage)
     return (uncached * rate(price, "input") + cached * rate(price, "cached_input")
             + output * rate(price, "output")) / 1e6
 
 
-def break_even_cached_price(trace_a, trace_b, price) -> float | None:
+def break_even_cached_price(trace_a: Usages, trace_b: Usages, price) -> float | None:
     """The cached-input rate ($/M) at which both traces cost the same, other rates from `price`.
 
     Each trace's cost is a straight line in the cached rate c: fixed + cached_tokens * c. The lines
@@ -95,8 +112,8 @@ def break_even_cached_price(trace_a, trace_b, price) -> float | None:
     Example: A sends 1M uncached + 9M cached, B (a compacted rewrite) 3M uncached + 1M cached, same
     output. At input 0.30: (3 - 1) x 0.30 / (9 - 1) = $0.075/M; above that, B is cheaper.
     """
-    uncached_a, cached_a, output_a = split_tokens(trace_a)
-    uncached_b, cached_b, output_b = split_tokens(trace_b)
+    uncached_a, cached_a, output_a = _split("trace_a", trace_a)
+    uncached_b, cached_b, output_b = _split("trace_b", trace_b)
     if cached_a == cached_b:
         return None
     fixed_gap = ((uncached_b - uncached_a) * rate(price, "input")
@@ -110,18 +127,18 @@ def storage_cost(tokens: int, ttl_seconds: float, price) -> float:
     >>> round(storage_cost(100_000, 3600, PRICES["gemini-2.5-flash"]), 4)   # 0.1M tokens, 1 hour, $1/M/h
     0.1
     """
-    require_number("tokens", tokens, 0)
+    require_int("tokens", tokens, 0)
     require_number("ttl_seconds", ttl_seconds, 0)
     return tokens / 1e6 * rate(price, "storage_per_hour") * ttl_seconds / 3600
 
 
-def cache_hit_rate(usage) -> float:
+def cache_hit_rate(usage: Usages) -> float:
     """Cached share of all prompt tokens (0.0 when nothing was sent)."""
     uncached, cached, _ = split_tokens(usage)
     return cached / (uncached + cached) if uncached + cached else 0.0
 
 
-def perfect_cache_floor(usage, price) -> float:
+def perfect_cache_floor(usage: Usages, price) -> float:
     """The same prompts billed as if each only appended to the one before and the cache kept all.
 
     Turn k pays full price only for what it adds (prompt_k - prompt_{k-1}, never below 0) and the
@@ -138,6 +155,17 @@ def perfect_cache_floor(usage, price) -> float:
     return total / 1e6
 
 
-def rebill(usage, prices: Mapping | None = None) -> dict[str, float]:
+def rebill(usage: Usages, prices: Mapping | None = None) -> dict[str, float]:
     """The same usage billed at every price sheet in `prices` (PRICES by default): name -> dollars."""
-    return {name: bill(usage, price) for name, price in (prices or PRICES).items()}
+    if prices is None:
+        prices = PRICES
+    require_instance("prices", prices, Mapping, "a dict of price sheets, name -> Price (like billing.PRICES)")
+    bills = {}
+    for name, price in prices.items():
+        try:
+            bills[name] = bill(usage, price)
+        except (TypeError, ValueError) as error:
+            if "usage" in str(error):
+                raise
+            raise type(error)(f"prices[{name!r}]: {error}") from None
+    return bills

@@ -13,6 +13,7 @@ import re
 import ssl
 from pathlib import Path
 
+from harness.arguments import require_int, require_list
 from harness.startup import collector_paused
 
 with collector_paused():  # the SDK's types are a large import: see collector_paused
@@ -111,6 +112,8 @@ def connect(retry_attempts: int | None = None) -> genai.Client:
     from harness import MODEL
     from harness.models import model_row
 
+    if retry_attempts is not None:
+        require_int("retry_attempts", retry_attempts, 1, 100)
     model_row(MODEL)  # an unknown WORKBOOK_MODEL is one clear error here, not a crash after a run
     retry = types.HttpRetryOptions(attempts=retry_attempts) if retry_attempts else None
     from harness.http_recording import recording_setting
@@ -145,7 +148,7 @@ def connect(retry_attempts: int | None = None) -> genai.Client:
     return genai.Client(api_key=api_key(), vertexai=False, http_options=options)
 
 
-def plain(contents):
+def plain(contents: str | types.Content | list | tuple):
     """`contents` as the SDK's plain dicts (its documented `ContentDict` form): the same request on the wire.
 
     The SDK checks each `types.Content` it is given against every member of its union types, attribute
@@ -155,6 +158,7 @@ def plain(contents):
     """
     if isinstance(contents, (str, types.Content)):
         return contents
+    require_list("contents", contents, "types.Content messages (or the SDK's dicts)")
     return [c.model_dump(exclude_none=True) if isinstance(c, types.Content) else c for c in contents]
 
 

@@ -16,12 +16,13 @@ only cut that never separates the two:
 The summary is made from the folded messages only, so a second compaction replaces the first
 summary rather than adding to it: what the harness must never lose, it holds itself (6.1).
 """
+from collections.abc import Iterable
 from typing import Callable
 
 from google.genai import types
 
-from harness.arguments import (require_callable, require_contents, require_instance, require_int, require_list_of_text,
-                               require_optional_text, require_text)
+from harness.arguments import (require_callable, require_client, require_contents, require_instance, require_int,
+                               require_list_of_text, require_optional_text, require_text)
 from harness.formats import state_block
 from harness.transcript import transcript_text_of
 
@@ -39,13 +40,13 @@ SUMMARY_PROMPT = (
 )
 
 
-def safe_split_points(history) -> list[int]:
+def safe_split_points(history: list[types.Content]) -> list[int]:
     """Indices where a cut keeps every function call with its response: just before a model message."""
     require_contents("history", history)
     return [i for i, content in enumerate(history) if i > 0 and content.role == "model"]
 
 
-def task_text(history) -> str:
+def task_text(history: list[types.Content]) -> str:
     """The task: the first text of history[0], which must be a user message (ValueError otherwise)."""
     require_contents("history", history)
     first = history[0] if history else None
@@ -56,7 +57,7 @@ def task_text(history) -> str:
     return text
 
 
-def compact(history, keep_recent_turns: int, summarize: Callable[[str], str], state: str = ""):
+def compact(history: list[types.Content], keep_recent_turns: int, summarize: Callable[[str], str], state: str = ""):
     """Replace all but the task and the last `keep_recent_turns` turns by a summary.
 
     Returns (new_history, n_compacted). The new first message is the task, a note naming how
@@ -87,7 +88,7 @@ def _calls(content) -> list[types.Part]:
     return [part for part in content.parts or [] if part.function_call is not None]
 
 
-def keep_signatures(old_turn, rebuilt_turn) -> list:
+def keep_signatures(old_turn: list[types.Content], rebuilt_turn: list[types.Content]) -> list:
     """`rebuilt_turn` with the thought signatures of `old_turn` back on the calls that carried them.
 
     Gemini 3 and later put a `thought_signature` (bytes) on the first function call of each step and
@@ -104,6 +105,8 @@ def keep_signatures(old_turn, rebuilt_turn) -> list:
     >>> [part.thought_signature for part in keep_signatures(old, lean)[0].parts]
     [b's1', None]
     """
+    require_contents("old_turn", old_turn)
+    require_contents("rebuilt_turn", rebuilt_turn)
     if len(old_turn) != len(rebuilt_turn):
         raise ValueError(f"old_turn has {len(old_turn)} messages and rebuilt_turn {len(rebuilt_turn)}: "
                          "rebuild the turn message for message, so each signature has its place.")
@@ -120,7 +123,7 @@ def keep_signatures(old_turn, rebuilt_turn) -> list:
     return kept
 
 
-def harness_state(edited_files, last_verdict: str | None) -> str:
+def harness_state(edited_files: Iterable[str], last_verdict: str | None) -> str:
     """The facts the harness holds itself (from the tool calls), for the head of a compacted history.
 
     >>> print(harness_state({"b.py", "a.py"}, "1 failed, 5 passed"))
@@ -146,6 +149,8 @@ def summarizer_for(client, model: str | None = None, max_output_tokens: int | No
 
     if max_output_tokens is not None:
         require_int("max_output_tokens", max_output_tokens, 1, 10**9)
+    require_client("client", client)
+    require_optional_text("model", model)
 
     def summarize(transcript: str) -> str:
         response = client.models.generate_content(

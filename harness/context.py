@@ -18,6 +18,7 @@ them anyway, with `total > budget`, and should shorten the summary.
 (['Hello Ana.', 'Which team am I on?'], 31)
 """
 from numbers import Integral
+from collections.abc import Mapping
 from typing import Callable, Iterable, NamedTuple, Sequence
 
 from google.genai import types
@@ -86,7 +87,7 @@ def _arguments(system, facts, summary, turns, question, count, docs) -> None:
     require_text("system", system)
     require_list_of_text("facts", facts)
     require_text("summary", summary)
-    if isinstance(turns, (str, bytes)) or not isinstance(turns, Iterable):
+    if isinstance(turns, (str, bytes, Mapping)) or not isinstance(turns, Iterable):
         raise TypeError(f"turns must be a list of (role, text) pairs, got {type(turns).__name__} {turns!r:.60}.")
     require_text("question", question)
     require_callable("count", count)

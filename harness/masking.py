@@ -64,7 +64,7 @@ def _outputs(history) -> list[tuple[int, int, tuple]]:
     return found
 
 
-def mask_observations(history, store: dict, keep_last: int = MASK_AFTER_TURNS) -> list:
+def mask_observations(history: list[types.Content], store: dict, keep_last: int = MASK_AFTER_TURNS) -> list:
     """A new history where tool outputs older than the last `keep_last` turns are references.
 
     `store` (a dict) receives each masked output under its reference. Errors still being

@@ -41,6 +41,21 @@ class Price:
     storage_per_hour: float | None = 0.0
     note: str = ""
 
+    def __post_init__(self):
+        # A rate is a finite number >= 0 (`Price(input=-1, cached_input=nan)` would bill nonsense silently).
+        # NOTE: checked here, not with harness.arguments, so this module stays a leaf.
+        for name in ("input", "cached_input", "output", "storage_per_hour"):
+            value = getattr(self, name)
+            if value is None and name == "storage_per_hour":
+                continue
+            wanted = f"Price: {name} must be a finite number of dollars per million tokens, at least 0, got {value!r}."
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise TypeError(wanted)
+            if not 0 <= value < float("inf"):
+                raise ValueError(wanted)
+        if not isinstance(self.note, str):
+            raise TypeError(f"Price: note must be a string, got {type(self.note).__name__} {self.note!r}.")
+
     def __repr__(self):
         return (f"Price(input={self.input}, cached_input={self.cached_input}, output={self.output}, "
                 f"storage_per_hour={self.storage_per_hour})")

@@ -35,7 +35,7 @@ def stable_prefix_tokens(request_a: Sequence[str], request_b: Sequence[str],
     return shared
 
 
-def request_lines(system_instruction: str, contents) -> list[str]:
+def request_lines(system_instruction: str, contents: list) -> list[str]:
     """A request as the lines a prefix cache compares: the system instruction's, then each part's.
 
     The glass box caches whole lines (Gemini caches tokens); a changed line ends the shared prefix.

@@ -17,6 +17,7 @@ truncation_mode, session_token_cap) have one meaning, so one config panel can dr
 import copy
 import re
 import time
+from collections.abc import Iterable, Mapping
 from dataclasses import KW_ONLY, asdict, dataclass, replace
 
 from google import genai
@@ -24,7 +25,8 @@ from google.genai import types
 
 from harness import MODEL
 from harness.agent.config import SessionConfig
-from harness.arguments import require_instance, require_int, require_list, require_list_of_text, require_text
+from harness.arguments import (require_client, require_instance, require_int, require_list, require_list_of_text,
+                               require_mapping, require_text)
 from harness.client import is_offline, plain, start_cold
 from harness.compaction import compact
 from harness.session_bundles import Bundle, Recording, usage_dict
@@ -168,6 +170,7 @@ def run_session(client, strategy: Strategy = Strategy(), questions: int = len(QU
     Offline, each run starts with a cold implicit cache, as a session started after the cache's
     lifetime would, so strategies compare on equal terms whatever ran before them.
     """
+    require_client("client", client)
     require_instance("strategy", strategy, Strategy, "a probes.Strategy")
     require_int("questions", questions, 0, MAX_QUESTIONS)
     require_text("model", model, empty=False)
@@ -200,10 +203,17 @@ def _replay_key(client, strategy: Strategy, questions: int, model: str) -> tuple
     return strategy, questions, model, passages()
 
 
-def grade_probe(answer: str, key_points) -> bool:
-    """True iff every key point appears in `answer`, ignoring case and runs of whitespace."""
+def grade_probe(answer: str, key_points: Iterable[str]) -> bool:
+    """True iff every key point appears in `answer`, ignoring case and runs of whitespace.
+
+    An empty list of key points is refused (ValueError): it would pass every answer, so it is a
+    probe written without its key points, a mistake to hear about rather than a recall of 100%.
+    """
     require_text("answer", answer)
+    key_points = list(require_list("key_points", key_points, "strings"))  # an iterator is read once, here
     require_list_of_text("key_points", key_points)
+    if not key_points:
+        raise ValueError("key_points must name at least one key point; with none, every answer would pass.")
     def norm(text: str) -> str:
         return " ".join(str(text).lower().split())
     return all(norm(point) in norm(answer) for point in key_points)
@@ -275,7 +285,7 @@ def compaction_fired_before_probe(run: Recording) -> bool:
     return False  # no probe at all: nothing was tested
 
 
-def filter_triggered(runs) -> list[Recording]:
+def filter_triggered(runs: Iterable[Recording]) -> list[Recording]:
     """Only the runs whose probes test memory: compaction fired before the first probe."""
     runs = list(require_list("runs", runs, "Recordings"))
     for index, run in enumerate(runs):
@@ -283,13 +293,19 @@ def filter_triggered(runs) -> list[Recording]:
     return [run for run in runs if compaction_fired_before_probe(run)]
 
 
-def run_battery(client, strategies=None, lengths=(6, 10, 14), model: str = MODEL) -> list[Recording]:
+def run_battery(client, strategies: Mapping[str, Strategy] | None = None, lengths: Iterable[int] = (6, 10, 14),
+                model: str = MODEL) -> list[Recording]:
     """Every strategy at every session length (number of course questions before the probes)."""
+    require_client("client", client)
+    strategies = STRATEGIES if strategies is None else strategies
+    require_mapping("strategies", strategies, "strategies, name -> probes.Strategy (like STRATEGIES)", Strategy,
+                    "a probes.Strategy")
     lengths = list(require_list("lengths", lengths, "session lengths"))
-    for length in lengths:
-        require_int("lengths", length, 0, MAX_QUESTIONS)
+    for index, length in enumerate(lengths):
+        require_int(f"lengths[{index}]", length, 0, MAX_QUESTIONS)
+    require_text("model", model, empty=False)
     runs = []
-    for strategy in (strategies or STRATEGIES).values():
+    for strategy in strategies.values():
         for questions in lengths:
             run = run_session(client, strategy, questions, model)
             run.name = f"{strategy.name}, {questions} questions"

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import ipywidgets as widgets
 
-from harness.arguments import require_text
+from harness.arguments import require_text, shown
 
 RIGHT, WRONG = "Right.", "Not quite."
 FEEDBACK_CLASS = "workbook-quiz-feedback"  # the browser test finds the explanation by it
@@ -58,6 +58,9 @@ class Question:
 
 def feedback(option: tuple[str, str, bool]) -> str:
     """What a student reads after picking `option`."""
+    if not (isinstance(option, tuple) and len(option) == 3 and isinstance(option[1], str)
+            and isinstance(option[2], bool)):
+        raise TypeError(f"option must be one (text, why, is_right) triple of Question.shuffled, got {shown(option)}.")
     _, why, is_right = option
     return f"{RIGHT if is_right else WRONG} {why}"
 
@@ -77,7 +80,7 @@ def known_lessons() -> list[str]:
                   if m.name.startswith("lesson"))
 
 
-def questions(lesson) -> list[tuple[str, list[tuple[str, str, bool]]]]:
+def questions(lesson: str | int) -> list[tuple[str, list[tuple[str, str, bool]]]]:
     """(prompt, shuffled options) for each question of a lesson, in the order the quiz shows them."""
     name = _lesson_name(lesson)
     if name.removeprefix("lesson") not in known_lessons():
@@ -87,7 +90,7 @@ def questions(lesson) -> list[tuple[str, list[tuple[str, str, bool]]]]:
     return [(q.prompt, q.shuffled(f"{number}.{i}")) for i, q in enumerate(module.QUESTIONS, 1)]
 
 
-def quiz(lesson) -> widgets.VBox:
+def quiz(lesson: str | int) -> widgets.VBox:
     """A panel with one radio group per question of `lesson`; each pick shows why it is right or wrong."""
     rows = []
     for number, (prompt, options) in enumerate(questions(lesson), 1):

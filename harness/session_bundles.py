@@ -19,13 +19,14 @@ NOTE: nothing that looks like an API key is ever written: config entries whose n
 key, secret or password are dropped, and any value equal to the key in use is refused.
 """
 import json
+import os
 import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from google.genai import types
 
-from harness.arguments import require_instance, require_list, require_text
+from harness.arguments import require_fields, require_instance, require_list, require_path, require_text
 from harness.client import KEY_SHAPE, api_key
 
 _SECRET_NAME = re.compile(r"api[_-]?key|secret|password|authorization|credential", re.I)
@@ -37,11 +38,14 @@ class Bundle:
     turn: int                    # the conversation turn this call belongs to (0 = the first)
     usage: dict                  # usageMetadata as the REST API returns it (camelCase keys)
     kind: str = "turn"           # "turn" for the agent or tutor, "summary" for a summariser call
-    tools: list = field(default_factory=list)        # names of the tools the model called
-    compactions: list = field(default_factory=list)  # events fired before this call: {"turn", "messages", "trigger"}
+    tools: list[str] = field(default_factory=list)   # names of the tools the model called
+    compactions: list[dict] = field(default_factory=list)  # events fired before this call: {"turn", "messages", "trigger"}
     seconds: float = 0.0         # wall time of the call
     answer: str = ""             # the reply's text, kept so a run can be re-graded
     probe: dict | None = None    # for a probe turn: {"question", "key_points"}
+
+    def __post_init__(self):
+        require_fields(self)  # a bundle is re-billed and re-graded later: a wrong field is refused now
 
     @property
     def prompt_tokens(self) -> int:
@@ -55,7 +59,7 @@ class Bundle:
         return types.GenerateContentResponseUsageMetadata.model_validate(self.usage)
 
 
-def usage_dict(usage) -> dict:
+def usage_dict(usage: types.GenerateContentResponseUsageMetadata | dict | None) -> dict:
     """A UsageMetadata (or dict, or None) as the camelCase dict a bundle stores."""
     require_instance("usage", usage, (type(None), dict, types.GenerateContentResponseUsageMetadata),
                      "a response's usage_metadata, a dict or None")
@@ -71,9 +75,13 @@ class Recording:
     """A whole run: a name, the configuration that produced it, and its bundles in call order."""
     name: str
     config: dict = field(default_factory=dict)
-    bundles: list = field(default_factory=list)
+    bundles: list[Bundle] = field(default_factory=list)
+
+    def __post_init__(self):
+        require_fields(self)
 
     def add(self, bundle: Bundle) -> Bundle:
+        require_instance("bundle", bundle, Bundle, "a recording.Bundle")
         self.bundles.append(bundle)
         return bundle
 
@@ -104,10 +112,10 @@ def _safe_config(config: dict) -> dict:
     return clean
 
 
-def save(recording: Recording, path) -> Path:
+def save(recording: Recording, path: str | os.PathLike) -> Path:
     """Write `recording` as JSONL (a header line, then one bundle per line); return the path."""
     require_instance("recording", recording, Recording, "a Recording")
-    require_instance("path", path, (str, Path), "a file path")
+    require_path("path", path)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     lines = [json.dumps({"session": recording.name, "config": _safe_config(recording.config)}, default=str)]
@@ -120,9 +128,9 @@ def save(recording: Recording, path) -> Path:
     return path
 
 
-def load(path) -> Recording:
+def load(path: str | os.PathLike) -> Recording:
     """The recording saved at `path` (see `save`)."""
-    require_instance("path", path, (str, Path), "a file path")
+    require_path("path", path)
     lines = Path(path).read_text(encoding="utf-8").splitlines()
     if not lines or "session" not in json.loads(lines[0]):
         raise ValueError(f"{path} is not a recorded session: its first line should be the session header.")
@@ -131,10 +139,12 @@ def load(path) -> Recording:
                      [Bundle(**json.loads(line)) for line in lines[1:] if line.strip()])
 
 
-def save_all(recordings, folder) -> list[Path]:
+def save_all(recordings: list[Recording], folder: str | os.PathLike) -> list[Path]:
     """Save each recording as `folder/<name>.jsonl` (spaces and slashes become dashes)."""
-    require_list("recordings", recordings, "Recordings")
-    require_instance("folder", folder, (str, Path), "a folder path")
+    recordings = list(require_list("recordings", recordings, "Recordings"))
+    for index, rec in enumerate(recordings):
+        require_instance(f"recordings[{index}]", rec, Recording, "a Recording")
+    require_path("folder", folder)
     return [save(rec, Path(folder) / (re.sub(r"[^\w.-]+", "-", rec.name) + ".jsonl")) for rec in recordings]
 
 

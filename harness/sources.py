@@ -16,6 +16,8 @@ Terms: see the [glossary](GLOSSARY.md).
 """
 from dataclasses import dataclass
 
+from harness.arguments import require_text
+
 
 @dataclass(frozen=True)
 class Source:
@@ -89,11 +91,14 @@ GLOSSARY_LINK = "Terms: see the [glossary](GLOSSARY.md)."
 
 def cited_in(text: str) -> list[str]:
     """The keys of the sources `text` cites, in the order of SOURCES."""
+    require_text("text", text)
     return [key for key, source in SOURCES.items() if source.cue in text]
 
 
 def sources_cell(*keys: str) -> str:
     """The markdown of a lesson's "Sources" cell, listing `keys` in the order given."""
+    for index, key in enumerate(keys):
+        require_text(f"keys[{index}]", key)
     unknown = [key for key in keys if key not in SOURCES]
     if unknown:
         raise ValueError(f"Unknown source {unknown[0]!r}; known: {', '.join(SOURCES)}.")

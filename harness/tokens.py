@@ -20,9 +20,15 @@ _PIECE = re.compile(r"\w+|[^\w\s]")
 
 
 def approx_tokens(text: str) -> int:
-    """Count tokens in `text`: ceil(len/4) per word, 1 per symbol; 0 for empty or None."""
-    if text is not None:
-        require_text("text", text)
+    """Count tokens in `text`: ceil(len/4) per word, 1 per symbol; 0 for "".
+
+    None is refused rather than counted as 0: it is what `part.text` holds for a part that is not
+    text (a function call), and counting that as nothing would hide it from a budget.
+    """
+    if text is None:
+        raise TypeError("text must be a string, got None; a part that is not text has text None: "
+                        "count its text with approx_tokens(part.text or '') only if ignoring it is what you mean.")
+    require_text("text", text)
     return _count(text) if text else 0
 
 

@@ -40,7 +40,7 @@ def render_part(role: str, part: types.Part, max_output_chars: int = 600) -> str
     return ""
 
 
-def transcript_text_of(history, max_output_chars: int = 600) -> str:
+def transcript_text_of(history: list[types.Content], max_output_chars: int = 600) -> str:
     """The whole history as text, one entry per part, in order."""
     require_contents("history", history)
     require_int("max_output_chars", max_output_chars, 1, 10**9)

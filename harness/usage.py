@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 from google.genai import types
 
-from harness.arguments import require_instance, require_text
+from harness.arguments import require_instance, require_int, require_text
 
 _USAGE_FIELDS = {  # snake_case attribute -> camelCase key of the REST JSON (and of recorded bundles)
     "prompt_token_count": "promptTokenCount",
@@ -24,19 +24,40 @@ _USAGE_FIELDS = {  # snake_case attribute -> camelCase key of the REST JSON (and
 }
 
 
-def token_count(usage, field: str) -> int:
+_UsageMetadata = types.GenerateContentResponseUsageMetadata
+Usage = _UsageMetadata | Mapping  # one usage record: a response's usage_metadata, or a dict of its fields
+# Every key a usage dict may hold: the SDK's field names and the REST API's camelCase names.
+_KEYS = frozenset(_UsageMetadata.model_fields) | {f.alias for f in _UsageMetadata.model_fields.values() if f.alias}
+
+
+def require_usage(name: str, usage):
+    """`usage` if it is one usage record: a response's usage_metadata, or a dict of its fields (snake
+    or camelCase, as recordings hold them); else TypeError / ValueError naming `name`. A dict with a
+    key that is no usage field is refused: `{"prompt": 100}` would otherwise bill as 0 tokens."""
+    require_instance(name, usage, (_UsageMetadata, Mapping),
+                     "a response's usage_metadata (or a dict of its token counts)")
+    if isinstance(usage, Mapping):
+        unknown = sorted(map(str, set(usage) - _KEYS))
+        if unknown:
+            raise ValueError(f"{name} has no field {unknown[0]!r}; its token counts are {', '.join(_USAGE_FIELDS)} "
+                             f"(or {', '.join(_USAGE_FIELDS.values())}).")
+    return usage
+
+
+def token_count(usage: Usage, field: str) -> int:
     """One usage field as an int (None -> 0), from a UsageMetadata or a snake/camelCase dict."""
+    require_usage("usage", usage)
     require_text("field", field, empty=False)
     if field not in _USAGE_FIELDS:
         raise ValueError(f"field must be one of {', '.join(_USAGE_FIELDS)}, got {field!r}.")
     if isinstance(usage, Mapping):
         value = usage.get(field, usage.get(_USAGE_FIELDS[field]))
     else:
-        value = getattr(usage, field, None)
-    return int(value or 0)
+        value = getattr(usage, field)
+    return 0 if value is None else require_int(f"usage.{field}", value, 0)
 
 
-def output_tokens(usage) -> int:
+def output_tokens(usage: Usage) -> int:
     """Tokens billed at the output rate: the answer's (candidates) plus the thinking (thoughts)."""
     return token_count(usage, "candidates_token_count") + token_count(usage, "thoughts_token_count")
 

@@ -1,24 +1,40 @@
 """Bad input to a public function gets a clear ValueError or TypeError naming the argument, at once.
 
-The sweep calls each public function the lessons import with good arguments, then with one argument
-at a time replaced by a wrong type or an edge value. A call may succeed (many values are legal);
-it may not raise anything but ValueError/TypeError, its message must name the argument, and it
-must return within 2 seconds.
+The sweep is generated: every public function and class of the modules a lesson or a student
+calls (MODULES) is either in CALLS, with good keyword arguments, or in NOT_SWEPT with the reason.
+Each call is then made with one argument at a time replaced by each value of BAD, and judged by
+the parameter's annotation, which is its documentation:
+
+- a value the annotation does not admit (None for `str`, a string for `int`, nan for `float`, a
+  list of the wrong things), or a negative number, must raise TypeError or ValueError whose
+  message names the argument, unless the CALLS entry lists it as documented (ACCEPTS);
+- any other value may also return, and what it returns must fit the return annotation (a float
+  that is nan does not);
+- nothing else may escape (no AttributeError, KeyError, ZeroDivisionError), and every call ends
+  within 2 seconds.
 """
+import inspect
 import math
 import signal
+import types as pytypes
+import typing
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
 
 import pytest
 from google.genai import types
 
-from harness import billing, checks, compaction, context, history, masking, ordering, probes, quiz, session_bundles
-from harness import tokens, transcript, truncation, usage
-from harness.agent import AgentConfig
-from harness.session_bundles import Recording
+import harness
+from harness import billing, checks, compaction, context, history, masking, models, ordering, probes, quiz
+from harness import client, session_bundles, sources, tokens, transcript, truncation, usage
+from harness.agent import AgentConfig, TurnRecord, checkpoint, config as agent_config, loop, report
+from harness.session_bundles import Bundle, Recording
 from harness.tools import Workspace
 
-BAD = {"None": None, "empty": "", "str": "abc", "list": ["x"], "-1": -1, "huge": 10**18,
-       "nan": float("nan"), "object": object()}
+BAD = {"None": None, "empty": "", "str": "abc", "bytes": b"x", "True": True, "0": 0, "-1": -1, "1.5": 1.5,
+       "huge": 10**18, "nan": float("nan"), "inf": float("inf"), "object": object(), "dict": {"a": 1},
+       "empty dict": {}, "empty list": [], "list": ["x"], "list of None": [None], "list of objects": [object()],
+       "list of -1": [-1], "nested": [[]], "tuple of None": (None,)}
 USAGE = types.GenerateContentResponseUsageMetadata(prompt_token_count=100, cached_content_token_count=40,
                                                    candidates_token_count=10)
 HISTORY = [context.as_content("user", "Fix the tests."), context.as_content("model", "Done.")]
@@ -26,7 +42,32 @@ PRICE = billing.price_for("gemini-2.5-flash")
 CONTEXT = dict(system="Be brief.", facts=["Ana likes tea."], summary="", turns=[("user", "Hi"), ("model", "Hello")],
                question="Which team?", budget=100)
 
-# function, good keyword arguments
+
+class StandIn:
+    """A client that answers every call with one text reply: enough to run a session's code paths."""
+
+    class models:  # noqa: N801 (the SDK's attribute name)
+        @staticmethod
+        def generate_content(**_):
+            return types.GenerateContentResponse(
+                candidates=[types.Candidate(content=context.as_content("model", "Noted."))],
+                usage_metadata=USAGE)
+
+
+def a_run() -> Recording:
+    run = Recording("r")
+    run.add(Bundle(1, {"promptTokenCount": 10}, answer="Godot.",
+                   probe={"question": "Engine?", "key_points": ["godot"]}))
+    return run
+
+
+def a_checkpoint(folder: Path) -> Path:
+    path = folder / "run.jsonl"
+    checkpoint.start_checkpoint(path, "Fix the tests.")
+    return path
+
+
+# (function, good keyword arguments[, {argument: labels of BAD its documentation admits}])
 CALLS = [
     (context.render_system, dict(system="Be brief.", facts=["Ana likes tea."], summary="")),
     (context.render_docs, dict(docs=["A doc."])),
@@ -37,14 +78,15 @@ CALLS = [
     (compaction.safe_split_points, dict(history=HISTORY)),
     (compaction.task_text, dict(history=HISTORY)),
     (compaction.compact, dict(history=HISTORY, keep_recent_turns=1, summarize=lambda text: "Summary.", state="")),
+    (compaction.keep_signatures, dict(old_turn=HISTORY[1:], rebuilt_turn=HISTORY[1:])),
     (compaction.harness_state, dict(edited_files=["a.py"], last_verdict="1 passed")),
+    (compaction.summarizer_for, dict(client=StandIn(), model="gemini-2.5-flash", max_output_tokens=100)),
     (masking.reference_of, dict(output="text")),
     (masking.is_error, dict(output="ERROR: x")),
     (masking.mask_observations, dict(history=HISTORY, store={}, keep_last=3)),
     (billing.priced_model, dict(model="gemini-2.5-flash")),
     (billing.price_for, dict(model="gemini-2.5-flash")),
     (billing.rate, dict(price=PRICE, name="input")),
-    (billing.token_count, dict(usage=USAGE, field="prompt_token_count")),
     (billing.usages_of, dict(usage=USAGE)),
     (billing.split_tokens, dict(usage=USAGE)),
     (billing.bill, dict(usage=USAGE, price=PRICE)),
@@ -52,16 +94,27 @@ CALLS = [
     (billing.storage_cost, dict(tokens=1000, ttl_seconds=60, price=PRICE)),
     (billing.cache_hit_rate, dict(usage=USAGE)),
     (billing.perfect_cache_floor, dict(usage=USAGE, price=PRICE)),
-    (billing.rebill, dict(usage=USAGE)),
+    (billing.rebill, dict(usage=USAGE, prices={"flash": PRICE})),
+    (usage.token_count, dict(usage=USAGE, field="prompt_token_count")),
+    (usage.output_tokens, dict(usage=USAGE)),
+    (usage.describe_usage, dict(usage=USAGE)),
+    (models.Price, dict(input=0.3, cached_input=0.03, output=2.5, storage_per_hour=1.0, note="")),
+    (models.model_row, dict(model="gemini-2.5-flash")),
+    (models.price_of, dict(model="gemini-2.5-flash")),
+    (probes.Strategy, dict(name="mine", context_budget=4000, summary_words=60)),
     (probes.script_turns, dict(questions=6)),
+    (probes.run_session, dict(client=StandIn(), strategy=probes.Strategy(), questions=0, model="gemini-2.5-flash")),
+    (probes.run_battery, dict(client=StandIn(), strategies={"full": probes.Strategy()}, lengths=[0],
+                              model="gemini-2.5-flash")),
+    (probes.with_knobs, dict(strategy=probes.Strategy(), context_budget=3000)),
     (probes.grade_probe, dict(answer="Godot is late.", key_points=["godot"])),
-    (probes.probe_results, dict(run=Recording("r"))),
-    (probes.recall, dict(run=Recording("r"))),
-    (probes.compaction_fired_before_probe, dict(run=Recording("r"))),
-    (probes.filter_triggered, dict(runs=[Recording("r")])),
+    (probes.probe_results, dict(run=a_run())),
+    (probes.recall, dict(run=a_run())),
+    (probes.compaction_fired_before_probe, dict(run=a_run())),
+    (probes.filter_triggered, dict(runs=[a_run()])),
     (probes.quotes_whole_sentence, dict(answer='From what I can see: "Plan one topic at a time."')),
-    (probes.course_answers, dict(run=Recording("r"))),
-    (probes.whole_answer_share, dict(run=Recording("r"))),
+    (probes.course_answers, dict(run=a_run())),
+    (probes.whole_answer_share, dict(run=a_run())),
     (probes.global_quality, dict(question="Which team?", answer="Blue.")),
     (tokens.approx_tokens, dict(text="some text")),
     (transcript.render_part, dict(role="user", part=types.Part.from_text(text="Hi"), max_output_chars=600)),
@@ -69,16 +122,68 @@ CALLS = [
     (ordering.stable_prefix_tokens, dict(request_a=["a", "b"], request_b=["a", "c"])),
     (ordering.request_lines, dict(system_instruction="Be brief.", contents=HISTORY)),
     (history.naive_prompt_sizes, dict(system_tokens=10, exchanges=[(5, 7)])),
-    (usage.describe_usage, dict(usage=USAGE)),
     (session_bundles.usage_dict, dict(usage=USAGE)),
+    (session_bundles.Bundle, dict(turn=1, usage={"promptTokenCount": 10}, kind="turn", seconds=0.1, answer="Hi.")),
+    (session_bundles.Recording, dict(name="r", config={}, bundles=[])),
+    (session_bundles.save, dict(recording=a_run(), path="saved/run.jsonl")),
+    (session_bundles.save_all, dict(recordings=[a_run()], folder="saved")),
     (quiz.Question, dict(prompt="Why?", right=("a", "yes"), wrong=[("b", "no")])),
+    (quiz.feedback, dict(option=("a", "yes", True))),
+    (quiz.questions, dict(lesson="00")),
+    (quiz.quiz, dict(lesson="00")),
     (checks.run_check, dict(exercise_id="4.1", fn=truncation.truncate_output)),
     (checks.check, dict(exercise_id="4.1", fn=truncation.truncate_output)),
     (checks.mine, dict(exercise_id="4.1", fn=truncation.truncate_output)),
-    (quiz.quiz, dict(lesson="00")),
+    (client.connect, dict(retry_attempts=1)),
+    (client.plain, dict(contents=HISTORY)),
+    (sources.cited_in, dict(text="As the Towards AI tutor article reports.")),
     (AgentConfig, dict(context_budget=5000, compact_ratio=0.7, keep_recent_turns=3, max_turns=5, head_ratio=0.4,
                        tool_output_max_chars=4000, session_token_cap=1000, mask_keep_last=3)),
+    (agent_config.SessionConfig, dict(context_budget=5000, compact_ratio=0.7, keep_recent_turns=3)),
+    (TurnRecord, dict(turn=1, usage=USAGE, seconds=0.1, tool="read_file", args={"path": "a"}, result="x",
+                      edited=["a.py"], verdict=None, compacted=0, trigger="")),
+    (report.RunReport, dict(turns=[TurnRecord(1, USAGE)], status="finished", price=PRICE, history=HISTORY, store={})),
+    (loop.run_agent, dict(config=AgentConfig(max_turns=1), client=StandIn(), workdir=None, checkpoint=None,
+                          on_turn=None, task="Fix the tests.", on_damage="stop")),
+    (checkpoint.start_checkpoint, dict(path="fresh.jsonl", task="Fix the tests.")),
+    (checkpoint.load_checkpoint, dict(path=a_checkpoint)),
+    (checkpoint.open_checkpoint, dict(path=a_checkpoint, task="Fix the tests.", on_damage="stop")),
+    (checkpoint.append_turn, dict(path=a_checkpoint, contents=HISTORY[1:], record=TurnRecord(1, USAGE), history=None)),
 ]
+
+# What a parameter's documentation admits beyond its annotation: (function, argument) -> BAD labels.
+ALL = set(BAD)
+ACCEPTS = {
+    # check and run_check take any answer: a wrong one is the rule it breaks, shown, never raised
+    **{(fn, "fn"): ALL for fn in (checks.check, checks.run_check)},
+    (loop.run_agent, "client"): {"None"},  # None: harness.connect()
+}
+
+# The modules a lesson or a student calls; every public name defined there is swept or listed below.
+MODULES = [billing, client, compaction, context, history, masking, models, ordering, probes, quiz, session_bundles, tokens,
+           sources, transcript, truncation, usage, checkpoint, agent_config, loop, report]
+NOT_SWEPT = {
+    "harness.client.api_key": "takes no argument",
+    "harness.client.is_offline": "takes no argument",
+    "harness.client.start_cold": "takes no argument",
+    "harness.client.mode_line": "takes no argument",
+    "harness.sources.Source": "a row of the sources table, built by the workbook, never by a lesson",
+    "harness.sources.sources_cell": "takes source keys as *args: swept in test_sources_cell_names_an_unknown_key",
+    "harness.models.Model": "a row of the model table, built by the workbook, never by a lesson",
+    "harness.models.UnknownModel": "an exception class",
+    "harness.models.live_models": "takes no argument",
+    "harness.probes.course_sentences": "takes no argument",
+    "harness.quiz.known_lessons": "takes no argument",
+    "harness.session_bundles.load": "reads a file; its path is swept through save, the same check",
+    "harness.session_bundles.load_all": "reads a folder; its path is swept through save_all, the same check",
+    "harness.session_bundles.from_run_report": "converts a RunReport; swept through its name in test_recordings_below",
+    "harness.agent.checkpoint.CheckpointDamaged": "an exception the loader raises, not built by a caller",
+    "harness.agent.checkpoint.Resumed": "what load_checkpoint returns, not built by a caller",
+    "harness.agent.checkpoint.damaged_line": "the loop's own helper for a replay that fails",
+    "harness.agent.checkpoint.recover": "the loop's own helper, swept through run_agent(on_damage=...)",
+    "harness.context.Fit": "what fit_budget returns (a NamedTuple), not built by a caller",
+    "harness.usage.require_usage": "an argument check of the harness's own functions, like harness.arguments",
+}
 
 
 class Slow(Exception):
@@ -89,34 +194,117 @@ def _alarm(signum, frame):
     raise Slow
 
 
+def _hints(fn) -> dict:
+    target = fn.__init__ if inspect.isclass(fn) else fn
+    try:
+        return typing.get_type_hints(target)
+    except Exception:  # noqa: BLE001 (an unresolvable annotation documents nothing)
+        return {}
+
+
+def fits(value, kind) -> bool:
+    """Whether `value` is one of the values the annotation `kind` documents (nan is no number)."""
+    if kind is typing.Any or kind is object:
+        return True
+    if kind is None or kind is type(None):
+        return value is None
+    origin, args = typing.get_origin(kind), typing.get_args(kind)
+    if origin in (typing.Union, pytypes.UnionType):
+        return any(fits(value, arg) for arg in args)
+    if kind is bool:
+        return isinstance(value, bool)
+    if kind is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    if kind is str:
+        return isinstance(value, str)
+    if origin in (Callable, typing.Callable) or kind in (Callable, typing.Callable):
+        return callable(value)
+    if origin is tuple:
+        if not isinstance(value, (tuple, list)):
+            return False
+        if len(args) == 2 and args[1] is Ellipsis:
+            return all(fits(item, args[0]) for item in value)
+        return len(args) == len(value) and all(fits(item, arg) for item, arg in zip(value, args))
+    if origin in (list, set, frozenset) or (origin is not None and issubclass(origin, Iterable)
+                                            and not issubclass(origin, Mapping)):
+        if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
+            return False
+        return not args or all(fits(item, args[0]) for item in value)
+    if origin is not None and issubclass(origin, Mapping):
+        return isinstance(value, Mapping)
+    if isinstance(kind, type):
+        if kind in (list, tuple):
+            return isinstance(value, (list, tuple))
+        return isinstance(value, kind)
+    return False
+
+
+def must_refuse(fn, name: str, value, label: str) -> bool:
+    """True when the documentation of `name` does not admit `value`: then only a clear error will do."""
+    if label in ACCEPTS.get((fn, name), ()):
+        return False
+    hints = _hints(fn)
+    if name not in hints:  # undocumented: no wrong value may pass silently
+        return True
+    negative = isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0
+    return negative or not fits(value, hints[name])
+
+
 def sweep():
-    for fn, good in CALLS:
+    for fn, good, *_ in CALLS:
         for name in good:
             for label, value in BAD.items():
-                yield pytest.param(fn, good, name, value, id=f"{fn.__name__}-{name}-{label}")
+                yield pytest.param(fn, good, name, value, label, id=f"{fn.__name__}-{name}-{label}")
 
 
-@pytest.mark.parametrize("fn, good, name, value", list(sweep()))
-def test_bad_values_get_a_clear_error_at_once(fn, good, name, value, monkeypatch):
+def _ready(good: dict, folder: Path) -> dict:
+    """The good arguments, with each factory (a fresh checkpoint, say) called for this test."""
+    return {name: value(folder) if value in (a_checkpoint,) else value for name, value in good.items()}
+
+
+@pytest.mark.parametrize("fn, good, name, value, label", list(sweep()))
+def test_bad_values_get_a_clear_error_at_once(fn, good, name, value, label, monkeypatch, tmp_path):
     monkeypatch.delenv("WORKBOOK_CHECKS_RAISE", raising=False)  # check() shows a failed answer, never raises
+    monkeypatch.chdir(tmp_path)  # a path-shaped value lands here, never in the project
     previous = signal.signal(signal.SIGALRM, _alarm)
+    call = f"{fn.__name__}({name}={value!r})"
     signal.setitimer(signal.ITIMER_REAL, 2)
     try:
-        fn(**{**good, name: value})
+        result = fn(**{**_ready(good, tmp_path), name: value})
     except (ValueError, TypeError) as error:
-        assert name in str(error), f"{fn.__name__}({name}={value!r}): the message does not name {name!r}: {error}"
+        assert name in str(error), f"{call}: the message does not name {name!r}: {error}"
+        return
     except Slow:
-        pytest.fail(f"{fn.__name__}({name}={value!r}) ran for over 2 s: a count must be bounded")
+        pytest.fail(f"{call} ran for over 2 s: a count must be bounded")
     except Exception as error:  # noqa: BLE001 (the point of the test)
-        pytest.fail(f"{fn.__name__}({name}={value!r}) raised {type(error).__name__}: {error}")
+        pytest.fail(f"{call} raised {type(error).__name__}: {error}")
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+    assert not must_refuse(fn, name, value, label), f"{call} returned {result!r}: a wrong value passed silently"
+    returns = _hints(fn).get("return")
+    if returns is not None and not inspect.isclass(fn):
+        assert fits(result, returns), f"{call} returned {result!r}, not the documented {returns}"
 
 
-@pytest.mark.parametrize("fn, good", CALLS, ids=[fn.__name__ for fn, _ in CALLS])
-def test_the_good_arguments_of_the_sweep_are_good(fn, good):
-    fn(**good)
+@pytest.mark.parametrize("fn, good", [c[:2] for c in CALLS], ids=[c[0].__name__ for c in CALLS])
+def test_the_good_arguments_of_the_sweep_are_good(fn, good, monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    fn(**_ready(good, tmp_path))
+
+
+def test_every_public_function_of_the_modules_students_call_is_swept():
+    swept = {f"{fn.__module__}.{fn.__qualname__}" for fn, *_ in CALLS}
+    public = {f"{module.__name__}.{name}" for module in MODULES for name, value in vars(module).items()
+              if not name.startswith("_") and (inspect.isfunction(value) or inspect.isclass(value))
+              and value.__module__ == module.__name__}
+    missing = sorted(public - swept - set(NOT_SWEPT))
+    assert not missing, f"public functions nobody sweeps (add them to CALLS, or to NOT_SWEPT with why): {missing}"
+    assert not set(NOT_SWEPT) - public, "NOT_SWEPT names something that is no longer public"
+    exported = {name for name in harness.__all__ if callable(getattr(harness, name))}
+    assert exported <= {"connect", "mode_line"}, "a new harness export: sweep it"
 
 
 def test_a_string_is_never_taken_for_a_list():
@@ -139,9 +327,60 @@ def test_the_named_crashes_are_clear_errors():
         truncation.truncate_output("abc", 2, math.nan)
 
 
+def test_the_calls_issue_19_named_are_clear_errors():
+    """Each of these returned a wrong answer or raised AttributeError before."""
+    with pytest.raises(TypeError, match="usage must be a response's usage_metadata"):
+        billing.bill("abc", PRICE)                       # was 0.0
+    with pytest.raises(TypeError, match="usage"):
+        usage.token_count(None, "prompt_token_count")    # was 0
+    with pytest.raises(TypeError, match="usage"):
+        billing.cache_hit_rate(object())                 # was 0.0
+    with pytest.raises(TypeError, match="text must be a string, got None"):
+        tokens.approx_tokens(None)                       # was 0
+    with pytest.raises((TypeError, ValueError), match="Price: input"):
+        models.Price(input=-1, cached_input=math.nan, output=None)   # was accepted
+    with pytest.raises(ValueError, match="cached_input"):
+        models.Price(input=1, cached_input=math.nan, output=1)
+    with pytest.raises(TypeError, match="output"):
+        models.Price(input=1, cached_input=0, output=None)
+    with pytest.raises(TypeError, match="prices must be a dict"):
+        billing.rebill([], prices=5)                     # was AttributeError
+    with pytest.raises(TypeError, match="client must be a client with models.generate_content"):
+        probes.run_session(None, probes.Strategy(), 0)   # was AttributeError
+    with pytest.raises(TypeError, match="strategies must be a dict"):
+        probes.run_battery(StandIn(), strategies=5)      # was AttributeError
+    with pytest.raises(ValueError, match="key_points must name at least one"):
+        probes.grade_probe("Godot.", [])                 # was True
+    with pytest.raises(ValueError, match="usage has no field 'prompt'"):
+        billing.bill({"prompt": 1000}, PRICE)            # was 0.0
+
+
+def test_the_pinned_contract_still_holds_for_correct_calls():
+    """DESIGN.md's contract: None fields count 0, a list of usages bills as its sum, '' counts 0 tokens."""
+    sparse = types.GenerateContentResponseUsageMetadata(prompt_token_count=500)
+    assert billing.bill(sparse, {"input": 0.3, "cached_input": 0.03, "output": 2.5}) == pytest.approx(0.00015)
+    assert billing.bill([sparse, sparse], PRICE) == pytest.approx(2 * billing.bill(sparse, PRICE))
+    assert billing.bill([], PRICE) == 0.0 and billing.cache_hit_rate([]) == 0.0
+    assert billing.bill({"promptTokenCount": 500}, PRICE) == billing.bill(sparse, PRICE)
+    assert tokens.approx_tokens("") == 0 and probes.grade_probe("Godot.", ["godot"]) is True
+
+
+def test_sources_cell_names_an_unknown_key():
+    for key in (None, 5, "no such source"):
+        with pytest.raises((TypeError, ValueError), match="key|source"):
+            sources.sources_cell(key)
+
+
 def test_a_quiz_takes_a_lesson_number():
     with pytest.raises(ValueError, match="lesson"):
         quiz.quiz("Why?")
+
+
+def test_recordings_below_name_their_arguments():
+    with pytest.raises(TypeError, match="name"):
+        session_bundles.from_run_report(report.RunReport(), None)
+    with pytest.raises((TypeError, ValueError), match="path"):
+        session_bundles.load(None)
 
 
 def test_workspace_and_run_agent_check_their_arguments(tmp_path):
@@ -149,8 +388,8 @@ def test_workspace_and_run_agent_check_their_arguments(tmp_path):
         Workspace(None)
     with pytest.raises(ValueError, match="root"):
         Workspace(tmp_path / "missing")
-    from harness.agent import run_agent
     for kwargs, name in ((dict(config="fast"), "config"), (dict(on_turn=5), "on_turn"), (dict(task=""), "task"),
-                         (dict(on_damage="skip"), "on_damage"), (dict(checkpoint=5), "checkpoint")):
+                         (dict(on_damage="skip"), "on_damage"), (dict(checkpoint=5), "checkpoint"),
+                         (dict(client=5), "client")):
         with pytest.raises((TypeError, ValueError), match=name):
-            run_agent(**kwargs)
+            loop.run_agent(**kwargs)

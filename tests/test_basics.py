@@ -9,12 +9,17 @@ from harness.transcript import transcript_text_of
 
 class TestApproxTokens:
     @pytest.mark.parametrize("text, tokens", [
-        ("", 0), (None, 0), ("cat", 1), ("cats", 1), ("kitten", 2),  # a token per started 4 letters
+        ("", 0), ("cat", 1), ("cats", 1), ("kitten", 2),  # a token per started 4 letters
         ("a, b.", 4),                                                 # each symbol is a token
         ("Invoices round half-up to the cent.", 11),
     ])
     def test_counts(self, text, tokens):
         assert approx_tokens(text) == tokens
+
+    def test_none_is_refused_not_counted_as_nothing(self):
+        # a non-text part's .text is None: counting it as 0 would hide it from a budget (issue 19)
+        with pytest.raises(TypeError, match="text must be a string, got None"):
+            approx_tokens(None)
 
     def test_whitespace_costs_nothing(self):
         assert approx_tokens("one two\n\nthree") == approx_tokens("one two three")

@@ -4,6 +4,7 @@ import json
 import os
 import random
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -15,7 +16,7 @@ import pytest
 from google.genai import types
 
 from harness.agent import AgentConfig, TurnRecord, run_agent
-from harness.agent.checkpoint import (CheckpointDamaged, _checksum, append_turn, load_checkpoint,
+from harness.agent.checkpoint import (CheckpointDamaged, append_turn, checksum, load_checkpoint,
                                       start_checkpoint)
 
 # Resumes from sys.argv[1] into the workdir sys.argv[2] (the same folder every time). With TEAR=<n>:<fraction>
@@ -159,6 +160,40 @@ def test_a_resumed_run_can_reuse_the_workdir_of_the_run_it_resumes(tmp_path, ref
     assert "ROUND_HALF_UP" in (workdir / "invoicing" / "amounts.py").read_text()
 
 
+def test_a_resume_into_the_same_workdir_keeps_every_file_it_did_not_create(tmp_path, reference):
+    path, workdir, outside = tmp_path / "run.jsonl", tmp_path / "work", tmp_path / "outside.txt"
+    run_agent(AgentConfig(max_turns=9), checkpoint=path, workdir=workdir)
+    mine = {"notes.txt": "mine", "data/table.csv": "a,b", "invoicing/scratch.txt": "draft"}
+    for name, text in mine.items():
+        (workdir / name).parent.mkdir(exist_ok=True)
+        (workdir / name).write_text(text)
+    outside.write_text("outside")
+    (workdir / "README.md").unlink()
+    (workdir / "README.md").symlink_to(outside)         # a link where a task file was: dropped, not followed
+    os.link(workdir / "invoicing" / "amounts.py", tmp_path / "linked.py")  # a hard-linked copy keeps its text
+    linked = (tmp_path / "linked.py").read_text()
+    with pytest.warns(UserWarning, match=r"keeps 3 entries that are not the task's: data, invoicing/scratch.txt, "
+                                         r"notes.txt"):
+        report = run_agent(AgentConfig(), checkpoint=path, workdir=workdir)
+    assert journey(report.turns) == reference[0]
+    assert {name: (workdir / name).read_text() for name in mine} == mine
+    assert outside.read_text() == "outside" and (tmp_path / "linked.py").read_text() == linked
+    assert not (workdir / "README.md").is_symlink() and "ROUND_HALF_UP" in (workdir / "invoicing" / "amounts.py").read_text()
+
+
+def test_a_resume_that_would_replace_a_file_it_did_not_create_refuses_naming_it(tmp_path):
+    path, workdir = tmp_path / "run.jsonl", tmp_path / "work"
+    run_agent(AgentConfig(max_turns=3), checkpoint=path, workdir=workdir)
+    shutil.rmtree(workdir / "tests")
+    (workdir / "tests").write_text("my own file, named like the task's folder")
+    (workdir / "notes.txt").write_text("mine")
+    before = path.read_bytes()
+    with pytest.raises(ValueError, match=r"tests \(should be a folder\).*nothing was changed"):
+        run_agent(AgentConfig(), checkpoint=path, workdir=workdir)
+    assert (workdir / "tests").read_text().startswith("my own") and (workdir / "notes.txt").read_text() == "mine"
+    assert path.read_bytes() == before
+
+
 def test_a_fresh_run_still_refuses_a_folder_that_holds_files(tmp_path):
     (tmp_path / "notes.txt").write_text("mine")
     with pytest.raises(ValueError, match="empty folder"):
@@ -174,7 +209,7 @@ def resign(lines: list) -> list:
     for raw in lines:
         entry = json.loads(raw)
         body = {k: v for k, v in entry.items() if k != "sum"}
-        previous = _checksum(previous, body)
+        previous = checksum(previous, body)
         signed.append((json.dumps(dict(body, sum=previous), ensure_ascii=False) + "\n").encode())
     return signed
 
@@ -187,6 +222,27 @@ def edit(lines, index, change):
 
 def first_edit_line(lines) -> int:
     return next(i for i, raw in enumerate(lines) if b'"edit_file"' in raw and b'"Edited' in raw)
+
+
+# Fields edited by hand with every checksum recomputed: (line index, the edit, what the message must say).
+RE_SIGNED = {
+    "record turn 'two'": (2, lambda e: e["record"].update(turn="two"), "TurnRecord.turn must be a whole number"),
+    "line turn 'two'": (2, lambda e: e.update(turn="two"), "turn must be a whole number"),
+    "edited null": (2, lambda e: e["record"].update(edited=None), "TurnRecord.edited must be a list of strings"),
+    "edited numbers": (2, lambda e: e["record"].update(edited=[1]), "TurnRecord.edited[0] must be a string"),
+    "seconds nan": (2, lambda e: e["record"].update(seconds=float("nan")), "TurnRecord.seconds must be a finite number"),
+    "seconds text": (2, lambda e: e["record"].update(seconds="1s"), "TurnRecord.seconds must be a number"),
+    "negative tokens": (2, lambda e: e["record"]["usage"].update(prompt_token_count=-5),
+                        "TurnRecord.usage.prompt_token_count must be at least 0"),
+    "emptied history": (2, lambda e: e.update(history=[]), "history must be a non-empty list"),
+    "emptied contents": (2, lambda e: e.update(contents=[]), "contents must be a non-empty list"),
+    "unknown role": (2, lambda e: e["contents"][0].update(role="system"), "contents[0] must be a message with role"),
+    "record turn of another line": (2, lambda e: e["record"].update(turn=5), "TurnRecord.turn must be 2"),
+    "unknown field": (2, lambda e: e.update(note="hi"), "unknown fields ['note']"),
+    "version 99": (0, lambda e: e.update(version=99), "format version 99; this workbook reads version(s) 1"),
+    "version text": (0, lambda e: e.update(version="1"), "format version '1'"),
+    "empty task": (0, lambda e: e.update(task=" "), "task must not be empty"),
+}
 
 
 def damaged_files(lines):
@@ -214,7 +270,7 @@ def damaged_files(lines):
         "invalid content, re-signed": (resign(edit(lines, 2, lambda e: e["contents"][0].update(role=[1]))), 3),
         "bad record, re-signed": (resign(edit(lines, 2, lambda e: e["record"].update(colour="red"))), 3),
         "edit that fails on replay, re-signed": (resign(edit(lines, k, spoil_edit)), k + 1),
-    }
+    } | {name: (resign(edit(lines, index, change)), index + 1) for name, (index, change, _) in RE_SIGNED.items()}
     return [(name, b"".join(content), line) for name, (content, line) in cases.items()]
 
 
@@ -228,6 +284,25 @@ def test_every_damage_stops_the_resume_with_one_clear_message(tmp_path, referenc
         assert f"{path}, line {line}:" in message, f"{name}: {message}"
         assert "on_damage='restart'" in message and ("on_damage='resume'" in message or line == 1), name
         assert path.read_bytes() == content, f"{name}: the damaged file must be left as it was"
+
+
+@pytest.mark.parametrize("name", sorted(RE_SIGNED))
+def test_a_re_signed_field_of_the_wrong_type_is_refused_naming_file_line_and_field(tmp_path, reference, name):
+    index, change, said = RE_SIGNED[name]
+    path = tmp_path / "run.jsonl"
+    path.write_bytes(b"".join(resign(edit(reference[1], index, change))))
+    with pytest.raises(CheckpointDamaged) as caught:
+        load_checkpoint(path)
+    assert str(caught.value).startswith(f"{path}, line {index + 1}: ") and said in str(caught.value), str(caught.value)
+
+
+def test_a_checkpoint_written_before_the_version_field_reads_as_version_1(tmp_path, reference):
+    assert json.loads(reference[1][0])["version"] == 1
+    path = tmp_path / "run.jsonl"
+    old = resign(edit(reference[1][:6], 0, lambda e: e.pop("version")))
+    path.write_bytes(b"".join(old))
+    report = run_agent(AgentConfig(), checkpoint=path)
+    assert journey(report.turns) == reference[0]
 
 
 @pytest.mark.parametrize("name", ["deleted line", "edited text", "edit that fails on replay, re-signed"])

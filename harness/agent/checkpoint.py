@@ -1,9 +1,10 @@
 """Checkpoints: a journal of one JSON line per turn, synced to disk, so a killed run resumes where it stopped.
 
-Line 1 names the task; each later line holds the contents one turn added (SDK JSON), the turn's
+Line 1 names the task and the format version; each later line holds the contents one turn added (SDK JSON), the turn's
 record and, after a compaction, the whole new history. Every line carries `seq` (0 for the task
 line, then the turn number) and `sum`, a SHA-256 over the previous line's sum and this line's
 body: a torn, edited, deleted, duplicated, reordered or foreign line breaks the chain at that line.
+A line re-signed after editing is still checked field by field (harness.agent.checkpoint_lines).
 Replaying the lines rebuilds the history and the report exactly; replaying the edits rebuilds the
 workspace.
 
@@ -25,7 +26,6 @@ the good turns or starts afresh, always keeping the old file as a backup first.
 NOTE: only contents and token counts are written: the client, its key and the environment never
 are; tool outputs reach the history with key-shaped strings already redacted (harness.tools).
 """
-import hashlib
 import json
 import os
 import shutil
@@ -33,10 +33,11 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
-import pydantic
 from google.genai import types
 
+from harness.agent.checkpoint_lines import VERSION, checksum, start_line_task, turn_line, verified_entry
 from harness.agent.report import TurnRecord
+from harness.arguments import require_contents, require_instance, require_path, require_text
 from harness.context import as_content
 from harness.formats import CallMatcher, is_error_output
 
@@ -53,15 +54,6 @@ class CheckpointDamaged(ValueError):
                 if line > 1 else "To start afresh, call run_agent again with on_damage='restart' (or 'resume')")
         super().__init__(f"{path}, line {line}: {problem}. Nothing was run. {keep}; "
                          "either way the old file is first copied to a backup next to it.")
-
-
-def _canonical(body: dict) -> bytes:
-    # Lone surrogates (possible in model text) cannot be UTF-8 encoded; surrogatepass keeps them hashable.
-    return json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8", "surrogatepass")
-
-
-def _checksum(previous: str, body: dict) -> str:
-    return hashlib.sha256(previous.encode("ascii") + _canonical(body)).hexdigest()
 
 
 def _append(path: Path, data: bytes) -> None:
@@ -93,7 +85,7 @@ def _last_sum(path: Path) -> tuple[int, str]:
 
 
 def _write(path: Path, body: dict, previous: str) -> None:
-    line = dict(body, sum=_checksum(previous, body))
+    line = dict(body, sum=checksum(previous, body))
     try:
         text = json.dumps(line, ensure_ascii=False)
         data = (text + "\n").encode("utf-8")
@@ -106,22 +98,29 @@ def _json(contents) -> list:
     return [c.model_dump(mode="json", exclude_none=True) for c in contents]
 
 
-def start_checkpoint(path, task: str) -> None:
+def start_checkpoint(path: str | os.PathLike, task: str) -> None:
     """Begin a checkpoint file for a run of `task` (the file must not exist yet, or be empty)."""
-    path = Path(path)
+    path = Path(require_path("path", path))
     if not isinstance(task, str) or not task.strip():
         raise TypeError(f"start_checkpoint: task must be the task's text, got {task!r}.")
     if path.exists() and path.stat().st_size:
         raise ValueError(f"{path} already exists; resume from it with run_agent(checkpoint=...) or pick a new name.")
     if not path.parent.is_dir():
         raise ValueError(f"start_checkpoint: the folder {path.parent} does not exist; create it or pick another path.")
-    _write(path, {"seq": 0, "kind": "start", "task": task}, "")
+    _write(path, {"seq": 0, "kind": "start", "version": VERSION, "task": task}, "")
     _fsync_folder(path.parent)
 
 
-def append_turn(path, contents, record: TurnRecord, history=None) -> None:
+def append_turn(path: str | os.PathLike, contents: list[types.Content], record: TurnRecord,
+                history: list[types.Content] | None = None) -> None:
     """Record one finished turn: its new contents, its record, and the history if a compaction rewrote it."""
-    path = Path(path)
+    path = Path(require_path("path", path))
+    require_contents("contents", contents)
+    require_instance("record", record, TurnRecord, "the turn's TurnRecord")
+    if history is not None:
+        require_contents("history", history)
+    if not path.is_file():
+        raise ValueError(f"append_turn: path {path} is not a checkpoint; begin one with start_checkpoint.")
     seq, previous = _last_sum(path)
     if record.turn != seq + 1:
         raise ValueError(f"append_turn: {path} ends at turn {seq}, so the next turn is {seq + 1}, "
@@ -157,47 +156,15 @@ def _successful_edits(contents: list) -> list[dict]:
     return edits
 
 
-def _entry(raw: bytes, seq: int, previous: str) -> tuple[dict, str]:
-    """The verified entry of one complete line and its sum; ValueError saying what is wrong."""
-    if not raw.strip():
-        raise ValueError("the line is empty")
-    try:
-        entry = json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise ValueError("the line is not UTF-8 text") from None
-    except json.JSONDecodeError:
-        raise ValueError("the line is not valid JSON") from None
-    if not isinstance(entry, dict) or not isinstance(entry.get("sum"), str) or not isinstance(entry.get("seq"), int):
-        raise ValueError("the line has no sequence number or checksum (an older or foreign file?)")
-    if entry["seq"] != seq:
-        what = "repeated" if entry["seq"] < seq else "out of order, or lines before it are missing"
-        raise ValueError(f"its sequence number is {entry['seq']} where {seq} was expected: a line is {what}")
-    body = {key: value for key, value in entry.items() if key != "sum"}
-    if _checksum(previous, body) != entry["sum"]:
-        raise ValueError("its checksum does not match: the line was edited, or belongs to another file")
-    return body, entry["sum"]
-
-
-def _turn(body: dict, seq: int):
-    """(contents, record, history or None) of a verified turn line; ValueError if its contents are not a turn."""
-    try:
-        if body.get("kind") != "turn" or body.get("turn") != seq:
-            raise ValueError(f"expected turn {seq}")
-        contents = [types.Content.model_validate(c) for c in body["contents"]]
-        history = [types.Content.model_validate(c) for c in body["history"]] if "history" in body else None
-        return contents, TurnRecord.from_json(body["record"]), history
-    except (KeyError, TypeError, ValueError, AttributeError, pydantic.ValidationError) as error:
-        detail = str(error).splitlines()[0][:120]
-        raise ValueError(f"it does not hold a valid turn ({type(error).__name__}: {detail})") from None
-
-
-def load_checkpoint(path) -> Resumed:
+def load_checkpoint(path: str | os.PathLike) -> Resumed:
     """Verify a checkpoint and rebuild task, history, records and edits (a torn last line is dropped).
 
     Raises CheckpointDamaged at the first damaged line. An empty file, or one whose only line is
     torn, holds no task yet: its `task` is "".
     """
-    path = Path(path)
+    path = Path(require_path("path", path))
+    if not path.is_file():
+        raise ValueError(f"load_checkpoint: path {path} is not a file; pass the .jsonl path a run was given.")
     data = path.read_bytes()
     *complete, tail = data.split(b"\n")
     if tail:
@@ -206,13 +173,12 @@ def load_checkpoint(path) -> Resumed:
     resumed, previous = Resumed("", [], [], [], 0), ""
     for number, raw in enumerate(complete, 1):
         try:
-            body, previous = _entry(raw, number - 1, previous)
+            body, previous = verified_entry(raw, number - 1, previous)
             if number == 1:
-                if body.get("kind") != "start" or not isinstance(body.get("task"), str):
-                    raise ValueError("the first line should record the task")
-                resumed.task, resumed.history = body["task"], [as_content("user", body["task"])]
+                resumed.task = start_line_task(body)
+                resumed.history = [as_content("user", resumed.task)]
             else:
-                contents, record, history = _turn(body, number - 1)
+                contents, record, history = turn_line(body, number - 1)
                 resumed.history = history if history is not None else resumed.history + contents
                 resumed.records.append(record)
                 resumed.edits += [(number, edit) for edit in _successful_edits(contents)]
@@ -261,12 +227,15 @@ def recover(damage: CheckpointDamaged, on_damage: str) -> None:
     warnings.warn(f"{damage}\n-> on_damage={on_damage!r}: the old file is kept as {backup}; {kept}.", stacklevel=3)
 
 
-def open_checkpoint(path, task: str, on_damage: str = "stop") -> Resumed:
+def open_checkpoint(path: str | os.PathLike, task: str, on_damage: str = "stop") -> Resumed:
     """The checkpoint at `path`, ready for the next turn: created for `task`, or verified with its torn tail cut.
 
     A damaged file is handled by `recover(damage, on_damage)`.
     """
-    path = Path(path)
+    path = Path(require_path("path", path))
+    require_text("task", task, empty=False)
+    if path.exists() and not path.is_file():
+        raise ValueError(f"open_checkpoint: path {path} is a folder; pass a .jsonl file path.")
     if on_damage not in ON_DAMAGE:
         raise ValueError(f"on_damage must be one of {ON_DAMAGE}, got {on_damage!r}.")
     resumed = None

@@ -10,23 +10,23 @@ in text, at `max_turns`, or at the session token cap.
 'stopped: max turns 2 reached'
 """
 import os
-import shutil
 import tempfile
 import time
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 
 from google.genai import types
 
 from harness.agent.checkpoint import ON_DAMAGE, append_turn, damaged_line, open_checkpoint, recover
 from harness.agent.config import AgentConfig
-from harness.arguments import require_callable, require_instance, require_text
+from harness.arguments import require_callable, require_client, require_instance, require_path, require_text
 from harness.agent.report import RunReport, TurnRecord
 from harness.client import plain
 from harness.compaction import compact, harness_state, summarizer_for
 from harness.context import as_content
 from harness.masking import mask_observations
-from harness.scenarios import copy_task, task_named
+from harness.scenarios import CACHES, copy_task, restore_task, task_named
 from harness.tools import TOOL, Workspace
 from harness.truncation import extract_verdict, truncate_output
 
@@ -55,17 +55,20 @@ def _run_calls(calls, workspace: Workspace, config: AgentConfig, record: TurnRec
 
 
 def _task_copy(workdir, task: str, reuse: bool) -> Path:
-    """A fresh copy of the task in `workdir`; a resumed run may pass the folder of the run it resumes,
-    whose contents are then replaced (the workspace is rebuilt from the task, never trusted from disk)."""
+    """A fresh copy of the task in `workdir`. A resumed run may pass the folder of the run it resumes:
+    the task's files are then put back as they were (the workspace is rebuilt from the task and the
+    checkpoint, never trusted from disk) and every other file there is kept, with a warning naming it."""
     workdir = Path(workdir)
-    task_names = {p.name for p in task_named(task).folder.iterdir()} - {"__pycache__", ".pytest_cache"}
-    if reuse and workdir.is_dir() and task_names <= {p.name for p in workdir.iterdir()}:
-        for entry in workdir.iterdir():
-            if entry.is_dir() and not entry.is_symlink():
-                shutil.rmtree(entry)
-            else:
-                entry.unlink()
-    return copy_task(workdir, task)
+    task_names = {p.name for p in task_named(task).folder.iterdir()} - CACHES
+    if not (reuse and workdir.is_dir() and task_names <= {p.name for p in workdir.iterdir()}):
+        return copy_task(workdir, task)
+    kept = restore_task(workdir, task)
+    if kept:
+        shown = ", ".join(map(str, kept[:10])) + (f" and {len(kept) - 10} more" if len(kept) > 10 else "")
+        warnings.warn(f"{workdir}: resuming keeps {len(kept)} entries that are not the task's: {shown}. "
+                      "The agent's tools can see them; move them elsewhere if they should stay private.",
+                      stacklevel=4)
+    return workdir
 
 
 def _replay(workspace: Workspace, edits: list, checkpoint):
@@ -92,9 +95,10 @@ def _prepare(workdir, checkpoint, task, config: AgentConfig, on_damage):
         recover(damage, on_damage)
 
 
-def run_agent(config: AgentConfig | None = None, *, client=None, workdir=None, checkpoint=None,
-              on_turn=None, task: str | None = None, on_damage: str = "stop", compact=compact,
-              truncate=truncate_output, mask=mask_observations, state=harness_state) -> RunReport:
+def run_agent(config: AgentConfig | None = None, *, client=None, workdir: str | os.PathLike | None = None,
+              checkpoint: str | os.PathLike | None = None, on_turn: Callable | None = None, task: str | None = None,
+              on_damage: str = "stop", compact: Callable = compact, truncate: Callable = truncate_output,
+              mask: Callable = mask_observations, state: Callable = harness_state) -> RunReport:
     """Run the agent on `config.task` (the invoicing task by default) and return its report.
 
     `task`: the first user message, if not the task's own prompt.
@@ -114,6 +118,13 @@ def run_agent(config: AgentConfig | None = None, *, client=None, workdir=None, c
     require_instance("config", config, (AgentConfig, type(None)), "an AgentConfig or None")
     require_instance("workdir", workdir, (str, os.PathLike, type(None)), "a folder path or None")
     require_instance("checkpoint", checkpoint, (str, os.PathLike, type(None)), "a .jsonl path or None")
+    for name, value in (("workdir", workdir), ("checkpoint", checkpoint)):
+        if value is not None:
+            require_path(name, value)
+    if client is not None:
+        require_client("client", client)
+    for name, value in (("compact", compact), ("truncate", truncate), ("mask", mask), ("state", state)):
+        require_callable(name, value)
     if on_turn is not None:
         require_callable("on_turn", on_turn)
     if task is not None:

@@ -8,21 +8,32 @@
 turn  prompt  cached  output  tool                                  result
    9    4108       0     174  edit_file(invoicing/discounts.py)     Edited invoicing/discounts.py  [compaction: 4108 > 3500, 12 messages folded]
 """
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 
+import pydantic
 from google.genai import types
 
-from harness.billing import bill, price_for
+from harness.arguments import require_fields, require_instance, require_int
+from harness.billing import bill, price_for, rate
 from harness.usage import output_tokens
-
 
 
 def _usage_json(usage):
     return usage.model_dump(mode="json", exclude_none=True) if usage is not None else None
 
 
-def _usage_of(data):
-    return types.GenerateContentResponseUsageMetadata.model_validate(data) if data is not None else None
+def _usage_of(name: str, data):
+    """The usage record `_usage_json` wrote (or None); its token counts must be whole numbers >= 0."""
+    if data is None:
+        return None
+    require_instance(name, data, dict, "a usage record (a JSON object of token counts) or null")
+    for key, value in data.items():
+        if key.endswith(("token_count", "TokenCount")) and value is not None:
+            require_int(f"{name}.{key}", value, 0)
+    try:
+        return types.GenerateContentResponseUsageMetadata.model_validate(data)
+    except pydantic.ValidationError as error:
+        raise ValueError(f"{name} is not a usage record: {' '.join(str(error).splitlines()[1:3])}") from None
 
 
 @dataclass
@@ -34,7 +45,7 @@ class TurnRecord:
     tool: str = ""                # first function called; "" when the model answered in text
     args: dict = field(default_factory=dict)
     result: str = ""              # a short view of what the tool returned (or the model's text)
-    edited: list = field(default_factory=list)  # paths edited successfully this turn
+    edited: list[str] = field(default_factory=list)  # paths edited successfully this turn
     verdict: str | None = None    # the test verdict a run_command showed this turn, if any
     compacted: int = 0            # messages folded by a compaction right after this turn (0: none)
     trigger: str = ""             # why it fired, e.g. "4108 > 3500" (prompt tokens > ratio x budget)
@@ -69,19 +80,37 @@ class TurnRecord:
         data["usage"], data["summary_usage"] = _usage_json(self.usage), _usage_json(self.summary_usage)
         return data
 
+    def __post_init__(self):
+        require_fields(self)  # a record is written to a checkpoint and read back: it holds what it says
+
     @classmethod
     def from_json(cls, data: dict) -> "TurnRecord":
-        return cls(**{**data, "usage": _usage_of(data.get("usage")), "summary_usage": _usage_of(data.get("summary_usage"))})
+        """The record `to_json` wrote. Each field is checked by type, since a checkpoint can be edited
+        by hand, checksums and all: TypeError or ValueError naming the first wrong field (TurnRecord.<name>)."""
+        require_instance("record", data, dict, "a JSON object of the turn's fields")
+        unknown = sorted(set(data) - {spec.name for spec in fields(cls)})
+        if unknown:
+            raise ValueError(f"record has unknown fields {unknown}; a turn record has {[f.name for f in fields(cls)]}")
+        if "turn" not in data:
+            raise ValueError("record has no turn number")
+        return cls(**{**data, "usage": _usage_of("TurnRecord.usage", data.get("usage")),
+                      "summary_usage": _usage_of("TurnRecord.summary_usage", data.get("summary_usage"))})
 
 
 @dataclass
 class RunReport:
     """The turns of a run and its outcome; `table()` for the per-turn view, repr for one line."""
-    turns: list = field(default_factory=list)
+    turns: list[TurnRecord] = field(default_factory=list)
     status: str = "running"
     price: object = None  # None: the price of harness.MODEL in the dated table (billing.PRICES)
-    history: list = field(default_factory=list)  # the history as it stood at the end (after compactions)
+    history: list[types.Content] = field(default_factory=list)  # the history as it stood at the end (after compactions)
     store: dict = field(default_factory=dict)    # masked tool outputs, by reference (lesson 04)
+
+    def __post_init__(self):
+        require_fields(self)
+        if self.price is not None:  # refused now, not when the cost is first shown
+            for name in ("input", "cached_input", "output"):
+                rate(self.price, name)
 
     def usages(self) -> list:
         """Every billed call: agent turns and the summary calls of compactions."""

@@ -21,7 +21,7 @@ import pkgutil
 from dataclasses import asdict, dataclass
 from typing import Callable
 
-from harness.arguments import require_text
+from harness.arguments import require_callable, require_text
 
 MIME_TYPE = "application/vnd.workbook.check+json"  # the structured result in a check cell's output
 PASSED, FAILED, NOT_ATTEMPTED_STATUS, ERROR = "passed", "failed", "not attempted", "error"
@@ -203,6 +203,7 @@ def mine(exercise_id: str, fn: Callable) -> Callable:
     """Your function for the cells that follow, or the harness's reference if you have not attempted
     the exercise yet (saying so in one line). A wrong answer is used as it is: that is the lesson."""
     require_text("exercise_id", exercise_id, empty=False)
+    require_callable("fn", fn)  # the cells below call it: a non-function would fail there, far from here
     checked, status = _LAST_STATUS.get(exercise_id, (None, None))
     if checked is not fn:  # redefined since its check (or never checked): check this one, quietly
         status = run_check(exercise_id, fn).status

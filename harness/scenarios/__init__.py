@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 DEFAULT_TASK = "invoicing"  # the lessons' task
+CACHES = {"__pycache__", ".pytest_cache"}  # what running the task's tests leaves; never part of a copy
 
 
 @dataclass(frozen=True)
@@ -62,9 +63,51 @@ def copy_task(dest, task: str = DEFAULT_TASK) -> Path:
     if dest.exists() and any(dest.iterdir()):
         raise ValueError(f"copy_task needs an empty folder; {dest} already holds files. "
                          "Pass a new temporary folder, e.g. tempfile.mkdtemp().")
-    shutil.copytree(task_named(task).folder, dest, dirs_exist_ok=True,
-                    ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"))
+    shutil.copytree(task_named(task).folder, dest, dirs_exist_ok=True, ignore=shutil.ignore_patterns(*CACHES))
     return dest
+
+
+def _is_other(path: Path, right_kind) -> bool:
+    """True when something that is not a link stands at `path` but is not of the right kind."""
+    return not path.is_symlink() and path.exists() and not right_kind(path)
+
+
+def _unlink_link(path: Path) -> None:
+    if path.is_symlink():
+        path.unlink()
+
+
+def restore_task(dest, task: str = DEFAULT_TASK) -> list[Path]:
+    """Put the task's own files back in `dest`, the folder of an earlier copy, as `copy_task` wrote them,
+    and return the other files found there, which are kept untouched (the student's notes, say).
+
+    Only what a run made is replaced: the task's files and the caches its commands left in the
+    task's folders. A task path that is now of another kind (a folder where a file was) is refused,
+    naming it, before anything changes. A link is removed, never followed, and each file is replaced,
+    not written through, so nothing outside `dest` and no hard-linked copy is touched.
+    """
+    dest, source = Path(dest), task_named(task).folder
+    own = [p.relative_to(source) for p in sorted(source.rglob("*")) if not CACHES & set(p.relative_to(source).parts)]
+    folders = [Path(".")] + [where for where in own if (source / where).is_dir()]
+    files = [where for where in own if (source / where).is_file()]
+    wrong = [f"{where} (should be a folder)" for where in folders if _is_other(dest / where, Path.is_dir)]
+    wrong += [f"{where} (should be a file)" for where in files if _is_other(dest / where, Path.is_file)]
+    if wrong:
+        raise ValueError(f"{dest} cannot take the task's files back: {', '.join(wrong)}. Move them out of "
+                         "the way, or resume into a new empty folder; nothing was changed.")
+    for where in folders:
+        _unlink_link(dest / where)  # a link's target is not ours: drop the link, never write through it
+        (dest / where).mkdir(exist_ok=True)
+        for cache in (dest / where / name for name in CACHES):
+            _unlink_link(cache)
+            if cache.is_dir():
+                shutil.rmtree(cache)
+    for where in files:
+        (dest / where).unlink(missing_ok=True)
+        shutil.copy2(source / where, dest / where)
+    known = set(folders) | set(files)
+    return sorted(p.relative_to(dest) for where in folders for p in (dest / where).iterdir()
+                  if p.relative_to(dest) not in known)
 
 
 # Each package registers itself on import; a new scenario adds its name here.
