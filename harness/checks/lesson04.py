@@ -1,7 +1,23 @@
-"""Checks for lesson 04: truncate a tool output (4.1), find the verdict (4.2), mask old outputs (4.3)."""
+"""Checks for lesson 04: truncate a tool output (4.1), find the verdict (4.2), mask old outputs (4.3).
+
+After the named cases, each check compares the answer with the reference on generated inputs
+around the contract's boundaries (`harness.checks.compare`): for 4.1 fractional head lengths,
+texts one character either side of the cap, bad arguments on texts that fit; for 4.2 all-red,
+all-green and mixed verdict lines among lines that are not verdicts; for 4.3 parallel calls,
+histories shorter than keep_last, errors superseded or not, outputs already masked.
+What is free (the marker's words, the masked reference's text) is read with the glass box's own
+readers in `harness.formats`.
+"""
+import os
+from itertools import product
+
 from google.genai import types
 
 from harness.checks import call, exercise, must_refuse, rule
+from harness.checks.compare import Case, Diff, compare, generator, literal
+from harness.formats import masked_reference, names_count
+from harness.masking import is_error, mask_observations
+from harness.truncation import extract_verdict, truncate_output
 
 # A long output whose every slice is recognisable: line numbers at the start of each line.
 LOG = "".join(f"{n:05d} collected line of a long pytest log\n" for n in range(500))
@@ -54,7 +70,89 @@ def check_truncate(fn) -> str:
     must_refuse(rid, fn, (((LOG, 0, 0.4), "max_chars=0"), ((LOG, 100, 1.5), "head_ratio=1.5"),
                           ((LOG, 100, -0.1), "head_ratio=-0.1")),
                 "max_chars must be at least 1 and head_ratio between 0 and 1.")
-    return "head 40%, tail 60%, marker, bad arguments refused"
+    compare(rid, fn, truncate_output, _truncation_cases(), _truncation_differs, _smaller_truncation,
+            _truncation_refused)
+    return "head int(max_chars x head_ratio), tail, marker line, bad arguments refused"
+
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+_RATIOS = (0.0, 0.1, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.9, 0.99, 1.0)
+
+
+def _tcase(text, max_chars, head_ratio) -> Case:
+    return Case(text, max_chars, head_ratio, note=f"truncate_output({literal(text)}, {max_chars}, {head_ratio!r})")
+
+
+def _truncation_cases() -> list:
+    """Every cap and ratio with texts one short of, equal to, one over and well over the cap;
+    then bad arguments on texts that fit (a check made after the fit test misses them)."""
+    cases = []
+    for max_chars, ratio in product((1, 2, 3, 5, 7, 10, 13, 40), _RATIOS):
+        for length in (max_chars - 1, max_chars, max_chars + 1, 2 * max_chars + 3, 50):
+            cases.append(_tcase((_LETTERS * 4)[:length], max_chars, ratio))
+    bad = (("abc", 10, 1.5), ("abc", 10, -0.1), ("", 0, 0.4), ("abc", 0, 0.4), ("ab", -3, 0.5), ("a" * 20, 10, 2.0))
+    return cases + [_tcase(*args) for args in bad]
+
+
+def _smaller_truncation(case) -> list:
+    text, max_chars, ratio = case.args
+    out = [_tcase("x" * len(text), max_chars, ratio)] if len(set(text)) > 1 else []
+    out += [_tcase(text[:-1], max_chars, ratio)] if text else []
+    out += [_tcase(text, max_chars - 1, ratio)] if max_chars > 1 else []
+    return out + [_tcase(text, max_chars, r) for r in (0.5, 0.0, 1.0) if r != ratio]
+
+
+def _truncation_refused(case, raised) -> Diff:
+    text, max_chars, _ = case.args
+    fits = len(text) <= max(max_chars, 0)
+    return Diff(f"{case.note} must raise ValueError ({str(raised.error).rstrip('.')})" + (", even though the text fits" if fits else "")
+                + ".", "check the arguments first, before anything else: a bad argument is wrong whatever the text.",
+                "bad arguments raise ValueError, even for a text that fits")
+
+
+def _chars(n: int) -> str:
+    return f"{n} character{'' if n == 1 else 's'}"
+
+
+def _common(a: str, b: str) -> int:
+    return len(os.path.commonprefix([a, b]))
+
+
+def _truncation_differs(case, got, want):
+    text, max_chars, ratio = case.args
+    if want == text:
+        if got != text:
+            return Diff(f"for {case.note} the text fits ({len(text)} <= {max_chars} characters) and must come back "
+                        f"unchanged; you returned {literal(str(got))}.", "compare len(text) with max_chars first.",
+                        "a text that fits comes back unchanged")
+        return None
+    if not isinstance(got, str):
+        return Diff(f"for {case.note} return a str, got {type(got).__name__}.", "return the cut text.", "returns a str")
+    omitted = len(text) - max_chars
+    if got == text or not names_count(got, omitted):
+        return Diff(f"for {case.note} the result must hold a marker naming the {omitted} omitted characters; "
+                    f"you returned {literal(got, 90)}.",
+                    "a text longer than max_chars is cut: head, a marker line with the number omitted, tail.",
+                    "the marker names the omitted count")
+    head = int(max_chars * ratio)
+    tail = max_chars - head
+    got_head, got_tail = _common(got, text), _common(got[::-1], text[::-1])
+    if got_head != head:
+        return Diff(f"for {case.note} your head has {_chars(got_head)}; the rule keeps int({max_chars} x {ratio}) "
+                    f"= {head}.", "the head is int(max_chars * head_ratio) characters, as the exercise says: int() "
+                    "drops the fraction, which round() and math.ceil() do not.", "head = int(max_chars x head_ratio)")
+    if got_tail != tail:
+        return Diff(f"for {case.note} your tail has {_chars(got_tail)}; the rule keeps max_chars - head = "
+                    f"{max_chars} - {head} = {tail}.", "the tail is what the cap leaves after the head.",
+                    "tail = max_chars - head")
+    middle = got[head:len(got) - tail]
+    alone = (head == 0 or middle.startswith("\n")) and (tail == 0 or middle.endswith("\n"))
+    if not alone or "\n" in middle.strip("\n"):
+        return Diff(f"for {case.note} the marker must be one line of its own between head and tail; you returned "
+                    f"{literal(got, 90)}.", "put a newline between the head and the marker, and between the marker "
+                    "and the tail: glued to the text, the marker reads as part of the output.",
+                    "the marker is a line of its own")
+    return None
 
 
 @exercise("4.2", "find the test verdict", reference="harness.truncation.extract_verdict")
@@ -81,7 +179,47 @@ def check_verdict(fn) -> str:
     rule(call(rid, fn, LOG) is None, rid, "an output with no verdict line must give None.",
          "return None when no line matches (a head-only truncation cuts the verdict off).")
     rule(call(rid, fn, "") is None, rid, "an empty output must give None.", "no lines, no verdict.")
+    compare(rid, fn, extract_verdict, _verdict_cases(), _verdict_differs, _smaller_verdict)
     return "last line that counts tests, stripped; None without one"
+
+
+_VERDICTS = ("=== 6 failed in 0.12s ===", "=========== 1 failed, 5 passed in 0.02s ===========", "6 passed in 0.01s",
+             "  2 passed, 1 warning in 0.30s  ", "=== 3 failed, 2 passed, 1 error in 1.05s ===", "1 failed",
+             "==== 12 passed, 3 skipped in 4.2s ====", "FAILED tests/test_a.py::test_b - assert 2 == 3 (1 failed)")
+_NOT_VERDICTS = ("collected 6 items", "All checks passed!", "tests/test_amounts.py ..F...", "", "   ",
+                 "test_x.py::test_y PASSED", "failed: see above", "passed", "ERROR: no tests ran",
+                 "INTERNALERROR> nothing passed")
+
+
+def _vcase(output) -> Case:
+    return Case(output, note=f"extract_verdict({literal(output, 120)})")
+
+
+def _verdict_cases() -> list:
+    rng = generator()
+    cases = [_vcase(line) for line in _VERDICTS + _NOT_VERDICTS]
+    for _ in range(300):
+        lines = [rng.choice(_VERDICTS if rng.random() < 0.4 else _NOT_VERDICTS) for _ in range(rng.randint(0, 5))]
+        cases.append(_vcase("\n".join(lines) + ("\n" if rng.random() < 0.5 else "")))
+    return cases
+
+
+def _smaller_verdict(case) -> list:
+    lines = case.args[0].split("\n")
+    return [_vcase("\n".join(lines[:i] + lines[i + 1:])) for i in range(len(lines))] if len(lines) > 1 else []
+
+
+def _verdict_differs(case, got, want):
+    if got == want:
+        return None
+    if want is None:
+        hint = "when no line reports a number of tests passed or failed, return None."
+    elif got is None:
+        hint = "a verdict may count failures only, passes only, or both: which of these lines does your pattern miss?"
+    else:
+        hint = "return the whole line (stripped), the LAST of the lines that report a number of tests."
+    return Diff(f"for {case.note} you returned {got!r}; the rule gives {want!r} (the last line matching "
+                "\\d+ (passed|failed), stripped).", hint, "the last line matching \\d+ (passed|failed)")
 
 
 def _output(content) -> str | None:
@@ -144,4 +282,109 @@ def check_masking(fn) -> str:
     rule(wider[14].model_dump() == history[14].model_dump(), rid,
          "with keep_last=3 the output of the third turn from the end must stay word for word.",
          "use the keep_last you are given: it says how many recent turns are never masked.")
+    compare(rid, fn, mask_observations, _masking_cases(), _masking_differs, _smaller_masking)
     return "old outputs masked, recent and live errors kept, full text in the store"
+
+
+# The tool calls a generated history is made of: (name, path or command, output).
+_CALLS = (("read_file", "README.md", "# invoicing\nAmounts round half-up to the cent.\n" * 3),
+          ("read_file", "a.py", "import decimal\n" * 4), ("read_file", "b.py", "BULK = 10\n" * 4),
+          ("read_file", "c.py", "ERROR: c.py does not exist."),
+          ("edit_file", "a.py", "Edited a.py"), ("edit_file", "a.py", "ERROR: old text not found in a.py."),
+          ("edit_file", "b.py", "ERROR: old text not found in b.py."),
+          ("run_command", "pytest", "collected 6 items\n=== 6 failed in 0.12s ==="),
+          ("run_command", "pytest", "collected 6 items\n=== 1 failed, 5 passed in 0.02s ==="),
+          ("run_command", "pytest", "collected 6 items\n=== 6 passed in 0.01s ==="),
+          ("run_command", "pytest", "collected 6 items\nINTERNALERROR> the run stopped early"))
+
+
+def _turn_messages(turn) -> list:
+    """A model message with the turn's calls (several: parallel calls) and the user message of responses."""
+    def args(name, target):
+        return {"command": target} if name == "run_command" else {"path": target}
+
+    return [types.Content(role="model", parts=[types.Part.from_function_call(name=n, args=args(n, t)) for n, t, _ in turn]),
+            types.Content(role="user", parts=[types.Part.from_function_response(name=n, response={"output": o})
+                                              for n, _, o in turn])]
+
+
+def _mcase(turns, keep_last, premasked) -> Case:
+    history = [types.Content(role="user", parts=[types.Part.from_text(text="Fix the invoicing tests.")])]
+    for turn in turns:
+        history += _turn_messages(turn)
+    if premasked:  # outputs already masked by an earlier pass
+        history = mask_observations(history, {}, 1)
+    shown = ", ".join("+".join(f"{n} {t} -> {literal(o.splitlines()[-1], 40)}" for n, t, o in turn) for turn in turns)
+    case = Case(history, {}, keep_last, mutable=(1,),
+                note=f"mask_observations([task, {shown}]{' (masked once already)' if premasked else ''}, store, "
+                     f"keep_last={keep_last})")
+    case.spec = (turns, keep_last, premasked)
+    return case
+
+
+def _masking_cases() -> list:
+    rng = generator()
+    cases = [_mcase([], 1, False), _mcase([[_CALLS[0]]], 3, False)]
+    for _ in range(120):
+        turns = [[rng.choice(_CALLS) for _ in range(1 if rng.random() < 0.8 else 2)] for _ in range(rng.randint(1, 6))]
+        cases.append(_mcase(turns, rng.randint(1, 4), rng.random() < 0.2))
+    return cases
+
+
+def _smaller_masking(case) -> list:
+    turns, keep_last, premasked = case.spec
+    out = [_mcase(turns[:i] + turns[i + 1:], keep_last, premasked) for i in range(len(turns))]
+    out += [_mcase(turns, keep_last - 1, premasked)] if keep_last > 1 else []
+    out += [_mcase(turns, keep_last, False)] if premasked else []
+    return out + [_mcase([t[:1] for t in turns], keep_last, premasked)] if any(len(t) > 1 for t in turns) else out
+
+
+def _responses(history) -> list:
+    return [(i, j) for i, c in enumerate(history) for j, p in enumerate(c.parts or []) if p.function_response]
+
+
+def _masking_differs(case, got, want):
+    history, store, keep_last = case.args
+    shape = [(c.role, len(c.parts or [])) for c in history]
+    if not isinstance(got, list) or [(getattr(c, "role", None), len(getattr(c, "parts", None) or [])) for c in got] != shape:
+        return Diff(f"for {case.note} the new history must have the same messages and parts, in the same roles.",
+                    "replace outputs, never drop or add messages or parts.", "same messages, same roles")
+    if any(got[i].model_dump() != history[i].model_dump() for i, c in enumerate(history) if c.role == "model"):
+        return Diff(f"for {case.note} function calls must stay as they are.", "mask only function responses.",
+                    "function calls stay as they are")
+    model_turns = [i for i, c in enumerate(history) if c.role == "model"]
+    cutoff = model_turns[-keep_last] if len(model_turns) >= keep_last else 0
+    for number, (i, j) in enumerate(_responses(history), 1):
+        original = _output_of(history[i].parts[j])
+        mine, rule_s = _output_of(got[i].parts[j]), _output_of(want[i].parts[j])
+        which = f"output {number} ({history[i].parts[j].function_response.name}, turn {model_turns.index(i - 1) + 1})"
+        if rule_s == original and mine != original:
+            why = (f"it is in one of the last {keep_last} turns" if i > cutoff else
+                   "it is already masked (masking it again would lose its reference)" if masked_reference(original) else
+                   "it is an error still being debugged: the latest output of its tool and path (for run_command, "
+                   "the latest run)")
+            return Diff(f"for {case.note} you masked {which}; the rule keeps it word for word: {why}.",
+                        "never mask the recent turns, an output already masked, or an error no later output of the "
+                        "same tool and path has superseded.", "keeps recent outputs and live errors")
+        if rule_s != original and mine == original:
+            return Diff(f"for {case.note} you kept {which}; the rule masks it: it is older than the last {keep_last} "
+                        "turns and not an error still being debugged" + (" (a later output of the same tool and path "
+                                                                         "superseded it)" if is_error(original) else "")
+                        + ".", "mask everything before the last keep_last turns except the errors that are still the "
+                        "latest news about their tool and path.", "masks old outputs")
+        if rule_s != original:
+            ref = masked_reference(str(mine))
+            if ref is None:
+                return Diff(f"for {case.note} your masked {which} reads {literal(str(mine), 70)}: the glass box does "
+                            "not read it as masked, so it takes it for a real output.",
+                            "a masked output starts with '[masked ' then its reference; what follows is yours to word.",
+                            "a masked output is read as masked")
+            if store.get(ref) != original:
+                return Diff(f"for {case.note} your masked {which} names {ref!r}, but the store does not hold its full "
+                            "text under that key.", "store[ref] = output, and put ref right after '[masked '.",
+                            "the store holds each masked output")
+    return None
+
+
+def _output_of(part) -> str:
+    return str((part.function_response.response or {}).get("output", ""))
