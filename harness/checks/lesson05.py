@@ -1,10 +1,20 @@
-"""Checks for lesson 05: safe split points (5.1), compaction (5.2), thought signatures kept (5.3)."""
+"""Checks for lesson 05: safe split points (5.1), compaction (5.2), thought signatures kept (5.3).
+
+After the named cases each check compares the answer with the reference on generated histories
+(`harness.checks.compare`): empty and one-message histories, parallel calls, histories with no
+more split points than turns kept, and histories compacted once already, which must compact
+again without carrying the old summary or state inside "the task" (the first text part of
+history[0]). Lesson 06's 6.2 reuses the compaction comparison, with a state block every time.
+"""
+import inspect
 import re
 
 from google.genai import types
 
 from harness.checks import call, exercise, must_refuse, rule
+from harness.checks.compare import Case, Diff, compare, generator
 from harness.checks.lesson04 import agent_history
+from harness.compaction import compact, keep_signatures, safe_split_points
 from harness.transcript import transcript_text_of
 
 SUMMARY = "**Changes made:** none"
@@ -46,7 +56,38 @@ def check_split_points(fn) -> str:
          "pick the indices whose message has role 'model', whatever their position.")
     rule(list(call(rid, fn, history[:1])) == [], rid, "a history holding only the task has no split point.",
          "index 0 (the task) is never a split point.")
+    compare(rid, fn, safe_split_points, _split_cases(), _split_differs, _smaller_split)
     return "cuts only before model messages"
+
+
+def _scase(roles) -> Case:
+    history = [types.Content(role=role, parts=[types.Part.from_text(text=f"message {i}")]) for i, role in enumerate(roles)]
+    case = Case(history, note=f"safe_split_points(a history with roles [{', '.join(roles)}])")
+    case.roles = roles
+    return case
+
+
+def _split_cases() -> list:
+    rng = generator()
+    return [_scase([]), _scase(["user"]), _scase(["model"])] + [
+        _scase([rng.choice(("user", "model")) for _ in range(rng.randint(0, 8))]) for _ in range(150)]
+
+
+def _smaller_split(case) -> list:
+    return [_scase(case.roles[:i] + case.roles[i + 1:]) for i in range(len(case.roles))]
+
+
+def _split_differs(case, got, want):
+    try:
+        got = list(got)
+    except TypeError:
+        return Diff(f"for {case.note} return a list of indices, got {type(got).__name__}.", "return a list.",
+                    "returns a list")
+    if got == want:
+        return None
+    return Diff(f"for {case.note} your split points are {got}; the rule gives {want}.",
+                "a split point is the index of a model message, never index 0, whatever the roles around it.",
+                "split points are the model messages after index 0")
 
 
 class _Summariser:
@@ -63,6 +104,7 @@ class _Summariser:
 @exercise("5.2", "compact a history", reference="harness.compaction.compact")
 def check_compact(fn) -> str:
     rid = "5.2"
+    takes_state(rid, fn)
     history = _history(5)  # model messages at 1, 3, 5, 7, 9, 11: keeping 3 turns cuts before index 7
     summarize = _Summariser()
     result = call(rid, fn, history, 3, summarize)
@@ -103,7 +145,129 @@ def check_compact(fn) -> str:
     must_refuse(rid, fn, (((history, 0, lambda t: SUMMARY), "keep_recent_turns=0"),
                           ((history[1:], 3, lambda t: SUMMARY), "a history whose first message is not the user's task")),
                 "keep_recent_turns must be at least 1; history[0] must be a user message with the task's text.")
+    compare(rid, fn, compact, compaction_cases(with_state=False), compaction_differs, smaller_compaction)
     return "split before a model message, recent turns intact (signatures too), note names the count"
+
+
+def takes_state(rid: str, fn) -> None:
+    """compact takes `state` (lesson 06 passes the harness-held state through it)."""
+    try:
+        inspect.signature(fn).bind([], 1, len, "state")
+        accepts = True
+    except TypeError:
+        accepts = False
+    except ValueError:  # a builtin without a signature: let the calls decide
+        accepts = True
+    rule(accepts, rid, "compact must take a fourth argument, state (default ''): lesson 06 passes the "
+                       "harness-held state through it.", "keep the signature compact(history, keep_recent_turns, "
+                       "summarize, state=\"\").", "takes state")
+
+
+class _Numbered:
+    """A fake `summarize`: records each transcript, answers "NEW SUMMARY n"."""
+
+    def __init__(self):
+        self.calls = []
+
+    def __call__(self, text: str) -> str:
+        self.calls.append(text)
+        return f"NEW SUMMARY {len(self.calls)}"
+
+
+OLD_SUMMARY, OLD_STATE = "OLD SUMMARY of the first steps", "[Harness-held state: OLD STATE]\nEdited files: old.py"
+STATE = "[Harness-held state: recorded by the harness.]\nEdited files: a.py\nLast test verdict: 1 failed, 5 passed"
+
+
+def _tool_turn(n: int, parallel: bool) -> list:
+    paths = [f"file{n}.py"] + ([f"more{n}.py"] if parallel else [])
+    calls = [types.Part.from_function_call(name="read_file", args={"path": p}) for p in paths]
+    calls[0] = calls[0].model_copy(update={"thought_signature": f"sig-{n}".encode()})
+    return [types.Content(role="model", parts=calls),
+            types.Content(role="user", parts=[types.Part.from_function_response(name="read_file",
+                                                                                response={"output": f"text of {p}"})
+                                              for p in paths])]
+
+
+def _ccase(turns, keep, state, compacted, final) -> Case:
+    """turns: a parallel flag per tool turn; compacted: start from a history compacted once already."""
+    task = [types.Content(role="user", parts=[types.Part.from_text(text="Fix the invoicing tests.")])]
+    if compacted:
+        earlier = task + [m for n in range(4) for m in _tool_turn(90 + n, False)]
+        task = compact(earlier, 1, lambda text: OLD_SUMMARY, OLD_STATE if state else "")[0][:1]
+    history = task + [m for n, parallel in enumerate(turns) for m in _tool_turn(n, parallel)]
+    history += [types.Content(role="model", parts=[types.Part.from_text(text="Done.")])] if final else []
+    shown = (f"compact(<task{' (compacted once already)' if compacted else ''}, {len(turns)} tool turn{'' if len(turns) == 1 else 's'}"
+             f"{' (some with parallel calls)' if any(turns) else ''}{', a final text' if final else ''}: "
+             f"{len(history)} messages>, {keep}, summarize" + (", state" if state else "") + ")")
+    case = Case(history, keep, _Numbered(), state, note=shown)
+    case.spec = (turns, keep, state, compacted, final)
+    return case
+
+
+def compaction_cases(with_state: bool) -> list:
+    rng = generator()
+    cases = []
+    for _ in range(80):
+        turns = [rng.random() < 0.25 for _ in range(rng.randint(0, 6))]
+        state = STATE if with_state or rng.random() < 0.3 else ""
+        cases.append(_ccase(turns, rng.randint(1, 4), state, rng.random() < 0.35, rng.random() < 0.5))
+    return cases
+
+
+def smaller_compaction(case) -> list:
+    turns, keep, state, compacted, final = case.spec
+    out = [_ccase(turns[:-1], keep, state, compacted, final)] if turns else []
+    out += [_ccase(turns, keep - 1, state, compacted, final)] if keep > 1 else []
+    out += [_ccase([False] * len(turns), keep, state, compacted, final)] if any(turns) else []
+    out += [_ccase(turns, keep, state, compacted, False)] if final else []
+    return out + ([_ccase(turns, keep, state, False, final)] if compacted else [])
+
+
+def compaction_differs(case, got, want):
+    history, keep, summarize, state = case.args
+    note = case.note
+    if not (isinstance(got, tuple) and len(got) == 2 and isinstance(got[0], list)):
+        return Diff(f"for {note} return (new_history, n_compacted), got {type(got).__name__}.",
+                    "return a tuple of two values.", "returns (new_history, n_compacted)")
+    (new, folded), (ref_new, ref_folded) = got, want
+    if folded != ref_folded:
+        return Diff(f"for {note} you folded {folded} messages; the rule folds {ref_folded}.",
+                    "the kept part starts at the keep_recent_turns-th split point counted from the end; compaction "
+                    "needs MORE split points than turns kept, and folds what lies between the task and that point.",
+                    "n_compacted")
+    if ref_folded == 0:
+        if _dump(new) != _dump(history) or summarize.calls:
+            return Diff(f"for {note} there is nothing to fold: return the history unchanged and 0, without calling "
+                        "summarize.", "compare the number of split points with keep_recent_turns first.",
+                        "nothing to fold: unchanged")
+        return None
+    if summarize.calls != case.reference_args[2].calls:
+        return Diff(f"for {note} summarize must be called once, with transcript_text_of(history[1:split]); you "
+                    f"called it {len(summarize.calls)} time(s), with other text.",
+                    "summarise only the messages between the task and the split point.", "summarize(history[1:split])")
+    if len(new) != len(ref_new) or _dump(new[1:]) != _dump(ref_new[1:]) or new[0].role != "user":
+        return Diff(f"for {note} the new history must be ONE user message (task, note, summary, state) followed by "
+                    "history[split:] word for word, thought signatures included.",
+                    "keep the messages after the split point as they are.", "head message then the kept turns")
+    task = history[0].parts[0].text
+    text = "\n".join(p.text or "" for p in new[0].parts or [])
+    if OLD_SUMMARY in text or OLD_STATE in text or text.count(task) != 1:
+        return Diff(f"for {note} the head must hold the task once and nothing of an earlier compaction: yours "
+                    + ("carries the old summary or state." if OLD_SUMMARY in text or OLD_STATE in text else
+                       f"holds the task {text.count(task)} times."),
+                    "the task is the FIRST text part of history[0]: on a compacted history the parts after it are "
+                    "the old note, summary and state, which the new summary and state replace.",
+                    "compacting twice keeps the task alone")
+    summary = f"NEW SUMMARY {len(summarize.calls)}"
+    rest = text.replace(summary, "").replace(state, "") if state else text.replace(summary, "")
+    if summary not in text or not re.search(rf"\b{ref_folded}\b", rest) or "precedence" not in text.lower():
+        return Diff(f"for {note} the head must hold the summary and a note naming the {ref_folded} messages it "
+                    "replaces and saying that the messages after it take precedence.",
+                    "task, then the note and the summary, in the parts of the head message.", "the note and summary")
+    if state and (state not in text or text.find(state) < text.find(summary)):
+        return Diff(f"for {note} the state must appear whole in the head, after the summary.",
+                    "append `state` to the head message's parts, after the summary.", "state after the summary")
+    return None
 
 
 def _call(name: str, path: str, signature: bytes | None = None) -> types.Part:
@@ -159,4 +323,55 @@ def check_keep_signatures(fn) -> str:
                           ((old, [lean[0], reply, types.Content(role="model", parts=[_call("list_files", ".")])]),
                            "a rebuilt message whose function calls are not the old one's")),
                 "a signature has a place only in the same message and the same call: refuse turns that do not match.")
+    compare(rid, fn, keep_signatures, _signature_cases(), _signature_differs, _smaller_signatures)
     return "signatures back on the first call of each step, nowhere else"
+
+
+_NAMES = ("read_file", "list_files", "run_command")
+
+
+def _kcase(steps, mismatch) -> Case:
+    """steps: per model message, (has a text part, [(name, signed)]); each followed by its responses."""
+    old, lean = [], []
+    for n, (text, calls) in enumerate(steps):
+        parts = [_call(name, f"{n}.py", f"s{n}-{k}".encode() if signed else None) for k, (name, signed) in enumerate(calls)]
+        old.append(types.Content(role="model", parts=([types.Part.from_text(text="Next.")] if text else []) + parts))
+        lean.append(types.Content(role="model", parts=[_call(name, f"{n}.py") for name, _ in calls]))
+        responses = [types.Part.from_function_response(name=name, response={"output": "x"}) for name, _ in calls]
+        for turn in (old, lean):
+            turn.append(types.Content(role="user", parts=responses))
+    if mismatch and lean:
+        lean = lean[:-1]
+    shown = "; ".join(f"{'text + ' if text else ''}{', '.join(name + (' (signed)' if signed else '') for name, signed in calls)}"
+                      for text, calls in steps)
+    case = Case(old, lean, note=f"keep_signatures(a turn of [{shown}]" + (", a rebuilt turn one message short)"
+                                                                          if mismatch else ")"))
+    case.spec = (steps, mismatch)
+    return case
+
+
+def _signature_cases() -> list:
+    rng = generator()
+    cases = [_kcase([], False)]
+    for _ in range(80):
+        steps = [(rng.random() < 0.4, [(rng.choice(_NAMES), rng.random() < (0.8 if k == 0 else 0.2))
+                                       for k in range(rng.randint(1, 3))]) for _ in range(rng.randint(1, 3))]
+        cases.append(_kcase(steps, rng.random() < 0.1))
+    return cases
+
+
+def _smaller_signatures(case) -> list:
+    steps, mismatch = case.spec
+    out = [_kcase(steps[:i] + steps[i + 1:], mismatch) for i in range(len(steps)) if len(steps) > 1]
+    return out + [_kcase([(text, calls[:-1])] + steps[i + 1:], mismatch) for i, (text, calls) in enumerate(steps[:1])
+                  if len(calls) > 1]
+
+
+def _signature_differs(case, got, want):
+    if isinstance(got, list) and all(isinstance(c, types.Content) for c in got) and _dump(got) == _dump(want):
+        return None
+    mine = _signatures(got) if isinstance(got, list) and all(isinstance(c, types.Content) for c in got) else got
+    return Diff(f"for {case.note} you returned signatures {mine}; the rule gives {_signatures(want)}.",
+                "the k-th function call of each rebuilt message gets the signature of the k-th function call of the "
+                "old one (None stays None); every other part comes back as it is.",
+                "each call gets its own call's signature")
