@@ -118,7 +118,12 @@ def rule_name(broken_rule: str) -> str:
 
 
 def tried(name: str, passed: bool) -> None:
-    """Record that the running check tried the rule `name` (for CheckResult.rules)."""
+    """Record that the running check tried the rule `name` (for CheckResult.rules): once per name,
+    failed if any of its tries failed."""
+    for entry in _TRIED:
+        if entry["name"] == name:
+            entry["passed"] = entry["passed"] and bool(passed)
+            return
     _TRIED.append({"name": name, "passed": bool(passed)})
 
 
@@ -237,8 +242,7 @@ def run_check(exercise_id: str, fn: Callable, time_limit: float | None = None) -
             detail = known[exercise_id].run(fn)
         result = CheckResult(exercise_id, PASSED, title, detail or "", rules=list(_TRIED))
     except ExerciseFailed as failure:
-        if not _TRIED or _TRIED[-1]["passed"]:
-            tried(failure.name, False)
+        tried(failure.name, False)
         result = CheckResult(exercise_id, failure.status, title, failure.rule, failure.hint,
                              [] if failure.status == NOT_ATTEMPTED_STATUS else list(_TRIED))
     except _OutOfTime:

@@ -50,7 +50,10 @@ class Case:
         return self.note or f"Case{self.args!r}"
 
     def copy(self) -> "Case":
-        return Case(*copy.deepcopy(self.args), mutable=self.mutable, note=self.note, **copy.deepcopy(self.kwargs))
+        """The same case on fresh copies of its arguments (a generator's own attributes kept)."""
+        twin = Case(*copy.deepcopy(self.args), mutable=self.mutable, note=self.note, **copy.deepcopy(self.kwargs))
+        twin.__dict__.update({k: v for k, v in self.__dict__.items() if k not in twin.__dict__})
+        return twin
 
 
 @dataclass
@@ -165,3 +168,18 @@ def _shrink(exercise_id, fn, reference, case, found, differ, smaller, refused):
                 break
     return case, found
 
+
+
+def _shown(value, width: int = 90) -> str:
+    text = " ".join(repr(value).split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def agreeing(rule_words: str, hint: str, name: str, same: Callable = lambda got, want: got == want) -> Callable:
+    """A `differ` for answers that must equal the reference's (by `same`): names the case and both values."""
+    def differ(case, got, want):
+        if same(got, want):
+            return None
+        return Diff(f"for {case.note} you returned {_shown(got)}; the rule gives {_shown(want)} ({rule_words}).",
+                    hint, name)
+    return differ
