@@ -24,6 +24,7 @@ list, pops the caller's turns) fails, whatever it returns. Leaf of the checks: i
 """
 import copy
 import random
+import re
 from dataclasses import dataclass
 from typing import Callable
 
@@ -171,7 +172,7 @@ def _shrink(exercise_id, fn, reference, case, found, differ, smaller, refused):
 
 
 def _shown(value, width: int = 90) -> str:
-    text = " ".join(repr(value).split())
+    text = re.sub(r" at 0x[0-9a-f]+", "", " ".join(repr(value).split()))
     return text if len(text) <= width else text[: width - 1] + "…"
 
 

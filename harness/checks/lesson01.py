@@ -42,8 +42,9 @@ def _right(s, u, m) -> list[int]:
 
 def _sizes(ex, fn, system_tokens, exchanges):
     out = call(ex, fn, system_tokens, [tuple(e) for e in exchanges])
+    shown = f"{out!r:.120}" if isinstance(out, (list, tuple, int, type(None))) else f"a {type(out).__name__}"
     rule(isinstance(out, list) and len(out) == len(exchanges), ex,
-         f"for {len(exchanges)} exchanges, return a list of {len(exchanges)} prompt sizes; got {out!r:.120}.",
+         f"for {len(exchanges)} exchanges, return a list of {len(exchanges)} prompt sizes; got {shown}.",
          "one prompt per turn: the loop calls the model once per user message.")
     return out
 
@@ -62,6 +63,7 @@ def _check_case(ex, fn, system_tokens, exchanges):
 
 @exercise("1.1", "naive_prompt_sizes: predict each prompt of a naive loop", reference="harness.history.naive_prompt_sizes")
 def check_naive_prompt_sizes(fn):
+    """The answer is held to: each prompt of a naive loop: the system text, every earlier exchange and this turn's user message, for any session (none too), with nothing kept between calls."""
     ex = "1.1"
     rule(_sizes(ex, fn, 50, []) == [], ex, "no exchanges means no prompts: return [].", "start from an empty list.")
     once, twice = _sizes(ex, fn, 100, [(10, 40)] * 3), _sizes(ex, fn, 100, [(10, 40)] * 3)

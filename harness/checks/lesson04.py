@@ -36,6 +36,7 @@ def agent_history(*turns) -> list:
 
 @exercise("4.1", "truncate a tool output", reference="harness.truncation.truncate_output")
 def check_truncate(fn) -> str:
+    """The answer is held to: unchanged when it fits; else exactly int(max_chars x head_ratio) head characters, a marker line naming the omitted count, exactly the rest as tail; bad arguments refused before the fit test."""
     rid = "4.1"
     short = "3 passed in 0.01s"
     rule(call(rid, fn, short, 4000, 0.4) == short, rid, "a text that fits must come back unchanged.",
@@ -157,6 +158,7 @@ def _truncation_differs(case, got, want):
 
 @exercise("4.2", "find the test verdict", reference="harness.truncation.extract_verdict")
 def check_verdict(fn) -> str:
+    """The answer is held to: the last line matching `\\d+ (passed|failed)`, whole and stripped (all-red, all-green and mixed verdicts), or None."""
     rid = "4.2"
     out = call(rid, fn, LOG + PYTEST_TAIL)
     rule(out == "=========== 1 failed, 5 passed in 0.02s ===========", rid,
@@ -229,6 +231,7 @@ def _output(content) -> str | None:
 
 @exercise("4.3", "mask old tool outputs", reference="harness.masking.mask_observations")
 def check_masking(fn) -> str:
+    """The answer is held to: which outputs are masked (not the last keep_last turns, not a live error, not one already masked), each masked output read as masked by the glass box and kept whole in `store`, parallel calls matched, the history unchanged."""
     rid = "4.3"
     readme = "# invoicing\n" + "Amounts round half-up to the cent. " * 40
     red = "collected 6 items\n=========== 1 failed, 5 passed in 0.02s ===========\n"

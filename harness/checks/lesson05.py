@@ -44,6 +44,7 @@ def _dump(contents) -> list:
 
 @exercise("5.1", "safe split points", reference="harness.compaction.safe_split_points")
 def check_split_points(fn) -> str:
+    """The answer is held to: the indices of model messages after index 0, on any history."""
     rid = "5.1"
     history = _history(3)  # roles: user, model, user, model, user, model, user, model
     rule(list(call(rid, fn, history)) == [1, 3, 5, 7], rid,
@@ -103,6 +104,7 @@ class _Summariser:
 
 @exercise("5.2", "compact a history", reference="harness.compaction.compact")
 def check_compact(fn) -> str:
+    """The answer is held to: what is folded and kept, one summarize call on history[1:split], one head message (task, note naming the count, summary, state) then the kept turns word for word; a compacted history compacts again with the task alone; takes `state`."""
     rid = "5.2"
     takes_state(rid, fn)
     history = _history(5)  # model messages at 1, 3, 5, 7, 9, 11: keeping 3 turns cuts before index 7
@@ -281,6 +283,7 @@ def _signatures(contents) -> list:
 
 @exercise("5.3", "keep thought signatures", reference="harness.compaction.keep_signatures")
 def check_keep_signatures(fn) -> str:
+    """The answer is held to: each call gets its own call's thought signature, nothing else gets one, mismatched turns refused, inputs unchanged."""
     rid = "5.3"
     say = types.Part.from_text(text="Two files to read.")
     reply = types.Content(role="user", parts=[types.Part.from_function_response(name="read_file", response={"output": "x"})])
