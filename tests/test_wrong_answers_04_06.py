@@ -321,15 +321,11 @@ def drops_the_state_argument(history, keep_recent_turns, summarize):
 
 def the_whole_head_as_the_task(history, keep_recent_turns, summarize, state=""):
     """On a compacted history, takes every text of history[0] as the task: the old summary nests."""
-    _checked(history, keep_recent_turns)
-    points = safe_split_points(history)
-    if len(points) <= keep_recent_turns:
-        return list(history), 0
-    split = points[-keep_recent_turns]
-    task = "\n".join(p.text for p in history[0].parts if p.text)
-    head = _head(history, split, summarize(transcript_text_of(history[1:split])), state)
-    head.parts[0] = types.Part.from_text(text=task)
-    return [head, *history[split:]], split - 1
+    new, folded = compact(history, keep_recent_turns, summarize, state)
+    if folded:
+        task = "\n".join(p.text for p in history[0].parts if p.text)
+        new[0] = types.Content(role="user", parts=[types.Part.from_text(text=task), *new[0].parts[1:]])
+    return new, folded
 
 
 # 5.3 keep_signatures

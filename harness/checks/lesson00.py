@@ -41,7 +41,8 @@ def _described(ex, fn, usage, has_none: bool = False):
 
 @exercise("0.1", "describe_usage: read a call's token counts", reference="harness.usage.describe_usage")
 def check_describe_usage(fn):
-    """The answer is held to: prompt (cached included), cached, uncached = prompt - cached, output (thinking included) and the reported total, as ints, None counting as 0."""
+    """The answer is held to: prompt (cached included), cached, uncached = prompt - cached, output (thinking
+    included) and the reported total, as ints, None counting as 0."""
     ex = "0.1"
     plain = _described(ex, fn, _usage(prompt_token_count=700, cached_content_token_count=0, candidates_token_count=40,
                                        thoughts_token_count=0, total_token_count=740))

@@ -63,7 +63,8 @@ def _check_case(ex, fn, system_tokens, exchanges):
 
 @exercise("1.1", "naive_prompt_sizes: predict each prompt of a naive loop", reference="harness.history.naive_prompt_sizes")
 def check_naive_prompt_sizes(fn):
-    """The answer is held to: each prompt of a naive loop: the system text, every earlier exchange and this turn's user message, for any session (none too), with nothing kept between calls."""
+    """The answer is held to: each prompt of a naive loop: the system text, every earlier exchange and this
+    turn's user message, for any session (none too), with nothing kept between calls."""
     ex = "1.1"
     rule(_sizes(ex, fn, 50, []) == [], ex, "no exchanges means no prompts: return [].", "start from an empty list.")
     once, twice = _sizes(ex, fn, 100, [(10, 40)] * 3), _sizes(ex, fn, 100, [(10, 40)] * 3)

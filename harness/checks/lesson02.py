@@ -39,7 +39,8 @@ def _shared(ex, fn, a, b, **kwargs):
 
 @exercise("2.1", "stable_prefix_tokens: what a prefix cache can reuse", reference="harness.ordering.stable_prefix_tokens")
 def check_stable_prefix_tokens(fn):
-    """The answer is held to: the tokens (by `count`) of the leading blocks two requests share, compared by text, up to the first difference, for requests of any two lengths."""
+    """The answer is held to: the tokens (by `count`) of the leading blocks two requests share, compared by
+    text, up to the first difference, for requests of any two lengths."""
     ex = "2.1"
     a = [SYSTEM, FACTS, SUMMARY, TURN, QUESTION]
     every = sum(approx_tokens(block) for block in a)

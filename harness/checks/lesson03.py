@@ -125,7 +125,9 @@ def _check_default_count(ex, fn, **extra):
 
 @exercise("3.1", "build_context under a budget", reference="harness.context.build_context")
 def check_build_context(fn):
-    """The answer is held to: the layout (system text, facts bulleted under a heading, summary; turns then question), the total by `count`, and the drop order while over budget: oldest turn, then last fact; never the system text, summary or question; the caller's lists unchanged."""
+    """The answer is held to: the layout (system text, facts bulleted under a heading, summary; turns then
+    question), the total by `count`, and the drop order while over budget: oldest turn, then last fact;
+    never the system text, summary or question; the caller's lists unchanged."""
     ex = "3.1"
     _check_layout(ex, fn)
     _check_default_count(ex, fn)
@@ -156,7 +158,8 @@ def check_build_context(fn):
 
 @exercise("3.2", "build_context with a docs block", reference="harness.context.build_context")
 def check_build_context_docs(fn):
-    """The answer is held to: 3.1's rules plus the docs: one user message after the turns and before the question, dropped from the end after the turns and before the facts."""
+    """The answer is held to: 3.1's rules plus the docs: one user message after the turns and before the
+    question, dropped from the end after the turns and before the facts."""
     ex = "3.2"
     _check_layout(ex, fn)
     si, contents, total = _result(ex, fn, 1000, docs=DOCS)

@@ -15,8 +15,9 @@ from google.genai import types
 
 from harness.checks import call, exercise, must_refuse, rule
 from harness.checks.compare import Case, Diff, compare, generator, literal
-from harness.formats import masked_reference, names_count
-from harness.masking import is_error, mask_observations
+from harness.checks.masking_cases import masking_cases, masking_differs, smaller_masking
+from harness.formats import names_count
+from harness.masking import mask_observations
 from harness.truncation import extract_verdict, truncate_output
 
 # A long output whose every slice is recognisable: line numbers at the start of each line.
@@ -36,7 +37,9 @@ def agent_history(*turns) -> list:
 
 @exercise("4.1", "truncate a tool output", reference="harness.truncation.truncate_output")
 def check_truncate(fn) -> str:
-    """The answer is held to: unchanged when it fits; else exactly int(max_chars x head_ratio) head characters, a marker line naming the omitted count, exactly the rest as tail; bad arguments refused before the fit test."""
+    """The answer is held to: unchanged when it fits; else exactly int(max_chars x head_ratio) head characters,
+    a marker line naming the omitted count, exactly the rest as tail; bad arguments refused before the fit
+    test."""
     rid = "4.1"
     short = "3 passed in 0.01s"
     rule(call(rid, fn, short, 4000, 0.4) == short, rid, "a text that fits must come back unchanged.",
@@ -158,7 +161,8 @@ def _truncation_differs(case, got, want):
 
 @exercise("4.2", "find the test verdict", reference="harness.truncation.extract_verdict")
 def check_verdict(fn) -> str:
-    """The answer is held to: the last line matching `\\d+ (passed|failed)`, whole and stripped (all-red, all-green and mixed verdicts), or None."""
+    """The answer is held to: the last line matching `\\d+ (passed|failed)`, whole and stripped (all-red,
+    all-green and mixed verdicts), or None."""
     rid = "4.2"
     out = call(rid, fn, LOG + PYTEST_TAIL)
     rule(out == "=========== 1 failed, 5 passed in 0.02s ===========", rid,
@@ -231,7 +235,9 @@ def _output(content) -> str | None:
 
 @exercise("4.3", "mask old tool outputs", reference="harness.masking.mask_observations")
 def check_masking(fn) -> str:
-    """The answer is held to: which outputs are masked (not the last keep_last turns, not a live error, not one already masked), each masked output read as masked by the glass box and kept whole in `store`, parallel calls matched, the history unchanged."""
+    """The answer is held to: which outputs are masked (not the last keep_last turns, not a live error, not one
+    already masked), each masked output read as masked by the glass box and kept whole in `store`, parallel
+    calls matched, the history unchanged."""
     rid = "4.3"
     readme = "# invoicing\n" + "Amounts round half-up to the cent. " * 40
     red = "collected 6 items\n=========== 1 failed, 5 passed in 0.02s ===========\n"
@@ -285,109 +291,5 @@ def check_masking(fn) -> str:
     rule(wider[14].model_dump() == history[14].model_dump(), rid,
          "with keep_last=3 the output of the third turn from the end must stay word for word.",
          "use the keep_last you are given: it says how many recent turns are never masked.")
-    compare(rid, fn, mask_observations, _masking_cases(), _masking_differs, _smaller_masking)
+    compare(rid, fn, mask_observations, masking_cases(), masking_differs, smaller_masking)
     return "old outputs masked, recent and live errors kept, full text in the store"
-
-
-# The tool calls a generated history is made of: (name, path or command, output).
-_CALLS = (("read_file", "README.md", "# invoicing\nAmounts round half-up to the cent.\n" * 3),
-          ("read_file", "a.py", "import decimal\n" * 4), ("read_file", "b.py", "BULK = 10\n" * 4),
-          ("read_file", "c.py", "ERROR: c.py does not exist."),
-          ("edit_file", "a.py", "Edited a.py"), ("edit_file", "a.py", "ERROR: old text not found in a.py."),
-          ("edit_file", "b.py", "ERROR: old text not found in b.py."),
-          ("run_command", "pytest", "collected 6 items\n=== 6 failed in 0.12s ==="),
-          ("run_command", "pytest", "collected 6 items\n=== 1 failed, 5 passed in 0.02s ==="),
-          ("run_command", "pytest", "collected 6 items\n=== 6 passed in 0.01s ==="),
-          ("run_command", "pytest", "collected 6 items\nINTERNALERROR> the run stopped early"))
-
-
-def _turn_messages(turn) -> list:
-    """A model message with the turn's calls (several: parallel calls) and the user message of responses."""
-    def args(name, target):
-        return {"command": target} if name == "run_command" else {"path": target}
-
-    return [types.Content(role="model", parts=[types.Part.from_function_call(name=n, args=args(n, t)) for n, t, _ in turn]),
-            types.Content(role="user", parts=[types.Part.from_function_response(name=n, response={"output": o})
-                                              for n, _, o in turn])]
-
-
-def _mcase(turns, keep_last, premasked) -> Case:
-    history = [types.Content(role="user", parts=[types.Part.from_text(text="Fix the invoicing tests.")])]
-    for turn in turns:
-        history += _turn_messages(turn)
-    if premasked:  # outputs already masked by an earlier pass
-        history = mask_observations(history, {}, 1)
-    shown = ", ".join("+".join(f"{n} {t} -> {literal(o.splitlines()[-1], 40)}" for n, t, o in turn) for turn in turns)
-    case = Case(history, {}, keep_last, mutable=(1,),
-                note=f"mask_observations([task, {shown}]{' (masked once already)' if premasked else ''}, store, "
-                     f"keep_last={keep_last})")
-    case.spec = (turns, keep_last, premasked)
-    return case
-
-
-def _masking_cases() -> list:
-    rng = generator()
-    cases = [_mcase([], 1, False), _mcase([[_CALLS[0]]], 3, False)]
-    for _ in range(120):
-        turns = [[rng.choice(_CALLS) for _ in range(1 if rng.random() < 0.8 else 2)] for _ in range(rng.randint(1, 6))]
-        cases.append(_mcase(turns, rng.randint(1, 4), rng.random() < 0.2))
-    return cases
-
-
-def _smaller_masking(case) -> list:
-    turns, keep_last, premasked = case.spec
-    out = [_mcase(turns[:i] + turns[i + 1:], keep_last, premasked) for i in range(len(turns))]
-    out += [_mcase(turns, keep_last - 1, premasked)] if keep_last > 1 else []
-    out += [_mcase(turns, keep_last, False)] if premasked else []
-    return out + [_mcase([t[:1] for t in turns], keep_last, premasked)] if any(len(t) > 1 for t in turns) else out
-
-
-def _responses(history) -> list:
-    return [(i, j) for i, c in enumerate(history) for j, p in enumerate(c.parts or []) if p.function_response]
-
-
-def _masking_differs(case, got, want):
-    history, store, keep_last = case.args
-    shape = [(c.role, len(c.parts or [])) for c in history]
-    if not isinstance(got, list) or [(getattr(c, "role", None), len(getattr(c, "parts", None) or [])) for c in got] != shape:
-        return Diff(f"for {case.note} the new history must have the same messages and parts, in the same roles.",
-                    "replace outputs, never drop or add messages or parts.", "same messages, same roles")
-    if any(got[i].model_dump() != history[i].model_dump() for i, c in enumerate(history) if c.role == "model"):
-        return Diff(f"for {case.note} function calls must stay as they are.", "mask only function responses.",
-                    "function calls stay as they are")
-    model_turns = [i for i, c in enumerate(history) if c.role == "model"]
-    cutoff = model_turns[-keep_last] if len(model_turns) >= keep_last else 0
-    for number, (i, j) in enumerate(_responses(history), 1):
-        original = _output_of(history[i].parts[j])
-        mine, rule_s = _output_of(got[i].parts[j]), _output_of(want[i].parts[j])
-        which = f"output {number} ({history[i].parts[j].function_response.name}, turn {model_turns.index(i - 1) + 1})"
-        if rule_s == original and mine != original:
-            why = (f"it is in one of the last {keep_last} turns" if i > cutoff else
-                   "it is already masked (masking it again would lose its reference)" if masked_reference(original) else
-                   "it is an error still being debugged: the latest output of its tool and path (for run_command, "
-                   "the latest run)")
-            return Diff(f"for {case.note} you masked {which}; the rule keeps it word for word: {why}.",
-                        "never mask the recent turns, an output already masked, or an error no later output of the "
-                        "same tool and path has superseded.", "keeps recent outputs and live errors")
-        if rule_s != original and mine == original:
-            return Diff(f"for {case.note} you kept {which}; the rule masks it: it is older than the last {keep_last} "
-                        "turns and not an error still being debugged" + (" (a later output of the same tool and path "
-                                                                         "superseded it)" if is_error(original) else "")
-                        + ".", "mask everything before the last keep_last turns except the errors that are still the "
-                        "latest news about their tool and path.", "masks old outputs")
-        if rule_s != original:
-            ref = masked_reference(str(mine))
-            if ref is None:
-                return Diff(f"for {case.note} your masked {which} reads {literal(str(mine), 70)}: the glass box does "
-                            "not read it as masked, so it takes it for a real output.",
-                            "a masked output starts with '[masked ' then its reference; what follows is yours to word.",
-                            "a masked output is read as masked")
-            if store.get(ref) != original:
-                return Diff(f"for {case.note} your masked {which} names {ref!r}, but the store does not hold its full "
-                            "text under that key.", "store[ref] = output, and put ref right after '[masked '.",
-                            "the store holds each masked output")
-    return None
-
-
-def _output_of(part) -> str:
-    return str((part.function_response.response or {}).get("output", ""))

@@ -9,7 +9,8 @@ the old state block must not pile up in the head.
 """
 from harness.checks import call, exercise, rule
 from harness.checks.compare import Case, Diff, compare, generator
-from harness.checks.lesson05 import SUMMARY, _dump, _history, compaction_cases, compaction_differs, smaller_compaction, takes_state
+from harness.checks.compaction_cases import compaction_cases, compaction_differs, smaller_compaction, takes_state
+from harness.checks.lesson05 import SUMMARY, _dump, _history
 from harness.compaction import compact, harness_state
 from harness.formats import is_state_heading, parse_state
 
@@ -24,7 +25,8 @@ class _Unsorted(set):
 
 @exercise("6.1", "harness-held state", reference="harness.compaction.harness_state")
 def check_state(fn) -> str:
-    """The answer is held to: a block headed as harness-held state from which the glass box's reader finds the edited files, sorted (or none), and the last verdict (or a 'no tests run' phrase), the input unchanged."""
+    """The answer is held to: a block headed as harness-held state from which the glass box's reader finds the
+    edited files, sorted (or none), and the last verdict (or a 'no tests run' phrase), the input unchanged."""
     rid = "6.1"
     files = ("invoicing/amounts.py", "invoicing/discounts.py", "tests/test_amounts.py")
     edited = _Unsorted(files)
@@ -108,7 +110,8 @@ def _state_differs(case, got, want):
 
 @exercise("6.2", "compact with harness-held state", reference="harness.compaction.compact")
 def check_compact_state(fn) -> str:
-    """The answer is held to: 5.2's rules with the state whole after the summary; an old state block never piles up."""
+    """The answer is held to: 5.2's rules with the state whole after the summary; an old state block never
+    piles up."""
     rid = "6.2"
     takes_state(rid, fn)
     history = _history(5)

@@ -29,7 +29,8 @@ def _close(got, want) -> bool:
 
 @exercise("7.1", "bill a call or a session", reference="harness.billing.bill")
 def check_bill(bill):
-    """The answer is held to: uncached input, cached input and output (thinking included) each at its rate per million, None as 0, one usage or a list, a price as dict or object."""
+    """The answer is held to: uncached input, cached input and output (thinking included) each at its rate per
+    million, None as 0, one usage or a list, a price as dict or object."""
     cold = call("7.1", bill, usage(prompt=1_000_000), FLASH)
     rule(_close(cold, 0.30), "7.1", f"1,000,000 uncached prompt tokens should cost $0.30 at input 0.30 $/M; got {cold!r}.",
          "Rates are dollars per MILLION tokens: divide the tokens by 1e6 before multiplying.")
@@ -108,7 +109,8 @@ def trace(uncached, cached, output=0, thoughts=None):
 
 @exercise("7.2", "the break-even cached price", reference="harness.billing.break_even_cached_price")
 def check_break_even(break_even):
-    """The answer is held to: the cached price at which two traces cost the same, symmetric, None when both cache as many tokens, negative when no real price crosses."""
+    """The answer is held to: the cached price at which two traces cost the same, symmetric, None when both
+    cache as many tokens, negative when no real price crosses."""
     full, compacted = trace(1_000_000, 9_000_000), trace(3_000_000, 1_000_000)
     price = call("7.2", break_even, full, compacted, FLASH)
     rule(_close(price, 0.075), "7.2",

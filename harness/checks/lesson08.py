@@ -12,7 +12,8 @@ from harness.recording import Bundle, Recording
 
 @exercise("8.1", "grade a probe on its key points", reference="harness.probes.grade_probe")
 def check_grade_probe(grade_probe):
-    """The answer is held to: True iff every key point appears as a phrase, ignoring case and runs of whitespace."""
+    """The answer is held to: True iff every key point appears as a phrase, ignoring case and runs of
+    whitespace."""
     answer = 'From what I can see: "My weak spot is Prompt  Cache\npricing for my tours."'
     cases = [  # key points, expected, the rule, a hint for that rule alone
         (["prompt cache pricing"], True, "a key point that differs only in case and line breaks must count as present",
@@ -53,7 +54,8 @@ def _run(*events: str) -> Recording:
 @exercise("8.2", "keep only runs where compaction fired before the probe",
           reference="harness.probes.compaction_fired_before_probe")
 def check_trigger_filter(fired_before_probe):
-    """The answer is held to: True iff a compaction is recorded on or before the first probe's call; False without a probe."""
+    """The answer is held to: True iff a compaction is recorded on or before the first probe's call; False
+    without a probe."""
     cases = [
         (("q", "q", "p"), False, "a run that never compacted tests nothing about compaction"),
         (("q", "c", "q", "p"), True, "compaction fired two calls before the probe"),
