@@ -55,12 +55,12 @@ def check_truncate(fn) -> str:
          "the result must end with exactly the last 2,400 characters (max_chars - head).",
          "the tail is the text's last (max_chars - head) characters: that is where pytest writes its verdict.")
     marker = out[1600:len(out) - 2400]
-    rule(str(len(LOG) - 4000) in marker, rid,
+    rule(names_count(marker, len(LOG) - 4000), rid,
          f"the marker between head and tail must name the number of omitted characters ({len(LOG) - 4000} here).",
          "omitted = len(text) - max_chars; put it in a line of its own between head and tail.")
     just_over = call(rid, fn, LOG[:4001], 4000, 0.4)
     rule(just_over.startswith(LOG[:1600]) and just_over.endswith(LOG[4001 - 2400:4001])
-         and "1" in just_over[1600:len(just_over) - 2400], rid,
+         and names_count(just_over[1600:len(just_over) - 2400], 1), rid,
          "a text one character over max_chars must be cut too: head, a marker naming 1 omitted character, tail.",
          "only a text of at most max_chars characters comes back unchanged; one more and it is cut.")
     head_only = call(rid, fn, LOG, 1000, 1.0)

@@ -59,7 +59,7 @@ def check_state(fn) -> str:
 
 
 _PATHS = ("invoicing/amounts.py", "invoicing/discounts.py", "tests/test_amounts.py", "README.md", "a.py",
-          "Invoicing/Zeta.py", "src/b-c/d_e.py")
+          "invoicing/zeta.py", "src/b-c/d_e.py")
 _VERDICT_TEXTS = (None, "", "6 passed in 0.01s", "=== 6 failed in 0.12s ===", "1 failed, 5 passed",
                   "=========== 1 failed, 5 passed in 0.02s ===========")
 _CONTAINERS = (list, tuple, set, frozenset, _Unsorted)
