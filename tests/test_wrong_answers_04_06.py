@@ -490,7 +490,7 @@ WRONG_ANSWERS = [
     ("5.2", the_whole_head_as_the_task, "compacted once already.*nothing of an earlier compaction"),
     ("5.3", returns_the_rebuilt_turn, "yours were all dropped"),
     ("5.3", copies_by_part_position, "FIRST of the parallel calls"),
-    ("5.3", signs_every_call, "FIRST of the parallel calls"),
+    ("5.3", signs_every_call, "second parallel call had no signature"),
     ("5.3", one_signature_for_the_whole_turn, "its OWN signature"),
     ("5.3", onto_the_first_part, "a text part never takes a call's signature"),
     ("5.3", invents_a_dummy, "had no signature .* must get none"),

@@ -182,10 +182,13 @@ def check_keep_signatures(fn) -> str:
     rule(any(signature for message in got for _, signature in message), rid,
          "the turn's thought signatures (here b's1' and b's2') must come back; yours were all dropped.",
          "read the thought_signature of each function call part in old_turn.")
-    rule(got[0][0][1] == b"s1" and got[0][1][1] is None, rid,
+    rule(got[0][0][1] == b"s1", rid,
          "the signature belongs to the call that carried it, the FIRST of the parallel calls (read_file a.py): "
          f"got {got[0]}. The old message starts with a text part, so counting all parts puts it on the wrong call.",
          "match function calls with function calls, in order: the k-th call of the old message to the k-th call of the rebuilt one.")
+    rule(got[0][1][1] is None, rid,
+         f"the second parallel call had no signature in the old turn, so it must get none: got {got[0]}.",
+         "Gemini signs only the first call of a step: copy each call's own signature, None included.")
     rule(got[2][0][1] == b"s2", rid, "each step keeps its OWN signature: the second step's call must get b's2', "
          f"got {got[2][0][1]!r}.", "work message by message: a signature never moves to another message.")
     rule(_dump(out[1:2]) == _dump([reply]), rid, "messages without function calls must come back as they are.",
