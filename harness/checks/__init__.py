@@ -91,18 +91,20 @@ _CHECKS: dict[str, "Exercise"] = {}
 
 
 class Exercise:
-    def __init__(self, exercise_id: str, title: str, reference: str, run: Callable):
+    def __init__(self, exercise_id: str, title: str, reference: str, run: Callable, time_limit: float = TIME_LIMIT):
         self.id, self.title, self.reference, self.run = exercise_id, title, reference, run
+        self.time_limit = time_limit
 
     def __repr__(self):
         return f"Exercise({self.id!r}, {self.title!r}, reference={self.reference!r})"
 
 
-def exercise(exercise_id: str, title: str, reference: str):
-    """Register a check. `run(fn)` raises ExerciseFailed or returns a short success detail."""
+def exercise(exercise_id: str, title: str, reference: str, time_limit: float = TIME_LIMIT):
+    """Register a check. `run(fn)` raises ExerciseFailed or returns a short success detail; it is
+    stopped after `time_limit` seconds (a check that runs whole sessions needs more than TIME_LIMIT)."""
 
     def register(run: Callable) -> Callable:
-        _CHECKS[exercise_id] = Exercise(exercise_id, title, reference, run)
+        _CHECKS[exercise_id] = Exercise(exercise_id, title, reference, run, time_limit)
         return run
 
     return register
@@ -225,7 +227,8 @@ class _TimeLimit:
 def run_check(exercise_id: str, fn: Callable, time_limit: float | None = None) -> CheckResult:
     """Run exercise `exercise_id`'s rules on `fn` and return the result; shows nothing, raises nothing
     about the answer (only ValueError for an exercise id that does not exist). The check stops after
-    `time_limit` seconds (default TIME_LIMIT), and on KeyboardInterrupt, with a result saying so."""
+    `time_limit` seconds (default: the exercise's, TIME_LIMIT unless it says otherwise), and on
+    KeyboardInterrupt, with a result saying so."""
     require_text("exercise_id", exercise_id, empty=False)
     known = exercises()
     if exercise_id not in known:
@@ -235,7 +238,7 @@ def run_check(exercise_id: str, fn: Callable, time_limit: float | None = None) -
         return CheckResult(exercise_id, FAILED, title, f"check() needs your function itself, got {type(fn).__name__}.",
                            f"pass the function's name without calling it, e.g. check({exercise_id!r}, my_function).",
                            [{"name": "a function is given", "passed": False}])
-    limit = TIME_LIMIT if time_limit is None else time_limit
+    limit = known[exercise_id].time_limit if time_limit is None else time_limit
     _TRIED.clear()
     try:
         with _TimeLimit(limit):
