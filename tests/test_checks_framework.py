@@ -107,3 +107,12 @@ def test_the_time_limit_stops_a_loop_inside_a_kernel(tmp_path):
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(cell)])
     NotebookClient(notebook, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
     assert notebook.cells[0].outputs[0]["text"].strip() == "error"
+
+
+def test_what_an_answer_prints_while_it_is_checked_is_not_shown(capsys):
+    def chatty(output):
+        print("debugging", output[:10])
+        return reference("4.2")(output)
+
+    check("4.2", chatty)
+    assert capsys.readouterr().out.splitlines() == [checks.run_check("4.2", chatty).line()]
