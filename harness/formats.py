@@ -39,6 +39,18 @@ def verdict_line(output: str) -> str | None:
     return lines[-1] if lines else None
 
 
+# --- The truncation marker (lesson 04's truncate_output writes it between head and tail) ------------
+def truncation_marker(omitted: int) -> str:
+    """The line that stands for the characters a cap cut out."""
+    return f"[... {omitted} characters omitted ...]"
+
+
+def names_count(text: str, count: int) -> bool:
+    """True when `text` names `count` as a number (thousands may be grouped: 14,000 or 14 000)."""
+    plain = re.sub(r"(?<=\d)[,_ \u202f](?=\d{3}\b)", "", text)
+    return re.search(rf"(?<![\d.]){count}(?![\d])", plain) is not None
+
+
 # --- Summary headings (compaction's and probes' prompts ask for them; the summariser writes them) ----
 AGENT_HEADINGS = ("Objective", "Files read", "Changes made", "Last tests", "Discarded hypotheses", "Still to do")
 CONVERSATION_HEADINGS = ("User facts", "Topics discussed", "Open questions")
@@ -87,6 +99,15 @@ def parse_file_item(item: str) -> tuple[str, str] | None:
 STATE_HEADER = "[Harness-held state: recorded by the harness from the tool calls themselves; authoritative.]"
 EDITED_LABEL, VERDICT_LABEL = "Edited files:", "Last test verdict:"
 NO_EDITS, NO_VERDICT = "none", "no tests run yet"
+# A student's block (and a real model) may word its labels otherwise: the glass box reads them all.
+# "Harness-held state", "Harness held state", "HARNESS_HELD STATE", "State held by the harness"
+_STATE_HEADING = re.compile(r"harness[\W_]*held[\W_]*state|state[\W_]+held[\W_]+by[\W_]+the[\W_]+harness", re.I)
+_BULLET = r"[\s>*•+-]*"
+_EDITED = re.compile(rf"^{_BULLET}(?:(?:edited|modified|changed)[ _]files|files[ _](?:edited|modified|changed))"
+                     r"[\s*]*:[\s*]*(.*)$", re.I)
+_LAST_VERDICT = re.compile(rf"^{_BULLET}last[ _]test[ _](?:verdict|run|result)s?[\s*]*:[\s*]*(.*)$", re.I)
+_ITEM = re.compile(rf"^[\s>]*[*•+-]\s*`?([^`]+?)`?\s*$")
+_NO_FILES = {"none", "(none)", "no files", "no edits", "nothing", "-"}
 
 
 def state_block(edited_files, last_verdict: str | None) -> str:
@@ -95,15 +116,39 @@ def state_block(edited_files, last_verdict: str | None) -> str:
     return f"{STATE_HEADER}\n{EDITED_LABEL} {files}\n{VERDICT_LABEL} {last_verdict or NO_VERDICT}"
 
 
+def is_state_heading(line: str) -> bool:
+    """True for a line that heads a block as harness-held state."""
+    return _STATE_HEADING.search(line) is not None
+
+
+def _paths(value: str) -> list[str]:
+    items = [p.strip(" `*") for p in re.split(r"[,;]", value)]
+    return [] if value.strip(" `*.").lower() in _NO_FILES else [p for p in items if p]
+
+
 def parse_state(text: str) -> tuple[list[str] | None, str | None]:
-    """(edited files, last verdict) from the state block's lines in `text`; None where a line is absent."""
+    """(edited files, last verdict) from the state block's lines in `text`; None where a line is absent.
+
+    The files line may be labelled "Edited files:", "Files edited:", "Modified files:" ... in any
+    case, in bold or as a bullet, with its paths after the label (comma-separated) or as bullet
+    lines below it; "none" means no file.
+
+    >>> parse_state("State held by the harness\\n- **Files edited:**\\n  - `b.py`\\n  - a.py\\nLast test run: 6 passed")
+    (['b.py', 'a.py'], '6 passed')
+    """
     edited = verdict = None
+    listing = False  # reading the bullet lines under a files label with nothing after it
     for line in text.splitlines():
-        if line.startswith(EDITED_LABEL):
-            value = line.removeprefix(EDITED_LABEL).strip()
-            edited = [] if value == NO_EDITS else [p.strip() for p in value.split(",") if p.strip()]
-        elif line.startswith(VERDICT_LABEL):
-            verdict = verdict_line(line.removeprefix(VERDICT_LABEL))
+        item = _ITEM.match(line) if listing else None
+        if item and not _EDITED.match(line) and not _LAST_VERDICT.match(line):
+            edited += [] if item.group(1).strip().lower() in _NO_FILES else [item.group(1).strip()]
+            continue
+        listing = False
+        files, last = _EDITED.match(line), _LAST_VERDICT.match(line)
+        if files:
+            edited, listing = _paths(files.group(1)), not files.group(1).strip()
+        elif last:
+            verdict = verdict_line(last.group(1))
     return edited, verdict
 
 
@@ -146,13 +191,27 @@ def parse_entry(line: str) -> Entry | None:
 MASK_PREFIX = "[masked "
 
 
+_MASKED = re.compile(rf"^{re.escape(MASK_PREFIX)}([^\s:\]]+)")
+
+
 def masked_stub(reference: str, key_line: str, length: int) -> str:
     """What the model sees instead of a masked output: its reference, key line and size."""
     return f"{MASK_PREFIX}{reference}: {key_line[:80]} ({length} chars). Full text kept by the harness under {reference}.]"
 
 
+def masked_reference(output: str) -> str | None:
+    """The reference a masked output names (`[masked REF...`); None for an output that is not masked.
+    What follows the reference is free: the glass box reads only this.
+
+    >>> masked_reference(masked_stub("obs-1", "# title", 300)), masked_reference("# title")
+    ('obs-1', None)
+    """
+    found = _MASKED.match(output)
+    return found.group(1) if found else None
+
+
 def is_masked(output: str) -> bool:
-    return output.startswith(MASK_PREFIX)
+    return masked_reference(output) is not None
 
 
 # --- Which call a function response answers (the wire's rule, whatever the representation) ----------

@@ -12,6 +12,7 @@ bbbbbb
 """
 import re
 from harness.arguments import require_int, require_number, require_text
+from harness.formats import truncation_marker
 
 TOOL_OUTPUT_MAX_CHARS = 4_000  # the cap of « Le budget de contexte »: a pytest summary fits whole, an 18,000-char log does not
 HEAD_RATIO = 0.4  # the tail weighs more: the verdict is at the end
@@ -38,7 +39,7 @@ def truncate_output(text: str, max_chars: int = TOOL_OUTPUT_MAX_CHARS, head_rati
     tail = max_chars - head
     # NOTE: text[-0:] is the whole text, so an empty tail needs its own case.
     kept_tail = text[-tail:] if tail else ""
-    return f"{text[:head]}\n[... {len(text) - max_chars} characters omitted ...]\n{kept_tail}"
+    return f"{text[:head]}\n{truncation_marker(len(text) - max_chars)}\n{kept_tail}"
 
 
 def extract_verdict(output: str) -> str | None:

@@ -54,3 +54,65 @@ def test_every_check_fails_on_a_stub(exercise_id):
 def test_the_pinned_exercises_are_all_registered():
     pinned = {"3.1", "3.2", "4.1", "4.2", "5.1", "5.2", "6.1", "6.2", "7.1", "7.2", "8.1"}
     assert pinned <= set(exercises())
+
+
+def test_each_result_lists_the_rules_its_check_tried():
+    passed, failed = checks.run_check("4.2", reference("4.2")), checks.run_check("4.2", lambda output: None)
+    assert passed.rules and all(r["passed"] for r in passed.rules) and passed.to_dict()["rules"] == passed.rules
+    assert failed.rules[-1] == {"name": failed.rules[-1]["name"], "passed": False}
+    assert len({r["name"] for r in passed.rules}) == len(passed.rules)  # one entry per rule
+
+    def stub(output):
+        raise NotImplementedError("Exercise 4.2")
+
+    assert checks.run_check("4.2", stub).rules == []
+
+
+def _loops(text, max_chars=4000, head_ratio=0.4):
+    while True:
+        pass
+
+
+def _interrupted(text, max_chars=4000, head_ratio=0.4):
+    raise KeyboardInterrupt  # what Kernel > Interrupt raises inside the running check
+
+
+@pytest.mark.parametrize("answer, words", [(_loops, "did not finish within 1 s"), (_interrupted, "interrupted")])
+def test_a_check_that_loops_or_is_interrupted_ends_with_its_one_line(answer, words):
+    result = checks.run_check("4.1", answer, time_limit=1)
+    assert result.status == checks.ERROR and words in result.rule and "\n" not in result.line()
+    assert result.rules[-1] == {"name": "finishes in time", "passed": False}
+
+
+def test_mine_uses_the_students_function_only_once_it_passes(capsys):
+    right = reference("4.2")
+
+    def wrong(output):
+        return None
+
+    assert checks.mine("4.2", right) is right and capsys.readouterr().out == ""
+    assert checks.mine("4.2", wrong) is reference("4.2")
+    assert capsys.readouterr().out.strip() == ("Your wrong does not pass 4.2 yet: the cells below use the harness's "
+                                               "extract_verdict.")
+
+
+def test_the_time_limit_stops_a_loop_inside_a_kernel(tmp_path):
+    """A kernel runs cells in its main thread, where the limit's alarm can fire."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    cell = ("from harness.checks import run_check\n"
+            "def loops(text, max_chars=4000, head_ratio=0.4):\n    while True:\n        pass\n"
+            "print(run_check('4.1', loops, time_limit=1).status)")
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(cell)])
+    NotebookClient(notebook, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    assert notebook.cells[0].outputs[0]["text"].strip() == "error"
+
+
+def test_what_an_answer_prints_while_it_is_checked_is_not_shown(capsys):
+    def chatty(output):
+        print("debugging", output[:10])
+        return reference("4.2")(output)
+
+    check("4.2", chatty)
+    assert capsys.readouterr().out.splitlines() == [checks.run_check("4.2", chatty).line()]

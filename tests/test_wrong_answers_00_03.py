@@ -138,6 +138,7 @@ def flawed(*flaws):
             si, contents, total = render()
         return si, contents, total
 
+    build_context.__doc__ = "build_context: " + (", ".join(flaws) or "no flaw")
     return build_context
 
 

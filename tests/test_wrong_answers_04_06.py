@@ -4,6 +4,7 @@ Each row is a wrong answer a student could write and a phrase of the rule the ch
 the rule the answer breaks, not an earlier symptom. The reference passes every check
 (test_checks_framework), so each row's failure is the answer's, not the checker's.
 """
+import math
 import os
 import re
 import subprocess
@@ -55,6 +56,39 @@ def accepts_any_argument(text, max_chars=4000, head_ratio=0.4):
     return f"{text[:head]}\n[... {len(text) - max_chars} characters omitted ...]\n{text[-tail:] if tail else ''}"
 
 
+def _cut(head_of, glued=False, validate_late=False):
+    """truncate_output with the head's length computed by head_of(max_chars * head_ratio)."""
+    def truncate_output(text, max_chars=4000, head_ratio=0.4):
+        bad = max_chars < 1 or not 0 <= head_ratio <= 1
+        if bad and not validate_late:
+            raise ValueError("bad arguments")
+        if len(text) <= max_chars:
+            return text
+        if bad:
+            raise ValueError("bad arguments")
+        head = head_of(max_chars * head_ratio)
+        tail = text[len(text) - (max_chars - head):] if max_chars > head else ""
+        marker = f"[... {len(text) - max_chars} characters omitted ...]"
+        return f"{text[:head]}{marker}{tail}" if glued else f"{text[:head]}\n{marker}\n{tail}"
+    return truncate_output
+
+
+def head_by_round(text, max_chars=4000, head_ratio=0.4):
+    return _cut(round)(text, max_chars, head_ratio)
+
+
+def head_by_ceiling(text, max_chars=4000, head_ratio=0.4):
+    return _cut(math.ceil)(text, max_chars, head_ratio)
+
+
+def marker_glued_to_the_text(text, max_chars=4000, head_ratio=0.4):
+    return _cut(int, glued=True)(text, max_chars, head_ratio)
+
+
+def validates_after_the_fit_test(text, max_chars=4000, head_ratio=0.4):
+    return _cut(int, validate_late=True)(text, max_chars, head_ratio)
+
+
 # 4.2 extract_verdict
 def without_the_count(output):
     lines = [line.strip() for line in output.splitlines() if re.search(r"(passed|failed)", line)]
@@ -86,6 +120,16 @@ def empty_string_for_none(output):
     return lines[-1] if lines else ""
 
 
+def only_passed_counts(output):
+    lines = [line.strip() for line in output.splitlines() if re.search(r"\d+ passed", line)]
+    return lines[-1] if lines else None
+
+
+def verdict_at_the_start_of_a_line(output):
+    lines = [line.strip() for line in output.splitlines() if re.match(VERDICT, line.strip())]
+    return lines[-1] if lines else None
+
+
 # 4.3 mask_observations
 def _replace_outputs(history, store, keep):
     """Mask every function response at an index for which keep(i, output) is False."""
@@ -95,9 +139,9 @@ def _replace_outputs(history, store, keep):
         for part in content.parts or []:
             output = part.function_response.response["output"] if part.function_response else None
             if output is not None and not keep(i, output):
-                store[f"obs-{i}"] = output
+                store[f"obs-{i}.{len(parts)}"] = output
                 part = types.Part.from_function_response(name=part.function_response.name,
-                                                         response={"output": f"[masked obs-{i}]"})
+                                                         response={"output": f"[masked obs-{i}.{len(parts)}]"})
             parts.append(part)
         new.append(types.Content(role=content.role, parts=parts))
     return new
@@ -149,6 +193,41 @@ def masks_in_place(history, store, keep_last=3):
 
 def forgets_the_store(history, store, keep_last=3):
     return mask_observations(history, {}, keep_last)
+
+
+def _reworded(history, store, keep_last, word):
+    """The harness's masking, each masked line re-worded by word(reference)."""
+    new = []
+    for content in mask_observations(history, store, keep_last):
+        parts = []
+        for part in content.parts or []:
+            output = part.function_response.response.get("output", "") if part.function_response else ""
+            if output.startswith("[masked "):
+                ref = output[len("[masked "):].split(":")[0]
+                part = types.Part.from_function_response(name=part.function_response.name, response={"output": word(ref)})
+            parts.append(part)
+        new.append(types.Content(role=content.role, parts=parts))
+    return new
+
+
+def reference_line_in_another_format(history, store, keep_last=3):
+    return _reworded(history, store, keep_last, lambda ref: f"<output {ref} masked: ask the harness for it>")
+
+
+def matches_each_response_to_the_last_call(history, store, keep_last=3):
+    """Two parallel read_file calls: both responses taken for the second call's path."""
+    model_turns = [i for i, c in enumerate(history) if c.role == "model"]
+    cutoff = model_turns[-keep_last] if len(model_turns) >= keep_last else 0
+    calls, keys = [], {}
+    for i, content in enumerate(history):
+        calls += [p.function_call for p in content.parts or [] if p.function_call]
+        for j, part in enumerate(content.parts or []):
+            if part.function_response:
+                call = next(c for c in reversed(calls) if c.name == part.function_response.name)
+                keys[(i, j)] = (call.name, (call.args or {}).get("path"))
+    latest = {key: at for at, key in keys.items()}
+    return _replace_outputs(history, store, lambda i, output: i > cutoff or output.startswith("[masked") or (
+        _is_error(output) and any(latest[key] == at for at, key in keys.items() if at[0] == i)))
 
 
 # 5.1 safe_split_points
@@ -236,6 +315,19 @@ def no_argument_checks(history, keep_recent_turns, summarize, state=""):
     return [_head(history, split, summarize(transcript_text_of(history[1:split])), state), *history[split:]], split - 1
 
 
+def drops_the_state_argument(history, keep_recent_turns, summarize):
+    return compact(history, keep_recent_turns, summarize)
+
+
+def the_whole_head_as_the_task(history, keep_recent_turns, summarize, state=""):
+    """On a compacted history, takes every text of history[0] as the task: the old summary nests."""
+    new, folded = compact(history, keep_recent_turns, summarize, state)
+    if folded:
+        task = "\n".join(p.text for p in history[0].parts if p.text)
+        new[0] = types.Content(role="user", parts=[types.Part.from_text(text=task), *new[0].parts[1:]])
+    return new, folded
+
+
 # 5.3 keep_signatures
 def _rebuild(rebuilt_turn, signature_for):
     """rebuilt_turn with part j of message i given signature_for(i, j, part) (None: none)."""
@@ -311,6 +403,21 @@ def sorts_in_place(edited_files, last_verdict):
     return harness_state(edited_files, last_verdict)
 
 
+def sorts_the_callers_list(edited_files, last_verdict):
+    if isinstance(edited_files, list):
+        edited_files.sort()
+        return harness_state(edited_files, last_verdict)
+    return harness_state(sorted(edited_files), last_verdict)
+
+
+def files_under_a_label_the_glass_box_cannot_read(edited_files, last_verdict):
+    return harness_state(edited_files, last_verdict).replace("Edited files:", "Touched:")
+
+
+def verdict_under_a_label_the_glass_box_cannot_read(edited_files, last_verdict):
+    return harness_state(edited_files, last_verdict).replace("Last test verdict:", "Tests:")
+
+
 def blank_instead_of_none(edited_files, last_verdict):
     return (f"[Harness-held state]\nEdited files: {', '.join(sorted(edited_files))}\n"
             f"Last test verdict: {last_verdict or ''}")
@@ -331,18 +438,33 @@ def state_heading_always(history, keep_recent_turns, summarize, state=""):
     return compact(history, keep_recent_turns, summarize, state or "[Harness-held state]\nnothing recorded")
 
 
+def old_state_piles_up(history, keep_recent_turns, summarize, state=""):
+    """Keeps every part of the old head after the task: old summaries and state blocks pile up."""
+    new, folded = compact(history, keep_recent_turns, summarize, state)
+    if folded and len(history[0].parts or []) > 1:
+        old = list(history[0].parts[1:])
+        new = [types.Content(role="user", parts=[new[0].parts[0], *old, *new[0].parts[1:]]), *new[1:]]
+    return new, folded
+
+
 WRONG_ANSWERS = [
     ("4.1", swapped_head_and_tail, "exactly the first 1,600 characters"),
     ("4.1", cuts_a_text_that_fits_exactly, "exactly max_chars characters must come back unchanged"),
     ("4.1", tail_by_negative_index, "head_ratio=1.0 must keep the first max_chars characters and no tail"),
     ("4.1", marker_without_count, "marker between head and tail must name the number of omitted characters"),
     ("4.1", accepts_any_argument, "max_chars=0 must raise ValueError"),
+    ("4.1", head_by_round, r"your head has 1 character; the rule keeps int\(1 x 0.55\) = 0"),
+    ("4.1", head_by_ceiling, r"your head has \d+ characters?; the rule keeps int"),
+    ("4.1", marker_glued_to_the_text, "marker must be one line of its own"),
+    ("4.1", validates_after_the_fit_test, "must raise ValueError .*even though the text fits"),
     ("4.2", without_the_count, "'passed' or 'failed' follows no number"),
     ("4.2", first_matching_line, "return the LAST one"),
     ("4.2", the_match_only, "return the whole verdict line"),
     ("4.2", the_output_s_last_line, "last MATCHING line"),
     ("4.2", not_stripped, "stripped of surrounding spaces"),
     ("4.2", empty_string_for_none, "no verdict line must give None"),
+    ("4.2", only_passed_counts, r"for extract_verdict\('=== 6 failed in 0.12s ==='\) you returned None"),
+    ("4.2", verdict_at_the_start_of_a_line, "return the whole verdict line"),
     ("4.3", masks_everything, "outputs of the last two turns must stay word for word"),
     ("4.3", keeps_every_error, "no longer being debugged"),
     ("4.3", ignores_red_test_runs, "latest test run, when its verdict reports failures"),
@@ -351,6 +473,8 @@ WRONG_ANSWERS = [
     ("4.3", keeps_one_turn_too_many, "third turn from the end must be masked"),
     ("4.3", masks_in_place, "history passed in must not be changed"),
     ("4.3", forgets_the_store, "a key of the store holding the full original text"),
+    ("4.3", reference_line_in_another_format, "does not read it as masked"),
+    ("4.3", matches_each_response_to_the_last_call, r"for mask_observations\(\[task, .*\+"),
     ("5.1", every_message, r"are \[1, 3, 5, 7\]"),
     ("5.1", odd_positions, r"are \[2, 4, 6\]"),
     ("5.1", index_zero_too, r"are \[1, 3, 5, 7\]"),
@@ -361,9 +485,12 @@ WRONG_ANSWERS = [
     ("5.2", rebuilds_the_kept_turns, "thought signatures included"),
     ("5.2", note_without_count, "note must say how many messages"),
     ("5.2", no_argument_checks, "must raise ValueError"),
+    ("5.2", drops_the_state_argument, "must take a fourth argument, state"),
+    ("5.2", ignores_state, "state must appear whole in the head"),
+    ("5.2", the_whole_head_as_the_task, "compacted once already.*nothing of an earlier compaction"),
     ("5.3", returns_the_rebuilt_turn, "yours were all dropped"),
     ("5.3", copies_by_part_position, "FIRST of the parallel calls"),
-    ("5.3", signs_every_call, "FIRST of the parallel calls"),
+    ("5.3", signs_every_call, "second parallel call had no signature"),
     ("5.3", one_signature_for_the_whole_turn, "its OWN signature"),
     ("5.3", onto_the_first_part, "a text part never takes a call's signature"),
     ("5.3", invents_a_dummy, "had no signature .* must get none"),
@@ -373,9 +500,15 @@ WRONG_ANSWERS = [
     ("6.1", set_order, "must be listed sorted"),
     ("6.1", sorts_in_place, "set of edited files must not be changed"),
     ("6.1", blank_instead_of_none, "must say 'none'"),
+    ("6.1", sorts_the_callers_list, "changed the arguments it was given"),
+    ("6.1", files_under_a_label_the_glass_box_cannot_read, "the glass box reads your block as no files line"),
+    ("6.1", verdict_under_a_label_the_glass_box_cannot_read, "glass box reads your block as edited files .* and last verdict None"),
     ("6.2", state_before_the_summary, "state must come after the summary"),
     ("6.2", ignores_state, "state text must appear, whole"),
     ("6.2", state_heading_always, "default state='' the head must hold no state block"),
+    ("6.2", old_state_piles_up, "nothing of an earlier compaction: yours carries the old summary or state"),
+    ("6.2", drops_the_state_argument, "must take a fourth argument, state"),
+    ("6.2", the_whole_head_as_the_task, "nothing of an earlier compaction"),
 ]
 
 
@@ -401,6 +534,38 @@ def test_no_hint_of_5_2_gives_the_answer():
     assert hints and not any("[-keep_recent_turns]" in hint or "split - 1" in hint for hint in hints)
 
 
+def _state_worded(files_label, item=lambda path: path, joined=", ", verdict_label="Last test verdict:"):
+    def harness_state(edited_files, last_verdict):
+        paths = sorted(edited_files)
+        files = (joined.join(item(p) for p in paths) if joined != "bullets" else
+                 "\n" + "\n".join(f"- {item(p)}" for p in paths)) if paths else "none"
+        return (f"## Harness-held state\n{files_label} {files}\n"
+                f"{verdict_label} {last_verdict or 'no tests run yet'}")
+    return harness_state
+
+
+# Wordings of a correct state block: each passes 6.1 because the glass box reads it (test_state_trap
+# runs the agent with them), and the reader and the check are one (harness.formats.parse_state).
+STATE_WORDINGS = {
+    "Files edited:": _state_worded("Files edited:"),
+    "lowercase": _state_worded("edited files:", verdict_label="last test verdict:"),
+    "Modified files:": _state_worded("Modified files:"),
+    "bold label, bullets": _state_worded("**Edited files:**", joined="bullets"),
+    "backquoted, semicolons": _state_worded("- Edited files:", item=lambda p: f"`{p}`", joined="; "),
+    "Last test run:": _state_worded("Edited files:", verdict_label="Last test run:"),
+}
+
+
+@pytest.mark.parametrize("wording", sorted(STATE_WORDINGS))
+def test_6_1_passes_a_state_block_in_other_words_that_the_glass_box_reads(wording):
+    from harness.formats import parse_state
+
+    block = STATE_WORDINGS[wording]({"b.py", "a/c.py"}, "=== 6 failed in 0.12s ===")
+    assert parse_state(block) == (["a/c.py", "b.py"], "=== 6 failed in 0.12s ===")
+    result = run_check("6.1", STATE_WORDINGS[wording])
+    assert result.status == "passed", result.line()
+
+
 _SEED_SCRIPT = textwrap.dedent("""
     from harness.checks import run_check
     from harness.compaction import harness_state
@@ -418,3 +583,27 @@ def test_6_1_gives_the_same_verdict_under_every_hash_seed():
         assert done.returncode == 0, done.stderr
         verdicts.add(done.stdout.strip())
     assert verdicts == {"passed failed"}
+
+
+@pytest.fixture(scope="module")
+def trap_runs():
+    """Lesson 06's trap run, with the state block written by each wording (and by one the glass box cannot read)."""
+    from harness.agent import AgentConfig, run_agent
+    from test_state_trap import TRAP
+
+    wordings = {**STATE_WORDINGS, "Touched: (unreadable)": files_under_a_label_the_glass_box_cannot_read}
+    return {name: run_agent(AgentConfig(**TRAP, harness_state=True), state=fn) for name, fn in wordings.items()}
+
+
+@pytest.mark.parametrize("wording", sorted(STATE_WORDINGS))
+def test_a_state_block_that_passes_6_1_keeps_the_trap_run_from_redoing_an_edit(wording, trap_runs):
+    from test_state_trap import stale_edits
+
+    assert not stale_edits(trap_runs[wording]), trap_runs[wording].table()
+
+
+def test_a_state_block_that_fails_6_1_leaves_the_trap_to_spring(trap_runs):
+    from test_state_trap import stale_edits
+
+    assert run_check("6.1", files_under_a_label_the_glass_box_cannot_read).status == "failed"
+    assert stale_edits(trap_runs["Touched: (unreadable)"])

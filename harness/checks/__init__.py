@@ -12,13 +12,22 @@ and the quiz. The line also carries a structured result, a MIME bundle of type `
     'not attempted'
 
 Each lesson's checks live in `harness/checks/lessonNN.py` and register themselves with `@exercise`;
-inside them a broken rule raises `ExerciseFailed`, which `check` turns into the one line.
+inside them a broken rule raises `ExerciseFailed`, which `check` turns into the one line. Every
+rule a check tries is recorded in `CheckResult.rules` (name, passed), for the gradebook. Besides
+their named cases, the checks compare the answer with the reference on generated inputs
+(`harness.checks.compare`). A check that does not finish within `TIME_LIMIT` seconds, or is
+interrupted (Kernel > Interrupt), shows its one line too: never a traceback of the checker.
 Where the tests want a wrong answer to stop a notebook, they set WORKBOOK_CHECKS_RAISE=1.
 """
+import contextlib
 import importlib
+import io
 import os
 import pkgutil
-from dataclasses import asdict, dataclass
+import re
+import signal
+import threading
+from dataclasses import asdict, dataclass, field
 from typing import Callable
 
 from harness.arguments import require_callable, require_text
@@ -26,14 +35,24 @@ from harness.arguments import require_callable, require_text
 MIME_TYPE = "application/vnd.workbook.check+json"  # the structured result in a check cell's output
 PASSED, FAILED, NOT_ATTEMPTED_STATUS, ERROR = "passed", "failed", "not attempted", "error"
 NOT_ATTEMPTED = "not attempted yet"  # the phrase of the one line (and of ExerciseFailed in strict mode)
+# Seconds a check may run in the notebook. The checks take well under a second on any answer that
+# ends; a loop must not hang the lesson (`workbook check` stops a whole cell at 120 s).
+TIME_LIMIT = 20
 
 
 class ExerciseFailed(AssertionError):
-    """An exercise broke one of its rules: `rule` says which, `hint` points the way."""
+    """An exercise broke one of its rules: `rule` says which, `hint` points the way; `name` is the
+    rule's short, stable name (what the gradebook counts)."""
 
-    def __init__(self, message: str, rule: str = "", hint: str = "", status: str = FAILED):
+    def __init__(self, message: str, rule: str = "", hint: str = "", status: str = FAILED, name: str = ""):
         super().__init__(message)
         self.rule, self.hint, self.status = rule or message, hint, status
+        self.name = name or rule_name(self.rule)
+
+
+class _OutOfTime(BaseException):
+    """Raised inside a check at its time limit; a BaseException, so `except Exception` in an answer
+    does not swallow it."""
 
 
 @dataclass(frozen=True)
@@ -44,6 +63,7 @@ class CheckResult:
     title: str
     rule: str = ""   # failed/error: the rule broken; passed: a short detail (may be empty)
     hint: str = ""
+    rules: list = field(default_factory=list)  # every rule tried: {"name": str, "passed": bool}
 
     def line(self) -> str:
         if self.status == PASSED:
@@ -73,27 +93,51 @@ _CHECKS: dict[str, "Exercise"] = {}
 
 
 class Exercise:
-    def __init__(self, exercise_id: str, title: str, reference: str, run: Callable):
+    def __init__(self, exercise_id: str, title: str, reference: str, run: Callable, time_limit: float = TIME_LIMIT):
         self.id, self.title, self.reference, self.run = exercise_id, title, reference, run
+        self.time_limit = time_limit
 
     def __repr__(self):
         return f"Exercise({self.id!r}, {self.title!r}, reference={self.reference!r})"
 
 
-def exercise(exercise_id: str, title: str, reference: str):
-    """Register a check. `run(fn)` raises ExerciseFailed or returns a short success detail."""
+def exercise(exercise_id: str, title: str, reference: str, time_limit: float = TIME_LIMIT):
+    """Register a check. `run(fn)` raises ExerciseFailed or returns a short success detail; it is
+    stopped after `time_limit` seconds (a check that runs whole sessions needs more than TIME_LIMIT)."""
 
     def register(run: Callable) -> Callable:
-        _CHECKS[exercise_id] = Exercise(exercise_id, title, reference, run)
+        _CHECKS[exercise_id] = Exercise(exercise_id, title, reference, run, time_limit)
         return run
 
     return register
 
 
-def rule(condition: bool, exercise_id: str, broken_rule: str, hint: str) -> None:
-    """Fail with the broken rule and a hint unless `condition` holds."""
+_TRIED: list[dict] = []  # the rules the running check has tried, in order
+
+
+def rule_name(broken_rule: str) -> str:
+    """A rule's stable name from its message: the words before the case's own figures and values."""
+    words = re.split(r"[;:(]|, got | got |, you | you kept", broken_rule, maxsplit=1)[0].strip(" .")
+    return words[:100] or broken_rule[:100]
+
+
+def tried(name: str, passed: bool) -> None:
+    """Record that the running check tried the rule `name` (for CheckResult.rules): once per name,
+    failed if any of its tries failed."""
+    for entry in _TRIED:
+        if entry["name"] == name:
+            entry["passed"] = entry["passed"] and bool(passed)
+            return
+    _TRIED.append({"name": name, "passed": bool(passed)})
+
+
+def rule(condition: bool, exercise_id: str, broken_rule: str, hint: str, name: str = "") -> None:
+    """Fail with the broken rule and a hint unless `condition` holds; `name` (default: taken from
+    `broken_rule`) is what CheckResult.rules records."""
+    name = name or rule_name(broken_rule)
+    tried(name, condition)
     if not condition:
-        raise ExerciseFailed(f"Exercise {exercise_id}: {broken_rule}\n  Hint: {hint}", broken_rule, hint)
+        raise ExerciseFailed(f"Exercise {exercise_id}: {broken_rule}\n  Hint: {hint}", broken_rule, hint, name=name)
 
 
 def must_refuse(exercise_id: str, fn: Callable, bad_calls, hint: str) -> None:
@@ -107,11 +151,12 @@ def must_refuse(exercise_id: str, fn: Callable, bad_calls, hint: str) -> None:
             rule(False, exercise_id, f"{what} must raise ValueError, not {type(error).__name__}.",
                  "check the arguments first.")
         rule(False, exercise_id, f"{what} must raise ValueError saying what is wrong.", hint)
+    tried("bad arguments raise ValueError", True)
 
 
 def _short(value, width: int = 70) -> str:
     """A one-line repr of an argument, cut to `width` characters."""
-    text = " ".join(repr(value).split())
+    text = re.sub(r" at 0x[0-9a-f]+", "", " ".join(repr(value).split()))  # no address: the same on every run
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
@@ -127,13 +172,14 @@ def call(exercise_id: str, fn: Callable, *args, **kwargs):
             "  Hint: replace `# YOUR CODE HERE` and the `raise` line with your code, run that cell, "
             "then run this check again.", "the function still raises NotImplementedError",
             "replace `# YOUR CODE HERE` and the `raise` line with your code.", NOT_ATTEMPTED_STATUS,
-        ) from None
+            name="not attempted") from None
     except Exception as error:  # the student's bug, shown as such
         shown = ", ".join([_short(a) for a in args] + [f"{k}={_short(v)}" for k, v in kwargs.items()])
         broken = (f"calling your function raised {type(error).__name__}: {_short(str(error), 200)} "
                   f"(the call was {getattr(fn, '__name__', 'fn')}({shown}))")
         hint = "run the function on that input in a cell of its own and read the traceback."
-        raise ExerciseFailed(f"Exercise {exercise_id}: {broken}\n  Hint: {hint}", broken, hint) from error
+        raise ExerciseFailed(f"Exercise {exercise_id}: {broken}\n  Hint: {hint}", broken, hint,
+                             name="the function runs without raising") from error
 
 
 def _load_all() -> dict[str, Exercise]:
@@ -157,9 +203,34 @@ def reference(exercise_id: str) -> Callable:
 _LAST_STATUS: dict[str, tuple] = {}  # exercise id -> (the function last checked, its status)
 
 
-def run_check(exercise_id: str, fn: Callable) -> CheckResult:
+class _TimeLimit:
+    """Raise _OutOfTime in the main thread after `seconds` (a no-op elsewhere: no signals there)."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.armed = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
+
+    def __enter__(self):
+        if self.armed:
+            self.previous = signal.signal(signal.SIGALRM, self._expire)
+            signal.setitimer(signal.ITIMER_REAL, self.seconds)
+        return self
+
+    def _expire(self, signum, frame):
+        raise _OutOfTime()
+
+    def __exit__(self, *exc):
+        if self.armed:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self.previous)
+        return False
+
+
+def run_check(exercise_id: str, fn: Callable, time_limit: float | None = None) -> CheckResult:
     """Run exercise `exercise_id`'s rules on `fn` and return the result; shows nothing, raises nothing
-    about the answer (only ValueError for an exercise id that does not exist)."""
+    about the answer (only ValueError for an exercise id that does not exist). The check stops after
+    `time_limit` seconds (default: the exercise's, TIME_LIMIT unless it says otherwise), and on
+    KeyboardInterrupt, with a result saying so."""
     require_text("exercise_id", exercise_id, empty=False)
     known = exercises()
     if exercise_id not in known:
@@ -167,16 +238,37 @@ def run_check(exercise_id: str, fn: Callable) -> CheckResult:
     title = known[exercise_id].title
     if not callable(fn):
         return CheckResult(exercise_id, FAILED, title, f"check() needs your function itself, got {type(fn).__name__}.",
-                           f"pass the function's name without calling it, e.g. check({exercise_id!r}, my_function).")
+                           f"pass the function's name without calling it, e.g. check({exercise_id!r}, my_function).",
+                           [{"name": "a function is given", "passed": False}])
+    limit = known[exercise_id].time_limit if time_limit is None else time_limit
+    _TRIED.clear()
     try:
-        detail = known[exercise_id].run(fn)
-        result = CheckResult(exercise_id, PASSED, title, detail or "")
+        # The answer runs on hundreds of inputs: a print left in it would flood the cell, so its output is dropped.
+        with _TimeLimit(limit), contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            detail = known[exercise_id].run(fn)
+        result = CheckResult(exercise_id, PASSED, title, detail or "", rules=list(_TRIED))
     except ExerciseFailed as failure:
-        result = CheckResult(exercise_id, failure.status, title, failure.rule, failure.hint)
+        tried(failure.name, False)
+        result = CheckResult(exercise_id, failure.status, title, failure.rule, failure.hint,
+                             [] if failure.status == NOT_ATTEMPTED_STATUS else list(_TRIED))
+    except _OutOfTime:
+        tried("finishes in time", False)
+        result = CheckResult(exercise_id, ERROR, title, f"the check did not finish within {limit:g} s: your function "
+                             "may loop forever on one of the inputs.",
+                             "look for a loop whose condition never changes, and run your function by hand on a "
+                             "small input.", list(_TRIED))
+    except KeyboardInterrupt:
+        tried("finishes in time", False)
+        result = CheckResult(exercise_id, ERROR, title, "the check was interrupted before it finished.",
+                             "run this cell again; if it never ends, look for a loop in your function that never stops.",
+                             list(_TRIED))
     except Exception as error:  # something the rules did not foresee: still one line, never a traceback
+        tried("the check finishes", False)
         result = CheckResult(exercise_id, ERROR, title,
                              f"the check could not finish on your function ({type(error).__name__}: {_short(str(error), 200)}).",
-                             "run your function by hand on a small input and look at what it returns.")
+                             "run your function by hand on a small input and look at what it returns.", list(_TRIED))
+    finally:
+        _TRIED.clear()
     _LAST_STATUS[exercise_id] = (fn, result.status)
     return result
 
@@ -200,18 +292,22 @@ def check(exercise_id: str, fn: Callable) -> None:
 
 
 def mine(exercise_id: str, fn: Callable) -> Callable:
-    """Your function for the cells that follow, or the harness's reference if you have not attempted
-    the exercise yet (saying so in one line). A wrong answer is used as it is: that is the lesson."""
+    """Your function for the cells that follow if it passes its check; otherwise the harness's
+    reference, saying so in one line, so that a wrong answer never breaks the cells below."""
     require_text("exercise_id", exercise_id, empty=False)
     require_callable("fn", fn)  # the cells below call it: a non-function would fail there, far from here
     checked, status = _LAST_STATUS.get(exercise_id, (None, None))
     if checked is not fn:  # redefined since its check (or never checked): check this one, quietly
         status = run_check(exercise_id, fn).status
+    if status == PASSED:
+        return fn
+    name = exercises()[exercise_id].reference.rpartition(".")[2]
     if status == NOT_ATTEMPTED_STATUS:
-        print(f"Exercise {exercise_id} not attempted yet: the cells below use the harness's "
-              f"{exercises()[exercise_id].reference.rpartition('.')[2]} instead of yours.")
-        return reference(exercise_id)
-    return fn
+        print(f"Exercise {exercise_id} not attempted yet: the cells below use the harness's {name} instead of yours.")
+    else:
+        print(f"Your {getattr(fn, '__name__', name)} does not pass {exercise_id} yet: the cells below use the "
+              f"harness's {name}.")
+    return reference(exercise_id)
 
 
 def _stub(*args, **kwargs):

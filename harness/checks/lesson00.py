@@ -8,6 +8,8 @@ shows.
 from google.genai import types
 
 from harness.checks import ExerciseFailed, call, exercise, rule
+from harness.checks.compare import Case, agreeing, compare, generator
+from harness.usage import describe_usage
 
 KEYS = ("prompt", "cached", "uncached", "output", "total")
 NONE_HINT = "a field the API has nothing to report for arrives as None: what does it count for in a bill?"
@@ -39,6 +41,8 @@ def _described(ex, fn, usage, has_none: bool = False):
 
 @exercise("0.1", "describe_usage: read a call's token counts", reference="harness.usage.describe_usage")
 def check_describe_usage(fn):
+    """The answer is held to: prompt (cached included), cached, uncached = prompt - cached, output (thinking
+    included) and the reported total, as ints, None counting as 0."""
     ex = "0.1"
     plain = _described(ex, fn, _usage(prompt_token_count=700, cached_content_token_count=0, candidates_token_count=40,
                                        thoughts_token_count=0, total_token_count=740))
@@ -65,4 +69,35 @@ def check_describe_usage(fn):
     out = _described(ex, fn, _usage(), True)
     rule(all(out[key] == 0 for key in KEYS), ex, f"an empty usage must give all zeros, got {out}.",
          "every field can be None, even the prompt count.")
+    compare(ex, fn, describe_usage, _usage_cases(), agreeing(
+        "prompt includes cached, output includes thinking, None counts as 0, total as reported",
+        "compare each key with the table of the exercise.", "every key as the table defines it",
+        lambda got, want: isinstance(got, dict) and all(type(got.get(k)) is int and got[k] == want[k] for k in KEYS)),
+        _smaller_usage)
     return "prompt includes cached, thinking bills as output, None counts as 0"
+
+
+_FIELDS = ("prompt_token_count", "cached_content_token_count", "candidates_token_count", "thoughts_token_count",
+           "tool_use_prompt_token_count", "total_token_count")
+
+
+def _ucase(fields: dict) -> Case:
+    case = Case(_usage(**fields), note=f"describe_usage(usage with {fields or 'no field set'})")
+    case.fields = fields
+    return case
+
+
+def _usage_cases() -> list:
+    rng = generator()
+    cases = []
+    for _ in range(60):
+        fields = {name: rng.choice((0, 1, 7, 300, 4096)) for name in _FIELDS if rng.random() < 0.6}
+        if "cached_content_token_count" in fields:
+            fields["prompt_token_count"] = fields.get("prompt_token_count", 0) + fields["cached_content_token_count"]
+        cases.append(_ucase(fields))
+    return cases
+
+
+def _smaller_usage(case) -> list:
+    return [_ucase({k: v for k, v in case.fields.items() if k != name}) for name in case.fields
+            if not (name == "prompt_token_count" and "cached_content_token_count" in case.fields)]

@@ -7,6 +7,8 @@ hint about the missing idea (never the formula).
 from itertools import accumulate
 
 from harness.checks import call, exercise, rule
+from harness.checks.compare import Case, agreeing, compare, generator
+from harness.history import naive_prompt_sizes
 
 # Each misreading: (what the function did, a hint, the sizes it gives). `u` and `m` are the user and
 # model tokens of each exchange, `s` the system tokens.
@@ -40,8 +42,9 @@ def _right(s, u, m) -> list[int]:
 
 def _sizes(ex, fn, system_tokens, exchanges):
     out = call(ex, fn, system_tokens, [tuple(e) for e in exchanges])
+    shown = f"{out!r:.120}" if isinstance(out, (list, tuple, int, type(None))) else f"a {type(out).__name__}"
     rule(isinstance(out, list) and len(out) == len(exchanges), ex,
-         f"for {len(exchanges)} exchanges, return a list of {len(exchanges)} prompt sizes; got {out!r:.120}.",
+         f"for {len(exchanges)} exchanges, return a list of {len(exchanges)} prompt sizes; got {shown}.",
          "one prompt per turn: the loop calls the model once per user message.")
     return out
 
@@ -60,6 +63,8 @@ def _check_case(ex, fn, system_tokens, exchanges):
 
 @exercise("1.1", "naive_prompt_sizes: predict each prompt of a naive loop", reference="harness.history.naive_prompt_sizes")
 def check_naive_prompt_sizes(fn):
+    """The answer is held to: each prompt of a naive loop: the system text, every earlier exchange and this
+    turn's user message, for any session (none too), with nothing kept between calls."""
     ex = "1.1"
     rule(_sizes(ex, fn, 50, []) == [], ex, "no exchanges means no prompts: return [].", "start from an empty list.")
     once, twice = _sizes(ex, fn, 100, [(10, 40)] * 3), _sizes(ex, fn, 100, [(10, 40)] * 3)
@@ -73,4 +78,24 @@ def check_naive_prompt_sizes(fn):
     big = _sizes(ex, fn, 0, [(50, 50)] * 20)
     rule(sum(big) == 20000, ex, f"20 turns of 50 + 50 tokens should send 20,000 input tokens in all; got {sum(big)}.",
          "a long session follows the same rule as the small cases.")
+    compare(ex, fn, naive_prompt_sizes, _size_cases(), agreeing(
+        "each prompt: the system, every earlier exchange, and this turn's user message",
+        "picture the request of turn k at the moment it is sent, and list what it holds.", "what each request holds",
+        lambda got, want: isinstance(got, list) and got == want), _smaller_sizes)
     return "system every turn, earlier replies re-sent, the current reply not yet"
+
+
+def _ncase(system, exchanges) -> Case:
+    return Case(system, list(exchanges), note=f"naive_prompt_sizes({system}, {exchanges})")
+
+
+def _size_cases() -> list:
+    rng = generator()
+    return [_ncase(rng.choice((0, 1, 50, 100)), [(rng.randint(0, 60), rng.randint(0, 60))
+                                                 for _ in range(rng.randint(0, 5))]) for _ in range(80)]
+
+
+def _smaller_sizes(case) -> list:
+    system, exchanges = case.args
+    out = [_ncase(system, exchanges[:-1])] if exchanges else []
+    return out + ([_ncase(0, exchanges)] if system else [])

@@ -5,6 +5,8 @@ comparison by identity shows; and the requests come in both orders and in differ
 the lesson compares each request with the previous one, which may be shorter or longer.
 """
 from harness.checks import ExerciseFailed, call, exercise, rule
+from harness.checks.compare import Case, agreeing, compare, generator
+from harness.ordering import stable_prefix_tokens
 from harness.tokens import approx_tokens
 
 SYSTEM = "You are the support assistant of an invoicing tool. Quote the rules exactly."
@@ -37,6 +39,8 @@ def _shared(ex, fn, a, b, **kwargs):
 
 @exercise("2.1", "stable_prefix_tokens: what a prefix cache can reuse", reference="harness.ordering.stable_prefix_tokens")
 def check_stable_prefix_tokens(fn):
+    """The answer is held to: the tokens (by `count`) of the leading blocks two requests share, compared by
+    text, up to the first difference, for requests of any two lengths."""
     ex = "2.1"
     a = [SYSTEM, FACTS, SUMMARY, TURN, QUESTION]
     every = sum(approx_tokens(block) for block in a)
@@ -62,4 +66,39 @@ def check_stable_prefix_tokens(fn):
     got = _shared(ex, fn, [SYSTEM, FACTS, TURN], [SYSTEM, SUMMARY, TURN], count=len)
     rule(got == len(SYSTEM), ex, f"with count=len, only the system block is shared: {len(SYSTEM)}, got {got}.",
          "use the `count` you are given, not approx_tokens directly.")
+    compare(ex, fn, stable_prefix_tokens, _prefix_cases(), agreeing(
+        "the tokens, by `count`, of the leading blocks both requests share, up to the first difference",
+        "add blocks while they are equal; stop at the first difference or where either request ends.",
+        "the shared leading blocks", lambda got, want: type(got) is int and got == want), _smaller_prefix)
     return "stops at the first difference, works for any two lengths, honours count"
+
+
+_BLOCKS = (SYSTEM, FACTS, SUMMARY, TURN, QUESTION, "It is 09:14.")
+
+
+def _pcase(a, b, by_length) -> Case:
+    kwargs = {"count": len} if by_length else {}
+    case = Case(list(a), _fresh(b), note=f"stable_prefix_tokens({_names(a)}, {_names(b)}"
+                                          f"{', count=len' if by_length else ''})", **kwargs)
+    case.spec = (a, b, by_length)
+    return case
+
+
+def _names(blocks) -> str:
+    return "[" + ", ".join(f"block {_BLOCKS.index(b) + 1}" for b in blocks) + "]"
+
+
+def _prefix_cases() -> list:
+    rng = generator()
+    cases = []
+    for _ in range(80):
+        a = [rng.choice(_BLOCKS[:3]) if rng.random() < 0.5 else rng.choice(_BLOCKS) for _ in range(rng.randint(0, 5))]
+        b = a[: rng.randint(0, len(a))] + [rng.choice(_BLOCKS) for _ in range(rng.randint(0, 3))]
+        cases.append(_pcase(a, b, rng.random() < 0.3) if rng.random() < 0.5 else _pcase(b, a, rng.random() < 0.3))
+    return cases
+
+
+def _smaller_prefix(case) -> list:
+    a, b, by_length = case.spec
+    out = [_pcase(a[:-1], b, by_length)] if a else []
+    return out + ([_pcase(a, b[:-1], by_length)] if b else [])

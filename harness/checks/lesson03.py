@@ -9,6 +9,8 @@ import re
 from google.genai import types
 
 from harness.checks import ExerciseFailed, call, exercise, rule
+from harness.checks.compare import Case, Diff, compare, generator
+from harness.context import build_context
 from harness.tokens import approx_tokens
 
 SYSTEM = "You are a concise assistant. [5 tokens]"
@@ -123,6 +125,9 @@ def _check_default_count(ex, fn, **extra):
 
 @exercise("3.1", "build_context under a budget", reference="harness.context.build_context")
 def check_build_context(fn):
+    """The answer is held to: the layout (system text, facts bulleted under a heading, summary; turns then
+    question), the total by `count`, and the drop order while over budget: oldest turn, then last fact;
+    never the system text, summary or question; the caller's lists unchanged."""
     ex = "3.1"
     _check_layout(ex, fn)
     _check_default_count(ex, fn)
@@ -147,11 +152,14 @@ def check_build_context(fn):
          f"at budget 1 only the system text, the summary and the question remain (11 tokens); "
          f"you kept {_shape(contents)} and {len(_kept_facts(si))} facts, total {total}.",
          "when nothing else is left to drop, stop: return what remains even if it is over budget.")
+    compare(ex, fn, build_context, _assembly_cases(with_docs=False), _assembly_differs, _smaller_assembly)
     return "layout, totals, drop order (oldest turn, then last fact) and the blocks never cut"
 
 
 @exercise("3.2", "build_context with a docs block", reference="harness.context.build_context")
 def check_build_context_docs(fn):
+    """The answer is held to: 3.1's rules plus the docs: one user message after the turns and before the
+    question, dropped from the end after the turns and before the facts."""
     ex = "3.2"
     _check_layout(ex, fn)
     si, contents, total = _result(ex, fn, 1000, docs=DOCS)
@@ -183,4 +191,70 @@ def check_build_context_docs(fn):
     rule(_shape(contents) == "[the question]" and _kept_facts(si) == FACTS[:1] and total == 14, ex,
          f"at budget 16 every document goes, then facts from the end; you kept {_shape(contents)} and facts "
          f"{_kept_facts(si)} (total {total}).", "once the last document is gone, drop no empty docs message either.")
+    compare(ex, fn, build_context, _assembly_cases(with_docs=True), _assembly_differs, _smaller_assembly)
     return "docs in one message before the question, dropped after the turns and before the facts"
+
+
+def _acase(spec) -> Case:
+    """spec: (system, facts, summary, turns, question, budget, docs or None), texts carrying their tags."""
+    system, facts, summary, turns, question, budget, docs = spec
+    extra = {} if docs is None else {"docs": list(docs)}
+    shown = (f"build_context(facts of {[tagged_count(f) for f in facts]} tokens, turns of "
+             f"{[tagged_count(t) for _, t in turns]}" + ("" if docs is None else f", docs of {[tagged_count(d) for d in docs]}")
+             + f", system {tagged_count(system)}, summary {tagged_count(summary)}, question {tagged_count(question)}, "
+             f"budget={budget}, count=tagged_count)")
+    case = Case(system, list(facts), summary, list(turns), question, budget, tagged_count, note=shown, **extra)
+    case.spec = spec
+    return case
+
+
+def _assembly_cases(with_docs: bool) -> list:
+    rng = generator()
+    cases = []
+    for _ in range(60):
+        tag = lambda text: f"{text} [{rng.randint(0, 9)} tokens]"  # noqa: E731 (a short local helper)
+        facts = [tag(f"Fact {i}.") for i in range(rng.randint(0, 3))]
+        turns = [(("user", "model")[i % 2], tag(f"Turn {i}.")) for i in range(rng.randint(0, 4))]
+        docs = [tag(f"Doc {i}.") for i in range(rng.randint(0, 3))] if with_docs else None
+        parts = (tag("System."), facts, tag("Summary.") if rng.random() < 0.8 else "", turns, tag("Question?"))
+        full = tagged_count(" ".join([parts[0], *facts, parts[2], *(t for _, t in turns), parts[4], *(docs or [])]))
+        for budget in {max(full, 1), max(full - 1, 1), rng.randint(1, full + 1)}:
+            cases.append(_acase((*parts, budget, docs)))
+    return cases
+
+
+def _smaller_assembly(case) -> list:
+    system, facts, summary, turns, question, budget, docs = case.spec
+    out = [_acase((system, facts[:i] + facts[i + 1:], summary, turns, question, budget, docs)) for i in range(len(facts))]
+    out += [_acase((system, facts, summary, turns[:i] + turns[i + 1:], question, budget, docs)) for i in range(len(turns))]
+    out += [_acase((system, facts, summary, turns, question, budget, docs[:i] + docs[i + 1:])) for i in range(len(docs or []))]
+    return out + ([_acase((system, facts, summary, turns, question, budget - 1, docs))] if budget > 1 else [])
+
+
+def _kept(case, out):
+    """(turns kept, facts kept, docs kept, total) of a build_context result, whatever its layout."""
+    _, facts, _, turns, _, _, _ = case.spec
+    docs = case.spec[6] or []
+    si, contents, total = out
+    texts = [(c.role, _text(c)) for c in contents]
+    return ([t for t in turns if t in texts], [f for f in facts if f in si],
+            [d for d in docs if any(d in text for _, text in texts)], total)
+
+
+def _assembly_differs(case, got, want):
+    shaped = isinstance(got, tuple) and len(got) == 3 and isinstance(got[0], str) and isinstance(got[1], list) \
+        and all(isinstance(c, types.Content) for c in got[1])
+    if not shaped:
+        return Diff(f"for {case.note} return (system_instruction: str, contents: list of types.Content, total).",
+                    "return a tuple of three things.", "returns (system_instruction, contents, total)")
+    mine, rule_s = _kept(case, got), _kept(case, want)
+    if mine == rule_s:
+        return None
+    names = ("turns", "facts", "docs", "total")
+    which = next(i for i in range(4) if mine[i] != rule_s[i])
+    show = (lambda v: [tagged_count(x if isinstance(x, str) else x[1]) for x in v]) if which < 3 else (lambda v: v)
+    return Diff(f"for {case.note} you kept {names[which]} {show(mine[which])}; the rule keeps {show(rule_s[which])} "
+                "(while over budget: the oldest turn, then the last document, then the last fact; never the system "
+                "text, the summary or the question).",
+                "drop one block at a time in that order, and stop as soon as the total is at most the budget.",
+                "drop order and budget")

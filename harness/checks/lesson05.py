@@ -1,10 +1,20 @@
-"""Checks for lesson 05: safe split points (5.1), compaction (5.2), thought signatures kept (5.3)."""
+"""Checks for lesson 05: safe split points (5.1), compaction (5.2), thought signatures kept (5.3).
+
+After the named cases each check compares the answer with the reference on generated histories
+(`harness.checks.compare`): empty and one-message histories, parallel calls, histories with no
+more split points than turns kept, and histories compacted once already, which must compact
+again without carrying the old summary or state inside "the task" (the first text part of
+history[0]). Lesson 06's 6.2 reuses the compaction comparison, with a state block every time.
+"""
 import re
 
 from google.genai import types
 
 from harness.checks import call, exercise, must_refuse, rule
+from harness.checks.compaction_cases import _dump, compaction_cases, compaction_differs, smaller_compaction, takes_state
+from harness.checks.compare import Case, Diff, compare, generator
 from harness.checks.lesson04 import agent_history
+from harness.compaction import compact, keep_signatures, safe_split_points
 from harness.transcript import transcript_text_of
 
 SUMMARY = "**Changes made:** none"
@@ -28,12 +38,9 @@ def _history(turns: int = 5) -> list:
     return signed(history) + [types.Content(role="model", parts=[types.Part.from_text(text="Done.")])]
 
 
-def _dump(contents) -> list:
-    return [c.model_dump(exclude_none=True) for c in contents]
-
-
 @exercise("5.1", "safe split points", reference="harness.compaction.safe_split_points")
 def check_split_points(fn) -> str:
+    """The answer is held to: the indices of model messages after index 0, on any history."""
     rid = "5.1"
     history = _history(3)  # roles: user, model, user, model, user, model, user, model
     rule(list(call(rid, fn, history)) == [1, 3, 5, 7], rid,
@@ -46,7 +53,38 @@ def check_split_points(fn) -> str:
          "pick the indices whose message has role 'model', whatever their position.")
     rule(list(call(rid, fn, history[:1])) == [], rid, "a history holding only the task has no split point.",
          "index 0 (the task) is never a split point.")
+    compare(rid, fn, safe_split_points, _split_cases(), _split_differs, _smaller_split)
     return "cuts only before model messages"
+
+
+def _scase(roles) -> Case:
+    history = [types.Content(role=role, parts=[types.Part.from_text(text=f"message {i}")]) for i, role in enumerate(roles)]
+    case = Case(history, note=f"safe_split_points(a history with roles [{', '.join(roles)}])")
+    case.roles = roles
+    return case
+
+
+def _split_cases() -> list:
+    rng = generator()
+    return [_scase([]), _scase(["user"]), _scase(["model"])] + [
+        _scase([rng.choice(("user", "model")) for _ in range(rng.randint(0, 8))]) for _ in range(150)]
+
+
+def _smaller_split(case) -> list:
+    return [_scase(case.roles[:i] + case.roles[i + 1:]) for i in range(len(case.roles))]
+
+
+def _split_differs(case, got, want):
+    try:
+        got = list(got)
+    except TypeError:
+        return Diff(f"for {case.note} return a list of indices, got {type(got).__name__}.", "return a list.",
+                    "returns a list")
+    if got == want:
+        return None
+    return Diff(f"for {case.note} your split points are {got}; the rule gives {want}.",
+                "a split point is the index of a model message, never index 0, whatever the roles around it.",
+                "split points are the model messages after index 0")
 
 
 class _Summariser:
@@ -62,7 +100,11 @@ class _Summariser:
 
 @exercise("5.2", "compact a history", reference="harness.compaction.compact")
 def check_compact(fn) -> str:
+    """The answer is held to: what is folded and kept, one summarize call on history[1:split], one head message
+    (task, note naming the count, summary, state) then the kept turns word for word; a compacted history
+    compacts again with the task alone; takes `state`."""
     rid = "5.2"
+    takes_state(rid, fn)
     history = _history(5)  # model messages at 1, 3, 5, 7, 9, 11: keeping 3 turns cuts before index 7
     summarize = _Summariser()
     result = call(rid, fn, history, 3, summarize)
@@ -103,6 +145,7 @@ def check_compact(fn) -> str:
     must_refuse(rid, fn, (((history, 0, lambda t: SUMMARY), "keep_recent_turns=0"),
                           ((history[1:], 3, lambda t: SUMMARY), "a history whose first message is not the user's task")),
                 "keep_recent_turns must be at least 1; history[0] must be a user message with the task's text.")
+    compare(rid, fn, compact, compaction_cases(with_state=False), compaction_differs, smaller_compaction)
     return "split before a model message, recent turns intact (signatures too), note names the count"
 
 
@@ -117,6 +160,8 @@ def _signatures(contents) -> list:
 
 @exercise("5.3", "keep thought signatures", reference="harness.compaction.keep_signatures")
 def check_keep_signatures(fn) -> str:
+    """The answer is held to: each call gets its own call's thought signature, nothing else gets one,
+    mismatched turns refused, inputs unchanged."""
     rid = "5.3"
     say = types.Part.from_text(text="Two files to read.")
     reply = types.Content(role="user", parts=[types.Part.from_function_response(name="read_file", response={"output": "x"})])
@@ -137,10 +182,13 @@ def check_keep_signatures(fn) -> str:
     rule(any(signature for message in got for _, signature in message), rid,
          "the turn's thought signatures (here b's1' and b's2') must come back; yours were all dropped.",
          "read the thought_signature of each function call part in old_turn.")
-    rule(got[0][0][1] == b"s1" and got[0][1][1] is None, rid,
+    rule(got[0][0][1] == b"s1", rid,
          "the signature belongs to the call that carried it, the FIRST of the parallel calls (read_file a.py): "
          f"got {got[0]}. The old message starts with a text part, so counting all parts puts it on the wrong call.",
          "match function calls with function calls, in order: the k-th call of the old message to the k-th call of the rebuilt one.")
+    rule(got[0][1][1] is None, rid,
+         f"the second parallel call had no signature in the old turn, so it must get none: got {got[0]}.",
+         "Gemini signs only the first call of a step: copy each call's own signature, None included.")
     rule(got[2][0][1] == b"s2", rid, "each step keeps its OWN signature: the second step's call must get b's2', "
          f"got {got[2][0][1]!r}.", "work message by message: a signature never moves to another message.")
     rule(_dump(out[1:2]) == _dump([reply]), rid, "messages without function calls must come back as they are.",
@@ -159,4 +207,55 @@ def check_keep_signatures(fn) -> str:
                           ((old, [lean[0], reply, types.Content(role="model", parts=[_call("list_files", ".")])]),
                            "a rebuilt message whose function calls are not the old one's")),
                 "a signature has a place only in the same message and the same call: refuse turns that do not match.")
+    compare(rid, fn, keep_signatures, _signature_cases(), _signature_differs, _smaller_signatures)
     return "signatures back on the first call of each step, nowhere else"
+
+
+_NAMES = ("read_file", "list_files", "run_command")
+
+
+def _kcase(steps, mismatch) -> Case:
+    """steps: per model message, (has a text part, [(name, signed)]); each followed by its responses."""
+    old, lean = [], []
+    for n, (text, calls) in enumerate(steps):
+        parts = [_call(name, f"{n}.py", f"s{n}-{k}".encode() if signed else None) for k, (name, signed) in enumerate(calls)]
+        old.append(types.Content(role="model", parts=([types.Part.from_text(text="Next.")] if text else []) + parts))
+        lean.append(types.Content(role="model", parts=[_call(name, f"{n}.py") for name, _ in calls]))
+        responses = [types.Part.from_function_response(name=name, response={"output": "x"}) for name, _ in calls]
+        for turn in (old, lean):
+            turn.append(types.Content(role="user", parts=responses))
+    if mismatch and lean:
+        lean = lean[:-1]
+    shown = "; ".join(f"{'text + ' if text else ''}{', '.join(name + (' (signed)' if signed else '') for name, signed in calls)}"
+                      for text, calls in steps)
+    case = Case(old, lean, note=f"keep_signatures(a turn of [{shown}]" + (", a rebuilt turn one message short)"
+                                                                          if mismatch else ")"))
+    case.spec = (steps, mismatch)
+    return case
+
+
+def _signature_cases() -> list:
+    rng = generator()
+    cases = [_kcase([], False)]
+    for _ in range(80):
+        steps = [(rng.random() < 0.4, [(rng.choice(_NAMES), rng.random() < (0.8 if k == 0 else 0.2))
+                                       for k in range(rng.randint(1, 3))]) for _ in range(rng.randint(1, 3))]
+        cases.append(_kcase(steps, rng.random() < 0.1))
+    return cases
+
+
+def _smaller_signatures(case) -> list:
+    steps, mismatch = case.spec
+    out = [_kcase(steps[:i] + steps[i + 1:], mismatch) for i in range(len(steps)) if len(steps) > 1]
+    return out + [_kcase([(text, calls[:-1])] + steps[i + 1:], mismatch) for i, (text, calls) in enumerate(steps[:1])
+                  if len(calls) > 1]
+
+
+def _signature_differs(case, got, want):
+    if isinstance(got, list) and all(isinstance(c, types.Content) for c in got) and _dump(got) == _dump(want):
+        return None
+    mine = _signatures(got) if isinstance(got, list) and all(isinstance(c, types.Content) for c in got) else got
+    return Diff(f"for {case.note} you returned signatures {mine}; the rule gives {_signatures(want)}.",
+                "the k-th function call of each rebuilt message gets the signature of the k-th function call of the "
+                "old one (None stays None); every other part comes back as it is.",
+                "each call gets its own call's signature")

@@ -1,11 +1,18 @@
-"""Checks for lesson 06: the harness-held state block (6.1) and compaction that carries it (6.2)."""
-import re
+"""Checks for lesson 06: the harness-held state block (6.1) and compaction that carries it (6.2).
 
+The wording of the block is free; what the glass box reads from it is not. So 6.1 reads the
+student's block with the glass box's own reader (`harness.formats.parse_state`) on generated
+inputs (lists, tuples, sets; no file, one, several; no verdict, green, red, all-red) and passes
+exactly when that reader finds the edited files, sorted, and the last verdict. 6.2 runs lesson
+05's compaction comparison with a state block every time, on histories compacted once already too:
+the old state block must not pile up in the head.
+"""
 from harness.checks import call, exercise, rule
+from harness.checks.compare import Case, Diff, compare, generator
+from harness.checks.compaction_cases import compaction_cases, compaction_differs, smaller_compaction, takes_state
 from harness.checks.lesson05 import SUMMARY, _dump, _history
-
-# "Harness-held state", "Harness held state", "HARNESS_HELD STATE", "State held by the harness"
-_HEADING = re.compile(r"harness[\W_]*held[\W_]*state|state[\W_]+held[\W_]+by[\W_]+the[\W_]+harness", re.I)
+from harness.compaction import compact, harness_state
+from harness.formats import is_state_heading, parse_state
 
 
 class _Unsorted(set):
@@ -18,6 +25,8 @@ class _Unsorted(set):
 
 @exercise("6.1", "harness-held state", reference="harness.compaction.harness_state")
 def check_state(fn) -> str:
+    """The answer is held to: a block headed as harness-held state from which the glass box's reader finds the
+    edited files, sorted (or none), and the last verdict (or a 'no tests run' phrase), the input unchanged."""
     rid = "6.1"
     files = ("invoicing/amounts.py", "invoicing/discounts.py", "tests/test_amounts.py")
     edited = _Unsorted(files)
@@ -25,7 +34,7 @@ def check_state(fn) -> str:
     rule(isinstance(block, str), rid, f"harness_state must return a str, got {type(block).__name__}.",
          "build the block as one string with a line per fact.")
     lines = [line for line in block.splitlines() if line.strip()]
-    rule(bool(lines) and _HEADING.search(lines[0]) is not None, rid,
+    rule(bool(lines) and is_state_heading(lines[0]), rid,
          "the block's first line must head it as harness-held state.",
          "start with a line such as '[Harness-held state: ...]'.")
     rule(set(edited) == set(files), rid, "the set of edited files must not be changed.",
@@ -45,12 +54,66 @@ def check_state(fn) -> str:
     rule("none" in empty and "no tests" in empty, rid,
          "with no edits and no verdict, the block must say 'none' and a 'no tests run' phrase.",
          "an empty set joins to '': say 'none' instead; a missing verdict needs its own words too.")
+    compare(rid, fn, harness_state, _state_cases(), _state_differs, _smaller_state)
     return "heading, edited files sorted, last verdict, each on its line; explicit 'none'"
+
+
+_PATHS = ("invoicing/amounts.py", "invoicing/discounts.py", "tests/test_amounts.py", "README.md", "a.py",
+          "invoicing/zeta.py", "src/b-c/d_e.py")
+_VERDICT_TEXTS = (None, "", "6 passed in 0.01s", "=== 6 failed in 0.12s ===", "1 failed, 5 passed",
+                  "=========== 1 failed, 5 passed in 0.02s ===========")
+_CONTAINERS = (list, tuple, set, frozenset, _Unsorted)
+
+
+def _state_case(kind, paths, verdict) -> Case:
+    files = kind(paths)
+    shown = {list: repr(list(paths)), tuple: repr(tuple(paths))}.get(kind, "{" + ", ".join(map(repr, paths)) + "}")
+    case = Case(files, verdict, note=f"harness_state({shown if paths or kind in (list, tuple) else 'set()'}, {verdict!r})")
+    case.spec = (kind, paths, verdict)
+    return case
+
+
+def _state_cases() -> list:
+    rng = generator()
+    cases = [_state_case(list, ["b.py", "a.py"], None), _state_case(list, [], "6 passed")]
+    for _ in range(80):
+        paths = rng.sample(_PATHS, rng.randint(0, 4))
+        cases.append(_state_case(rng.choice(_CONTAINERS), paths, rng.choice(_VERDICT_TEXTS)))
+    return cases
+
+
+def _smaller_state(case) -> list:
+    kind, paths, verdict = case.spec
+    out = [_state_case(kind, paths[:i] + paths[i + 1:], verdict) for i in range(len(paths))]
+    return out + ([_state_case(list, paths, verdict)] if kind is not list else [])
+
+
+def _state_differs(case, got, want):
+    if not isinstance(got, str):
+        return Diff(f"for {case.note} return a str, got {type(got).__name__}.", "build the block as one string.",
+                    "returns a str")
+    lines = [line for line in got.splitlines() if line.strip()]
+    if not lines or not is_state_heading(lines[0]):
+        return Diff(f"for {case.note} the block's first line must head it as harness-held state; yours is "
+                    f"{(lines or [''])[0][:60]!r}.", "start with a line such as '[Harness-held state: ...]'.",
+                    "headed as harness-held state")
+    read, expected = parse_state(got), parse_state(want)
+    if read != expected:
+        files = "no files line" if read[0] is None else f"edited files {read[0]}"
+        return Diff(f"for {case.note} the glass box reads your block as {files} and last verdict "
+                    f"{read[1]!r}; it must read edited files {expected[0]} and {expected[1]!r}.",
+                    "the glass box reads a files line labelled 'Edited files:' (or 'Files edited:', 'Modified files:'; "
+                    "paths after the label, comma-separated, or one per bullet line below it; 'none' for no file), "
+                    "sorted, and a line labelled 'Last test verdict:'.", "the glass box reads the files and verdict")
+    return None
 
 
 @exercise("6.2", "compact with harness-held state", reference="harness.compaction.compact")
 def check_compact_state(fn) -> str:
+    """The answer is held to: 5.2's rules with the state whole after the summary; an old state block never
+    piles up."""
     rid = "6.2"
+    takes_state(rid, fn)
     history = _history(5)
     state = "[Harness-held state: recorded by the harness.]\nEdited files: invoicing/amounts.py\nLast test verdict: 6 passed"
     new, folded = call(rid, fn, history, 3, lambda text: SUMMARY, state)
@@ -64,4 +127,5 @@ def check_compact_state(fn) -> str:
     plain, _ = call(rid, fn, history, 3, lambda text: SUMMARY)
     rule("Harness-held" not in "\n".join(p.text or "" for p in plain[0].parts or []), rid,
          "with the default state='' the head must hold no state block.", "add the state only when it is not empty.")
-    return "state after the summary, in the first message"
+    compare(rid, fn, compact, compaction_cases(with_state=True), compaction_differs, smaller_compaction)
+    return "state after the summary, in the first message; an old state block never piles up"

@@ -1,9 +1,16 @@
-"""Checks for lesson 07, caching economics: 7.1 `bill` and 7.2 `break_even_cached_price`."""
+"""Checks for lesson 07, caching economics: 7.1 `bill` and 7.2 `break_even_cached_price`.
+
+After the named cases each is compared with the reference on generated usages and traces
+(`harness.checks.compare`): fields left None, nothing cached, everything cached, thinking only,
+one call or several, prices as dicts and as objects, traces with equal cached tokens.
+"""
 from types import SimpleNamespace
 
 from google.genai import types
 
+from harness.billing import bill as reference_bill, break_even_cached_price as reference_break_even
 from harness.checks import ExerciseFailed, call, exercise, rule
+from harness.checks.compare import Case, agreeing, compare, generator
 
 # Round rates ($/M) that make the expected figures easy to check by hand; a student's bill must work
 # at any rates, so these need not be a real model's (the lesson bills at harness.MODEL's row).
@@ -22,6 +29,8 @@ def _close(got, want) -> bool:
 
 @exercise("7.1", "bill a call or a session", reference="harness.billing.bill")
 def check_bill(bill):
+    """The answer is held to: uncached input, cached input and output (thinking included) each at its rate per
+    million, None as 0, one usage or a list, a price as dict or object."""
     cold = call("7.1", bill, usage(prompt=1_000_000), FLASH)
     rule(_close(cold, 0.30), "7.1", f"1,000,000 uncached prompt tokens should cost $0.30 at input 0.30 $/M; got {cold!r}.",
          "Rates are dollars per MILLION tokens: divide the tokens by 1e6 before multiplying.")
@@ -44,7 +53,53 @@ def check_bill(bill):
         as_object = f"{type(failure.__cause__).__name__} ({failure.__cause__})"
     rule(_close(as_object, 0.00134), "7.1", f"A price given as an object with attributes should work too; got {as_object}.",
          "The price may be a dict ({'input': ...}) or an object (price.input): handle both.")
+    compare("7.1", bill, reference_bill, _bill_cases(), agreeing(
+        "uncached input = prompt - cached at the input rate, cached at the cached rate, output and thinking at the "
+        "output rate, None as 0, per million tokens", "bill each kind of token at its own rate.",
+        "every token at its rate", lambda got, want: _close(got, want)), _smaller_bill)
     return "uncached, cached, output and thinking tokens all billed at their rates"
+
+
+def _random_usage(rng):
+    cached = rng.choice((None, 0, 0, 1_000, 250_000))
+    prompt = (cached or 0) + rng.choice((0, 1, 3_000, 1_000_000)) if rng.random() < 0.9 else None
+    return usage(prompt, cached if prompt is not None else None, rng.choice((None, 0, 40, 20_000)),
+                 rng.choice((None, None, 0, 300, 8_000)))
+
+
+def _price(rng):
+    rates = {"input": rng.choice((0.3, 1.25, 2.0)), "cached_input": rng.choice((0.0, 0.03, 0.3125)),
+             "output": rng.choice((2.5, 10.0))}
+    return rates if rng.random() < 0.6 else SimpleNamespace(**rates)
+
+
+def _shown_usage(u) -> str:
+    fields = {"prompt": u.prompt_token_count, "cached": u.cached_content_token_count,
+              "output": u.candidates_token_count, "thoughts": u.thoughts_token_count}
+    return "usage(" + ", ".join(f"{k}={v}" for k, v in fields.items() if v is not None) + ")"
+
+
+def _shown_usages(value) -> str:
+    return "[" + ", ".join(map(_shown_usage, value)) + "]" if isinstance(value, list) else _shown_usage(value)
+
+
+def _bcase(usages, price) -> Case:
+    return Case(usages, price, note=f"bill({_shown_usages(usages)}, {price})")
+
+
+def _bill_cases() -> list:
+    rng = generator()
+    cases = []
+    for _ in range(80):
+        calls = [_random_usage(rng) for _ in range(rng.randint(1, 3))]
+        cases.append(_bcase(calls if len(calls) > 1 or rng.random() < 0.5 else calls[0], _price(rng)))
+    return cases
+
+
+def _smaller_bill(case) -> list:
+    usages, price = case.args
+    return [_bcase(usages[:i] + usages[i + 1:], price) for i in range(len(usages))] if isinstance(usages, list) \
+        and len(usages) > 1 else ([_bcase(usages[0], price)] if isinstance(usages, list) else [])
 
 
 def trace(uncached, cached, output=0, thoughts=None):
@@ -54,6 +109,8 @@ def trace(uncached, cached, output=0, thoughts=None):
 
 @exercise("7.2", "the break-even cached price", reference="harness.billing.break_even_cached_price")
 def check_break_even(break_even):
+    """The answer is held to: the cached price at which two traces cost the same, symmetric, None when both
+    cache as many tokens, negative when no real price crosses."""
     full, compacted = trace(1_000_000, 9_000_000), trace(3_000_000, 1_000_000)
     price = call("7.2", break_even, full, compacted, FLASH)
     rule(_close(price, 0.075), "7.2",
@@ -83,4 +140,29 @@ def check_break_even(break_even):
     rule(isinstance(never, (int, float)) and never < 0, "7.2",
          f"A trace with fewer uncached AND fewer cached tokens is cheaper at every price: expected a negative "
          f"price, got {never!r}.", "Do not clip the result at zero: its sign carries the message.")
+    compare("7.2", break_even, reference_break_even, _break_even_cases(), agreeing(
+        "the cached rate at which both traces cost the same; None when they cache as many tokens",
+        "write each trace's cost as fixed + cached tokens x c, and solve for c.", "the crossing price",
+        lambda got, want: got is None if want is None else _close(got, want)), _smaller_break_even)
     return "crossing found, symmetric, None for parallel lines, negative when no real price crosses"
+
+
+def _ecase(a, b, price) -> Case:
+    return Case(a, b, price, note=f"break_even_cached_price({_shown_usages(a)}, {_shown_usages(b)}, {price})")
+
+
+def _break_even_cases() -> list:
+    rng = generator()
+    cases = []
+    for _ in range(80):
+        a, b = ([_random_usage(rng) for _ in range(rng.randint(1, 2))] for _ in range(2))
+        if rng.random() < 0.15:  # as many cached tokens on both sides: parallel lines
+            b = [usage((u.prompt_token_count or 0), u.cached_content_token_count, 10) for u in a]
+        cases.append(_ecase(a, b, _price(rng)))
+    return cases
+
+
+def _smaller_break_even(case) -> list:
+    a, b, price = case.args
+    out = [_ecase(a[:-1], b, price)] if len(a) > 1 else []
+    return out + ([_ecase(a, b[:-1], price)] if len(b) > 1 else [])

@@ -1,10 +1,19 @@
-"""Checks for lesson 08, measuring memory: 8.1 `grade_probe` and 8.2 the trigger filter."""
+"""Checks for lesson 08, measuring memory: 8.1 `grade_probe` and 8.2 the trigger filter.
+
+After the named cases each is compared with the reference on generated answers and runs
+(`harness.checks.compare`): key points changed in case and spacing, phrases split across words,
+no key point; runs with no call, no probe, compactions on the probe's own call.
+"""
 from harness.checks import call, exercise, rule
+from harness.checks.compare import Case, agreeing, compare, generator
+from harness.probes import compaction_fired_before_probe as reference_filter, grade_probe as reference_grade
 from harness.session_bundles import Bundle, Recording
 
 
 @exercise("8.1", "grade a probe on its key points", reference="harness.probes.grade_probe")
 def check_grade_probe(grade_probe):
+    """The answer is held to: True iff every key point appears as a phrase, ignoring case and runs of
+    whitespace."""
     answer = 'From what I can see: "My weak spot is Prompt  Cache\npricing for my tours."'
     cases = [  # key points, expected, the rule, a hint for that rule alone
         (["prompt cache pricing"], True, "a key point that differs only in case and line breaks must count as present",
@@ -19,10 +28,15 @@ def check_grade_probe(grade_probe):
          "look for the key point as one piece of text, not for its words one at a time."),
         (["prompt pricing"], False, "both words are in the answer, but not together: a key point is a phrase",
          "look for the key point as one piece of text, not for its words one at a time."),
+        ([], True, "with no key points there is nothing missing", "an empty list of key points has none missing."),
     ]
     for key_points, want, why, hint in cases:
         got = call("8.1", grade_probe, answer, key_points)
         rule(got is want, "8.1", f"grade_probe(answer, {key_points!r}) returned {got!r}, expected {want}: {why}.", hint)
+    compare("8.1", grade_probe, reference_grade, _probe_cases(), agreeing(
+        "True iff every key point appears whole, ignoring case and runs of whitespace",
+        "normalise the answer and each key point the same way, then look for each key point as one phrase.",
+        "every key point, as a phrase, case and spacing ignored", lambda got, want: got is want), _smaller_probe)
     return "all key points, case- and whitespace-insensitive"
 
 
@@ -40,6 +54,8 @@ def _run(*events: str) -> Recording:
 @exercise("8.2", "keep only runs where compaction fired before the probe",
           reference="harness.probes.compaction_fired_before_probe")
 def check_trigger_filter(fired_before_probe):
+    """The answer is held to: True iff a compaction is recorded on or before the first probe's call; False
+    without a probe."""
     cases = [
         (("q", "q", "p"), False, "a run that never compacted tests nothing about compaction"),
         (("q", "c", "q", "p"), True, "compaction fired two calls before the probe"),
@@ -52,4 +68,53 @@ def check_trigger_filter(fired_before_probe):
         rule(got is want, "8.2", f"For a run {'-'.join(events)} your function returned {got!r}, expected {want}: {why}.",
              "Walk run.bundles in order: a bundle's .compactions happened before its call; stop at the first "
              "bundle whose .probe is set.")
+    compare("8.2", fired_before_probe, reference_filter, _filter_cases(), agreeing(
+        "True when a compaction is recorded on or before the first probe's call",
+        "walk run.bundles in order and stop at the first bundle whose .probe is set.",
+        "compaction at or before the first probe", lambda got, want: got is want), _smaller_filter)
     return "rejects runs whose probe came before any compaction"
+
+
+_WORDS = ("prompt", "cache", "pricing", "weak", "spot", "Lyon", "250", "ms", "tea", "blue")
+
+
+def _gcase(answer, key_points) -> Case:
+    return Case(answer, list(key_points), note=f"grade_probe({answer!r}, {list(key_points)!r})")
+
+
+def _probe_cases() -> list:
+    rng = generator()
+    cases = []
+    for _ in range(120):
+        words = [rng.choice(_WORDS) for _ in range(rng.randint(0, 6))]
+        answer = "".join(w + rng.choice((" ", "  ", "\n", " \t")) for w in words).strip()
+        answer = answer.upper() if rng.random() < 0.2 else answer
+        points = []
+        for _ in range(rng.randint(0, 3)):
+            start = rng.randint(0, max(len(words) - 1, 0))
+            phrase = " ".join(words[start:start + rng.randint(1, 3)]) if words and rng.random() < 0.7 else rng.choice(_WORDS)
+            points.append(phrase.title() if rng.random() < 0.3 else phrase)
+        cases.append(_gcase(answer, points))
+    return cases
+
+
+def _smaller_probe(case) -> list:
+    answer, points = case.args
+    return [_gcase(answer, points[:i] + points[i + 1:]) for i in range(len(points))]
+
+
+def _fcase(events) -> Case:
+    case = Case(_run(*events), note=f"a run {'-'.join(events) or '(no calls)'}")
+    case.events = events
+    return case
+
+
+def _filter_cases() -> list:
+    rng = generator()
+    return [_fcase(()), _fcase(("p",))] + [_fcase(tuple(rng.choice(("q", "q", "c", "p", "cp")) for _ in range(rng.randint(0, 6))))
+                                            for _ in range(100)]
+
+
+def _smaller_filter(case) -> list:
+    events = case.events
+    return [_fcase(events[:i] + events[i + 1:]) for i in range(len(events))]

@@ -64,7 +64,8 @@ def verdict(got: dict, full: dict) -> list[tuple[str, bool, str]]:
     ]
 
 
-@exercise("9.1", "a configuration that meets the target", reference="harness.checks.lesson09.reference_config")
+@exercise("9.1", "a configuration that meets the target", reference="harness.checks.lesson09.reference_config",
+          time_limit=600)  # two whole sessions: ~9 s on the glass box, minutes on Gemini
 def check_target(my_config):
     from harness.probes import Strategy
 

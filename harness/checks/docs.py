@@ -1,0 +1,107 @@
+"""INSTRUCTORS.md's "What the exercises test" and "Common mistakes", made from the checks themselves.
+
+The first block comes from the check registry (each check's docstring says what it holds the
+answer to); the second from the wrong-answer fixtures of tests/test_wrong_answers_*.py, each run
+through its check now, so the messages shown are the ones a student gets. Each block sits between
+`<!-- generated: NAME -->` and `<!-- end generated -->`; tests/test_instructors_docs.py fails when
+the file is out of date, and this rewrites it:
+
+    python -m harness.checks.docs
+"""
+import importlib.util
+import inspect
+import re
+import sys
+from pathlib import Path
+
+from harness.checks import exercises, reference, run_check
+
+ROOT = Path(__file__).resolve().parents[2]
+INSTRUCTORS = ROOT / "INSTRUCTORS.md"
+FIXTURE_MODULES = ("test_wrong_answers_00_03", "test_wrong_answers_04_06", "test_wrong_answers_07_09")
+SLOW = {"9.1"}  # runs whole sessions per answer: its fixtures stay in their test, out of the docs
+_BLOCK = re.compile(r"(<!-- generated: (?P<name>[\w-]+) -->\n).*?(<!-- end generated -->)", re.S)
+
+
+def _cell(text: str) -> str:
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def _student_names() -> dict[str, str]:
+    """Exercise id -> the name the lesson's check cell passes (`check("9.1", my_config)` -> my_config)."""
+    names = {}
+    for path in sorted((ROOT / "solutions").glob("*.ipynb")):
+        names.update(re.findall(r'check\(\\"(\d+\.\d+)\\", (\w+)\)', path.read_text(encoding="utf-8")))
+    return names
+
+
+def exercise_table() -> str:
+    """The table of exercises: id, what the student writes, what the check holds it to."""
+    names = _student_names()
+    rows = ["| id | the student writes | the check holds the answer to |", "|---|---|---|"]
+    for exercise_id, exercise in exercises().items():
+        params = ", ".join(inspect.signature(reference(exercise_id)).parameters)
+        name = names.get(exercise_id, exercise.reference.rpartition(".")[2])
+        held = (exercise.run.__doc__ or exercise.title).removeprefix("The answer is held to: ")
+        rows.append(f"| {exercise_id} | `{name}({params})` | {_cell(held)} |")
+    return "\n".join(rows) + ("\n\nEvery check also runs the answer beside the harness's reference on a few hundred "
+                              "generated inputs (a fixed seed) and reports the smallest one where they differ; an "
+                              "answer that changes its arguments fails whatever it returns.")
+
+
+def _fixtures() -> list[tuple[str, str, object]]:
+    """(exercise, what the answer does, the function) for every wrong answer of the fixture modules."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    try:
+        found = []
+        for module_name in FIXTURE_MODULES:
+            spec = importlib.util.spec_from_file_location(module_name, ROOT / "tests" / f"{module_name}.py")
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            for exercise, fn, words in getattr(module, "WRONG_ANSWERS", []):
+                name = fn.__name__
+                generic = name == "<lambda>" or name == exercises()[exercise].reference.rpartition(".")[2]
+                what = (fn.__doc__ or "").split("\n")[0] or (f"an answer breaking “{words}”" if generic else name)
+                found.append((exercise, what.replace("_", " ") if what == name else what, fn))
+            found += [(exercise, what, fn) for exercise, what, fn, _ in getattr(module, "WRONG", [])]
+        return found
+    finally:
+        sys.path.remove(str(ROOT / "tests"))
+
+
+def mistakes_table(fixtures=None) -> str:
+    """Each wrong answer of the fixtures and the line its check shows (rule, then hint)."""
+    order = list(exercises())
+    rows = ["| id | the wrong answer | what the check says |", "|---|---|---|"]
+    for exercise_id, what, fn in sorted(fixtures if fixtures is not None else _fixtures(),
+                                        key=lambda row: order.index(row[0])):
+        if exercise_id in SLOW:
+            continue
+        result = run_check(exercise_id, fn)
+        said = result.rule + (f" Hint: {result.hint}" if result.hint else "")
+        rows.append(f"| {exercise_id} | {_cell(what)} | {_cell(said)} |")
+    return "\n".join(rows)
+
+
+def generated(text: str, blocks: dict[str, str]) -> str:
+    """`text` with each generated block's body replaced by `blocks[name]` (a block not named is kept)."""
+    def fill(found):
+        name = found.group("name")
+        return f"{found.group(1)}{blocks[name]}\n{found.group(3)}" if name in blocks else found.group(0)
+    return _BLOCK.sub(fill, text)
+
+
+def blocks() -> dict[str, str]:
+    return {"exercises": exercise_table(), "mistakes": mistakes_table()}
+
+
+def main() -> int:
+    text = INSTRUCTORS.read_text(encoding="utf-8")
+    new = generated(text, blocks())
+    INSTRUCTORS.write_text(new, encoding="utf-8")
+    print("INSTRUCTORS.md " + ("updated." if new != text else "was up to date."))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
