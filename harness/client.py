@@ -13,7 +13,7 @@ import re
 import ssl
 from pathlib import Path
 
-from harness.arguments import require_int, require_list
+from harness.arguments import require_instance, require_int, require_list
 from harness.startup import collector_paused
 
 with collector_paused():  # the SDK's types are a large import: see collector_paused
@@ -39,6 +39,8 @@ def dotenv_path(start: Path | None = None) -> Path | None:
     """The .env that counts: in the current folder, else in the folders above it up to the project's top
     (kernels run in lessons/, and the README puts .env at the top). Outside a project only the current
     folder counts, so a stray .env in a home folder is never read."""
+    if start is not None:
+        require_instance("start", start, Path, "a folder as a pathlib.Path")
     here = (start or Path.cwd()).resolve()
     root = next((folder for folder in (here, *here.parents) if _is_project_root(folder)), here)
     chain = [here, *here.parents]

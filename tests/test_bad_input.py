@@ -122,6 +122,7 @@ CALLS = [
     (ordering.stable_prefix_tokens, dict(request_a=["a", "b"], request_b=["a", "c"])),
     (ordering.request_lines, dict(system_instruction="Be brief.", contents=HISTORY)),
     (history.naive_prompt_sizes, dict(system_tokens=10, exchanges=[(5, 7)])),
+    (client.dotenv_path, dict(start=Path("."))),
     (session_bundles.usage_dict, dict(usage=USAGE)),
     (session_bundles.Bundle, dict(turn=1, usage={"promptTokenCount": 10}, kind="turn", seconds=0.1, answer="Hi.")),
     (session_bundles.Recording, dict(name="r", config={}, bundles=[])),
@@ -164,6 +165,7 @@ MODULES = [billing, client, compaction, context, history, masking, models, order
            sources, transcript, truncation, usage, checkpoint, agent_config, loop, report]
 NOT_SWEPT = {
     "harness.client.api_key": "takes no argument",
+    "harness.models.legacy_models_allowed": "takes no argument",
     "harness.client.is_offline": "takes no argument",
     "harness.client.start_cold": "takes no argument",
     "harness.client.mode_line": "takes no argument",
