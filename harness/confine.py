@@ -167,23 +167,46 @@ def _unshare(user_namespace: bool) -> None:
                 file.write(text)
 
 
-def _wait_and_pass_on(child: int, parent_alive_read: int) -> None:
-    """The process outside the jail: pass signals on to the jailed one, end as it ends."""
+def _pass_on_signals(child: int) -> None:
     for sig in FORWARDED:
         signal.signal(sig, lambda number, _frame: os.kill(child, number))
+
+
+def _wait_for(child: int) -> int:
+    """`child`'s wait status, reaping any other child (orphans come to pid 1) on the way."""
     while True:
         try:
-            _, status = os.waitpid(child, 0)
-            break
+            pid, status = os.waitpid(-1, 0)
         except ChildProcessError:
-            os._exit(1)
+            return 1 << 8
         except InterruptedError:
             continue
-    if os.WIFSIGNALED(status):  # die the same way, so the caller reads "killed by ..." as it would have
+        if pid == child:
+            return status
+
+
+def _end_as(status: int) -> None:
+    """End this process as the one whose wait status this is: by the same signal, or with the same code."""
+    if os.WIFSIGNALED(status):  # so the caller reads "killed by ..." as it would have
         number = os.WTERMSIG(status)
-        signal.signal(number, signal.SIG_DFL)
+        if number not in (signal.SIGKILL, signal.SIGSTOP):  # those two cannot be caught, nor set
+            signal.signal(number, signal.SIG_DFL)
         os.kill(os.getpid(), number)
     os._exit(os.waitstatus_to_exitcode(status))
+
+
+def _init(status_write: int) -> None:
+    """Pid 1 of the jail: the program runs as pid 2, since pid 1 ignores the signals it sends itself
+    (a test's own SIGKILL would do nothing). When it ends, its status goes out and, as pid 1 ends,
+    the kernel kills every process left in the namespace."""
+    program = os.fork()
+    if program == 0:
+        os.close(status_write)
+        return
+    _pass_on_signals(program)
+    status = _wait_for(program)
+    os.write(status_write, status.to_bytes(4, "little"))
+    os._exit(0)
 
 
 def enter(write: list[str], read: list[str] = (), cwd: str | None = None, user_namespace: bool = False,
@@ -201,11 +224,17 @@ def enter(write: list[str], read: list[str] = (), cwd: str | None = None, user_n
         raise ValueError("confine.enter: every path must be absolute")
     _unshare(user_namespace)
     parent_alive_read, parent_alive_write = os.pipe()
+    status_read, status_write = os.pipe()
     child = os.fork()
-    if child:
+    if child:  # outside the jail: pass signals on, end as the program ended
         os.close(parent_alive_read)
-        _wait_and_pass_on(child, parent_alive_read)
+        os.close(status_write)
+        _pass_on_signals(child)
+        _wait_for(child)
+        status = os.read(status_read, 4)
+        _end_as(int.from_bytes(status, "little") if len(status) == 4 else signal.SIGKILL)
     os.close(parent_alive_write)
+    os.close(status_read)
     _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     if select.select([parent_alive_read], [], [], 0)[0]:  # the parent died before the line above
         os._exit(137)
@@ -222,6 +251,7 @@ def enter(write: list[str], read: list[str] = (), cwd: str | None = None, user_n
         os.setgid(gid if gid is not None else uid)
         os.setuid(uid)
     _drop_capabilities()
+    _init(status_write)
     resource.setrlimit(resource.RLIMIT_FSIZE, (MAX_FILE_BYTES, MAX_FILE_BYTES))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 

@@ -277,8 +277,11 @@ def _run(argv: list, cwd: Path, env: dict, jail: dict | None) -> tuple[int, byte
                 break
             if select.select([fd], [], [], min(remaining, 0.05))[0]:
                 chunk = os.read(fd, 65_536)
-                if not chunk:
-                    break  # every writer closed the pipe
+                if not chunk:  # every writer closed the pipe; the program may still be on its way out
+                    while process.poll() is None and time.monotonic() < deadline:
+                        time.sleep(0.002)  # NOTE: killing it now would report a clean exit as SIGKILL
+                    stopped = "" if process.poll() is not None else "timeout"
+                    break
                 chunks.append(chunk)
                 size += len(chunk)
                 if size > OUTPUT_CAP_BYTES:
