@@ -157,9 +157,10 @@ def loopback_up() -> None:
         fcntl.ioctl(sock, SIOCSIFFLAGS, struct.pack("16sH14s", b"lo", IFF_UP | IFF_LOOPBACK | IFF_RUNNING, b""))
 
 
-def _unshare(user_namespace: bool) -> None:
+def _unshare(user_namespace: bool, network: bool) -> None:
     uid, gid = os.getuid(), os.getgid()
-    flags = CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | (CLONE_NEWUSER if user_namespace else 0)
+    flags = CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | (0 if network else CLONE_NEWNET)
+    flags |= CLONE_NEWUSER if user_namespace else 0
     _check(_libc.unshare(flags), "unshare")
     if user_namespace:  # the same ids inside, so the files of the workdir stay ours
         for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
@@ -196,33 +197,39 @@ def _end_as(status: int) -> None:
 
 
 def _init(status_write: int) -> None:
-    """Pid 1 of the jail: the program runs as pid 2, since pid 1 ignores the signals it sends itself
-    (a test's own SIGKILL would do nothing). When it ends, its status goes out and, as pid 1 ends,
-    the kernel kills every process left in the namespace."""
-    program = os.fork()
-    if program == 0:
-        os.close(status_write)
-        return
-    _pass_on_signals(program)
-    status = _wait_for(program)
-    os.write(status_write, status.to_bytes(4, "little"))
+    """Pid 1 of the jail, reaping orphans; the program runs as pid 3, under a keeper (pid 2) that sends
+    its status out. Not pid 1 itself, which ignores the signals it sends itself (a test's own SIGKILL
+    would do nothing); not a child of pid 1, which a program takes for a sign its parent died
+    (ipykernel then exits). As pid 1 ends, the kernel kills every process left in the namespace."""
+    keeper = os.fork()
+    if keeper == 0:
+        program = os.fork()
+        if program == 0:
+            os.close(status_write)
+            return
+        _pass_on_signals(program)
+        os.write(status_write, _wait_for(program).to_bytes(4, "little"))
+        os._exit(0)
+    _pass_on_signals(keeper)
+    _wait_for(keeper)
     os._exit(0)
 
 
 def enter(write: list[str], read: list[str] = (), cwd: str | None = None, user_namespace: bool = False,
           loopback: bool = False, tmp_bytes: int = TMP_BYTES, uid: int | None = None, gid: int | None = None,
-          own: list[str] = ()) -> None:
+          own: list[str] = (), network: bool = False) -> None:
     """Jail this process (which must have a single thread); return in the jailed one, never in the other.
 
     This process stays outside, passes signals on and ends with the jailed one's exit status; the
     jailed one is pid 1 of a new pid namespace, in a session of its own, killed if this one dies.
     `user_namespace`: through a user namespace (not root); else this must be root. `uid`/`gid`
-    (root only): become that user, after chowning each of `own` to it.
+    (root only): become that user, after chowning each of `own` to it. `network`: keep the machine's
+    (grading online); else none, or loopback only with `loopback`.
     """
     paths = [os.path.realpath(p) for p in (*write, *read, *([cwd] if cwd else []))]
     if not all(os.path.isabs(p) for p in paths):
         raise ValueError("confine.enter: every path must be absolute")
-    _unshare(user_namespace)
+    _unshare(user_namespace, network)
     parent_alive_read, parent_alive_write = os.pipe()
     status_read, status_write = os.pipe()
     child = os.fork()
@@ -269,6 +276,7 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--cwd")
     parser.add_argument("--user-namespace", action="store_true")
     parser.add_argument("--loopback", action="store_true")
+    parser.add_argument("--network", action="store_true")
     parser.add_argument("--tmp-bytes", type=int, default=TMP_BYTES)
     parser.add_argument("--uid", type=int)
     parser.add_argument("--gid", type=int)
@@ -278,7 +286,7 @@ def main(argv: list[str]) -> None:
     args = parser.parse_args(argv)
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
     enter(args.write, args.read, args.cwd, args.user_namespace, args.loopback, args.tmp_bytes, args.uid, args.gid,
-          args.own)
+          args.own, args.network)
     if args.max_processes:
         resource.setrlimit(resource.RLIMIT_NPROC, (args.max_processes, args.max_processes))
     try:
