@@ -18,7 +18,6 @@ import errno
 import functools
 import inspect
 import os
-import re
 import select
 import shlex
 import shutil
