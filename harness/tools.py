@@ -14,14 +14,15 @@ model try something else.
 'ERROR: git is not allowed. Allowed programs: cat, grep, head, ls, pytest, tail, wc.'
 """
 import atexit
+import errno
 import functools
 import inspect
 import os
-import re
 import select
 import shlex
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -31,6 +32,7 @@ from pathlib import Path
 
 from google.genai import types
 
+from harness import confine
 from harness.client import KEY_SHAPE, KEY_VARIABLES, api_key
 from harness.steady_output import steady
 from harness.warm_pytest import WarmPytest
@@ -42,11 +44,15 @@ OUTPUT_CAP_BYTES = 100_000
 MAX_COMMANDS_PER_TURN = 20  # a model looping on commands within one turn is stopped early
 MAX_PATH_CHARS = 1_000      # the task's longest path is 25 characters
 MAX_COMMAND_CHARS = 2_000
+MAX_LISTED = 200_000       # files list_files walks at most (the task has 12)
 MAX_TEXT_CHARS = 50_000     # old/new of one edit; the task's largest file is 2,000 characters
 # No shell runs, so these would reach the program as literal arguments: refuse them with a reason.
 SHELL_SYNTAX = ("|", ">", "<", ";", "&", "`", "$")
-# Variables a command never sees: keys and other credentials, whatever they are called.
-SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL|^GOOGLE_|^GEMINI_", re.IGNORECASE)
+# The only variables a command sees of ours (with LC_*): a key cannot hide under another name.
+KEPT_VARIABLES = ("PATH", "LANG", "LANGUAGE", "TZ", "TERM")
+# Where this machine cannot jail the commands (see `jail_mode`), none runs unless the student sets this to 1.
+UNJAILED_SWITCH = "WORKBOOK_UNJAILED_COMMANDS"
+JAILED_TMP = "/tmp"  # HOME and TMPDIR in the jail: its private tmpfs, gone with the command
 REDACTED = "[redacted]"
 
 
@@ -92,11 +98,20 @@ def _text_error(name: str, value, cap: int) -> str | None:
     return None
 
 
-def _read_capped(path: Path, cap: int) -> tuple[bytes, bool]:
-    """At most `cap` bytes of the file, and whether there was more: a huge file is never read whole."""
-    with open(path, "rb") as file:
-        data = file.read(cap + 1)
-    return data[:cap], len(data) > cap
+# Why a program may die of a signal, for the model: the harness's own stops (timeout, cap) say so themselves.
+SIGNAL_REASONS = {signal.SIGKILL: "killed from outside, or out of memory", signal.SIGXFSZ: "a file over the size cap",
+                  signal.SIGSEGV: "it crashed", signal.SIGABRT: "it aborted", signal.SIGTERM: "asked to stop"}
+
+
+def _how_it_ended(code: int) -> str:
+    """ "exit code N", or for a program ended by a signal, which and why: never a made-up code."""
+    if code >= 0:
+        return f"exit code {code}"
+    try:
+        number = signal.Signals(-code)
+    except ValueError:
+        return f"killed by signal {-code}"
+    return f"killed by {number.name} ({SIGNAL_REASONS.get(number, 'a signal')})"
 
 
 # Run in a new network namespace, a program finds no interface up: it can open no connection at
@@ -124,15 +139,54 @@ def _offline_launcher() -> tuple[str, ...]:
     return launcher if probe.returncode == 0 else ()
 
 
+def _jail(mode: str, workdir: Path, read_only=()) -> dict:
+    """What `harness.confine.enter` takes to jail a command in `workdir` (`mode` from `jail_mode`)."""
+    return {"write": [str(workdir)], "read": [*confine.python_paths(), *map(str, read_only)], "cwd": str(workdir),
+            "user_namespace": mode == "user namespace"}
+
+
+def _jail_words(jail: dict) -> list[str]:
+    """The words before a program that run it in that jail."""
+    words = [sys.executable, "-I", "-S", confine.__file__, "--cwd", jail["cwd"]]
+    words += [word for path in jail["write"] for word in ("--write", path)]
+    words += [word for path in jail["read"] for word in ("--read", path)]
+    return [*words, *(["--user-namespace"] if jail["user_namespace"] else []), "--"]
+
+
+@functools.cache
+def jail_mode() -> str | None:
+    """How this machine jails the programs `run_command` starts: "root", "user namespace", or None
+    where it cannot (macOS; a kernel that refuses user namespaces to a user other than root).
+    Tried once per process: kept only if a program started that way ran and could not connect."""
+    if not sys.platform.startswith("linux"):
+        return None
+    mode = "root" if os.geteuid() == 0 else "user namespace"
+    with tempfile.TemporaryDirectory(prefix="workbook-jail-probe-") as folder:
+        try:
+            probe = subprocess.run([*_jail_words(_jail(mode, Path(folder))), sys.executable, "-I", "-c", _CONNECT_PROBE],
+                                   capture_output=True, timeout=20, env=_command_env(JAILED_TMP))
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+    return mode if probe.returncode == 0 else None
+
+
 def network_is_cut() -> bool:
     """Whether the programs `run_command` starts on this machine have no network (see above)."""
-    return bool(_offline_launcher())
+    return jail_mode() is not None or bool(_offline_launcher())
+
+
+def _unjailed_refusal() -> str | None:
+    """Why no command may run here, as an ERROR text; None when they may (jailed, or the student opted in)."""
+    if jail_mode() is not None or os.environ.get(UNJAILED_SWITCH) == "1":
+        return None
+    return ("ERROR: this machine cannot run the model's commands in a jail (no user namespaces, or not Linux), "
+            "and test code the model wrote could read or change any file you can. Nothing ran. To run them "
+            f"anyway, at your own risk, set {UNJAILED_SWITCH}=1 (see lesson 04, the tools).")
 
 
 def _command_env(home: str) -> dict:
-    """The environment a command sees: no credentials, a throwaway HOME and TMPDIR, plain text output."""
-    env = {name: value for name, value in os.environ.items()
-           if not SECRET_NAME.search(name) and name not in ("FORCE_COLOR", "CLICOLOR_FORCE")}
+    """The environment a command sees, built from nothing: no credential can be in it, whatever its name."""
+    env = {name: value for name, value in os.environ.items() if name in KEPT_VARIABLES or name.startswith("LC_")}
     # No bytecode caches in the listing; no third-party pytest plugins (the task needs none, and
     # loading the workbook's own, such as nbval, would triple every test run's time).
     # Plain text too: a notebook kernel asks for colours, and escape codes would hide the verdict.
@@ -165,7 +219,7 @@ def _discard_warm_helper() -> None:
         _warm["helper"] = None
 
 
-def _warm_pytest(args: list, cwd: Path, env: dict):
+def _warm_pytest(args: list, cwd: Path, env: dict, jail: dict | None):
     """A run of `python -m pytest args` forked from the warm helper (see harness.warm_pytest), or None
     when it is busy or cannot start (the caller then starts a new interpreter). Holds the lock until released."""
     if not _warm_lock.acquire(blocking=False):
@@ -173,11 +227,11 @@ def _warm_pytest(args: list, cwd: Path, env: dict):
     try:
         if _warm["helper"] is None or not _warm["helper"].alive():
             home = tempfile.mkdtemp(prefix="workbook-command-")
-            try:
-                _warm["helper"] = WarmPytest(_command_env(home), home, launcher=_offline_launcher())
+            try:  # jailed runs cut their own network; unjailed ones inherit the helper's
+                _warm["helper"] = WarmPytest(_command_env(home), home, launcher=() if jail else _offline_launcher())
             finally:
                 shutil.rmtree(home, ignore_errors=True)
-        return _warm["helper"].start(args, cwd, env)
+        return _warm["helper"].start(args, cwd, env, jail)
     except BaseException as error:  # an interrupt mid-request too: the helper's next answer could be a stale one
         _discard_warm_helper()
         _warm_lock.release()
@@ -192,18 +246,19 @@ def _release_warm(run) -> None:
     _warm_lock.release()
 
 
-def _started(argv: list, cwd: Path, env: dict):
-    """The running program and what to call once it has been waited for."""
+def _started(argv: list, cwd: Path, env: dict, jail: dict | None):
+    """The running program (in `jail`, or only offline when None) and what to call once it has been waited for."""
     if argv[:len(_PYTEST)] == _PYTEST:
-        process = _warm_pytest(argv[len(_PYTEST):], cwd, env)
+        process = _warm_pytest(argv[len(_PYTEST):], cwd, env, jail)
         if process is not None:
             return process, lambda: _release_warm(process)
-    process = subprocess.Popen([*_offline_launcher(), *argv], cwd=cwd, stdout=subprocess.PIPE,
+    launcher = _jail_words(jail) if jail else _offline_launcher()
+    process = subprocess.Popen([*launcher, *argv], cwd=cwd, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env, start_new_session=True)
     return process, lambda: None
 
 
-def _run(argv: list, cwd: Path, env: dict) -> tuple[int, bytes, str]:
+def _run(argv: list, cwd: Path, env: dict, jail: dict | None) -> tuple[int, bytes, str]:
     """Exit code, output (capped while reading) and why it stopped early ("" when it did not).
 
     The program runs in its own session; when it ends, or at the timeout or the cap, its whole
@@ -211,7 +266,7 @@ def _run(argv: list, cwd: Path, env: dict) -> tuple[int, bytes, str]:
     the agent waiting. `python -m pytest` runs forked from a warm helper when it can (same output,
     same confinement, a tenth of the start-up: harness.warm_pytest).
     """
-    process, release = _started(argv, cwd, env)
+    process, release = _started(argv, cwd, env, jail)
     deadline, chunks, size, stopped = time.monotonic() + COMMAND_TIMEOUT_SECONDS, [], 0, ""
     fd = process.stdout.fileno()
     try:
@@ -222,8 +277,11 @@ def _run(argv: list, cwd: Path, env: dict) -> tuple[int, bytes, str]:
                 break
             if select.select([fd], [], [], min(remaining, 0.05))[0]:
                 chunk = os.read(fd, 65_536)
-                if not chunk:
-                    break  # every writer closed the pipe
+                if not chunk:  # every writer closed the pipe; the program may still be on its way out
+                    while process.poll() is None and time.monotonic() < deadline:
+                        time.sleep(0.002)  # NOTE: killing it now would report a clean exit as SIGKILL
+                    stopped = "" if process.poll() is not None else "timeout"
+                    break
                 chunks.append(chunk)
                 size += len(chunk)
                 if size > OUTPUT_CAP_BYTES:
@@ -252,16 +310,20 @@ def _path_candidates(arg: str) -> list[str]:
 
 
 class Workspace:
-    """The four tools, each confined to the folder `root`."""
+    """The four tools, each confined to the folder `root` (and `read_only`, paths its commands may read)."""
 
-    def __init__(self, root):
+    def __init__(self, root, read_only=()):
         if not isinstance(root, (str, os.PathLike)):
             raise TypeError(f"Workspace: root must be a folder path, got {type(root).__name__}; "
                             "e.g. Workspace(harness.scenarios.copy_task(tempfile.mkdtemp())).")
+        if not str(os.fspath(root)).strip():  # Path("") is ".", the current folder: never meant here
+            raise ValueError("Workspace: root is empty; pass the task's folder, "
+                             "e.g. Workspace(harness.scenarios.copy_task(tempfile.mkdtemp())).")
         self.root = Path(root).resolve()
         if not self.root.is_dir():
             raise ValueError(f"Workspace: root {root} is not a folder; pass a copy of the task, "
                              "e.g. harness.scenarios.copy_task(tempfile.mkdtemp()).")
+        self.read_only = tuple(Path(p).resolve() for p in read_only)
         self.commands_this_turn = 0
 
     def __repr__(self):
@@ -272,7 +334,8 @@ class Workspace:
         self.commands_this_turn = 0
 
     def _inside(self, path) -> Path | str:
-        """The resolved path if it stays inside the root (symlinks followed), else an ERROR text."""
+        """The resolved path if it stays inside the root (symlinks followed), else an ERROR text.
+        For messages and command arguments only: the file tools open through `_open`, which checks at use."""
         error = _text_error("path", path, MAX_PATH_CHARS)
         if error or not path.strip():
             return error or "ERROR: give a path relative to the workspace root, e.g. 'README.md'."
@@ -285,6 +348,156 @@ class Workspace:
             return f"ERROR: {path} is outside the workspace; use a path relative to the workspace root."
         return resolved
 
+    def _open(self, path, flags: int, folder: bool = False) -> int | str:
+        """A file descriptor for `path` opened inside the root, or an ERROR text.
+
+        Checked where it is used, with no window between check and use: each folder on the way is
+        opened from the one before with O_NOFOLLOW, so no symlink (planted, or swapped in while we
+        walk) is ever followed; what was opened is then checked by its descriptor: a regular file
+        with a single link (a hard link made by test code could be to any file of the machine).
+        """
+        where = self._inside(path)
+        if isinstance(where, str):
+            return where
+        parts = [p for p in os.path.normpath(path).split(os.sep) if p not in ("", ".")]
+        if ".." in parts:
+            return f"ERROR: {path} goes through '..'; use a path relative to the workspace root."
+        fd = os.open(self.root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        try:
+            for index, part in enumerate(parts):
+                last = index == len(parts) - 1
+                mode = flags if last and not folder else os.O_RDONLY | os.O_DIRECTORY
+                try:  # O_NONBLOCK: a FIFO planted by test code must not hang the tool
+                    opened = os.open(part, mode | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=fd)
+                except (FileNotFoundError, NotADirectoryError):
+                    return f"ERROR: {path} does not exist; list_files('.') shows the files there are."
+                except OSError as error:
+                    if error.errno == errno.ELOOP or os.path.islink(Path(*[self.root, *parts[:index + 1]])):
+                        return f"ERROR: {path} goes through a symlink; the tools open only plain files and folders."
+                    raise
+                os.close(fd)
+                fd = opened
+            info = os.fstat(fd)
+            if folder and not stat.S_ISDIR(info.st_mode):
+                return f"ERROR: {path} is not a folder in the workspace; try list_files('.')."
+            if not folder and not stat.S_ISREG(info.st_mode):
+                return f"ERROR: {path} is not a plain file; list_files('.') shows the files there are."
+            if not folder and info.st_nlink > 1:
+                return f"ERROR: {path} is a hard link (it has {info.st_nlink} names); the tools refuse it."
+            os.set_blocking(fd, True)
+            opened, fd = fd, None
+            return opened
+        finally:
+            if fd is not None:
+                os.close(fd)
+
+    @_tool
+    def list_files(self, path: str = ".") -> str:
+        """Every file under `path`, one relative path a line (caches, hidden files and symlinks left out),
+        cut at OUTPUT_CAP_BYTES."""
+        fd = self._open(path, os.O_RDONLY, folder=True)
+        if isinstance(fd, str):
+            return fd
+        prefix = os.path.normpath(path)
+        names = []
+        try:  # fwalk walks by descriptors and never follows a symlink: nothing swapped in leads out
+            for parent, dirs, files, parent_fd in os.fwalk(".", dir_fd=fd):
+                dirs[:] = [d for d in dirs if not d.startswith((".", "__pycache__"))]
+                names += [os.path.normpath(os.path.join(prefix, parent, f)) for f in files if not f.startswith(".")
+                          and stat.S_ISREG(os.stat(f, dir_fd=parent_fd, follow_symlinks=False).st_mode)]
+                if len(names) > MAX_LISTED:
+                    break
+        finally:
+            os.close(fd)
+        if not names:
+            return f"(no files under {path})"
+        text, size = [], 0
+        for name in sorted(names):
+            size += len(name.encode()) + 1
+            if size > OUTPUT_CAP_BYTES - 200:
+                return "\n".join(text) + (f"\n[list cut at {OUTPUT_CAP_BYTES:,} bytes, {len(names) - len(text):,}+ "
+                                          "files not shown; list a subfolder]")
+            text.append(name)
+        return "\n".join(text)
+
+    @_tool
+    def read_file(self, path: str) -> str:
+        """The text of a file (undecodable bytes shown as U+FFFD), cut at OUTPUT_CAP_BYTES."""
+        fd = self._open(path, os.O_RDONLY)
+        if isinstance(fd, str):
+            return fd
+        with os.fdopen(fd, "rb") as file:
+            data = file.read(OUTPUT_CAP_BYTES + 1)
+        text = data[:OUTPUT_CAP_BYTES].decode("utf-8", errors="replace")
+        return text + (f"\n[file cut at {OUTPUT_CAP_BYTES:,} bytes]" if len(data) > OUTPUT_CAP_BYTES else "")
+
+    @_tool
+    def edit_file(self, path: str, old: str, new: str) -> str:
+        """Replace the one occurrence of `old` in the file by `new`."""
+        error = _text_error("old", old, MAX_TEXT_CHARS) or _text_error("new", new, MAX_TEXT_CHARS)
+        if error:
+            return error
+        if not old:
+            return "ERROR: old text is empty; copy the exact lines to replace from read_file's output."
+        fd = self._open(path, os.O_RDWR)
+        if isinstance(fd, str):
+            return fd
+        with os.fdopen(fd, "r+b") as file:  # read and written through the one descriptor that was checked
+            data = file.read(OUTPUT_CAP_BYTES + 1)
+            if len(data) > OUTPUT_CAP_BYTES:
+                return f"ERROR: {path} is over {OUTPUT_CAP_BYTES:,} bytes; edit_file edits the task's small source files."
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError:
+                return f"ERROR: {path} is not UTF-8 text; edit_file edits text files only."
+            count = text.count(old)
+            if count == 0:
+                return (f"ERROR: old text not found in {path}. The file may have changed since you read it: "
+                        "read it again and copy the exact text.")
+            if count > 1:
+                return f"ERROR: old text appears {count} times in {path}; include more lines so it is unique."
+            file.seek(0)
+            file.write(text.replace(old, new).encode("utf-8"))
+            file.truncate()
+        return f"Edited {path}: replaced {len(old.splitlines()) or 1} line(s)."
+
+    @_tool
+    def run_command(self, command: str) -> str:
+        """Run an allowed program (no shell) in the root; its exit code and output.
+
+        The program runs in a jail (`harness.confine`, where `jail_mode()` finds one): it sees the
+        workspace (the only place it may write), Python and `read_only`, nothing else of the machine;
+        its own processes only, all killed when it ends; a private /tmp as HOME and TMPDIR; no
+        network; an environment with no credential; the timeout and the output cap. Where there is
+        no jail nothing runs unless the student sets WORKBOOK_UNJAILED_COMMANDS=1; then it runs with
+        the rest (no network where the OS allows, symlinks leading out removed before and after).
+        """
+        refusal = self._refusal(command) or _unjailed_refusal()
+        if refusal:
+            return refusal
+        mode = jail_mode()
+        removed = "" if mode else self._remove_escaping_links()  # a link could make a name lead out
+        if removed:
+            return f"ERROR: symlinks leading outside the workspace were removed, nothing ran: {removed}."
+        self.commands_this_turn += 1
+        argv = shlex.split(command)
+        if argv[0] == "pytest":  # the interpreter running the harness, so the venv's pytest is used
+            argv = [*_PYTEST, "-p", "no:cacheprovider", *argv[1:]]
+        home = JAILED_TMP if mode else tempfile.mkdtemp(prefix="workbook-command-")
+        try:
+            code, raw, stopped = _run(argv, self.root, _command_env(home), _jail(mode, self.root, self.read_only) if mode else None)
+        finally:
+            if not mode:
+                shutil.rmtree(home, ignore_errors=True)
+        removed = "" if mode else self._remove_escaping_links()
+        removed = f"\n[removed symlinks leading outside the workspace: {removed}]" if removed else ""
+        if stopped == "timeout":
+            return f"ERROR: {command} timed out after {COMMAND_TIMEOUT_SECONDS} s and was stopped.{removed}"
+        output = raw.decode("utf-8", errors="replace")
+        if stopped == "cap":
+            output += f"\n[output cut at {OUTPUT_CAP_BYTES} bytes; the command was stopped]"
+        return f"{_how_it_ended(code)}\n{output}{removed}"
+
     def _escaping_links(self) -> list[Path]:
         """Symlinks under the root that lead outside it (or nowhere): code the tests run may plant them."""
         links = []
@@ -296,102 +509,11 @@ class Workspace:
         return links
 
     def _remove_escaping_links(self) -> str:
-        """Delete the symlinks that lead out, before anything reads through them; "" or the names removed."""
+        """Unjailed only: delete the symlinks that lead out before anything reads through them; "" or their names."""
         links = self._escaping_links()
         for link in links:
             link.unlink()
         return ", ".join(str(link.relative_to(self.root)) for link in links)
-
-    @_tool
-    def list_files(self, path: str = ".") -> str:
-        """Every file under `path`, one relative path a line (caches, hidden files and symlinks left out)."""
-        folder = self._inside(path)
-        if isinstance(folder, str):
-            return folder
-        if not folder.is_dir():
-            return f"ERROR: {path} is not a folder in the workspace; try list_files('.')."
-        names = []
-        for parent, dirs, files in os.walk(folder):  # never follows a symlinked folder
-            dirs[:] = [d for d in dirs if not d.startswith((".", "__pycache__"))]
-            names += [str((Path(parent) / f).relative_to(self.root)) for f in files
-                      if not f.startswith(".") and not (Path(parent) / f).is_symlink()]
-        return "\n".join(sorted(names)) if names else f"(no files under {path})"
-
-    def _file(self, path) -> Path | str:
-        target = self._inside(path)
-        if isinstance(target, Path) and not target.is_file():
-            return f"ERROR: {path} does not exist; list_files('.') shows the files there are."
-        return target
-
-    @_tool
-    def read_file(self, path: str) -> str:
-        """The text of a file (undecodable bytes shown as U+FFFD), cut at OUTPUT_CAP_BYTES."""
-        target = self._file(path)
-        if isinstance(target, str):
-            return target
-        data, more = _read_capped(target, OUTPUT_CAP_BYTES)
-        text = data.decode("utf-8", errors="replace")
-        return text + (f"\n[file cut at {OUTPUT_CAP_BYTES:,} bytes]" if more else "")
-
-    @_tool
-    def edit_file(self, path: str, old: str, new: str) -> str:
-        """Replace the one occurrence of `old` in the file by `new`."""
-        target = self._file(path)
-        if isinstance(target, str):
-            return target
-        error = _text_error("old", old, MAX_TEXT_CHARS) or _text_error("new", new, MAX_TEXT_CHARS)
-        if error:
-            return error
-        if not old:
-            return "ERROR: old text is empty; copy the exact lines to replace from read_file's output."
-        data, more = _read_capped(target, OUTPUT_CAP_BYTES)
-        if more:
-            return f"ERROR: {path} is over {OUTPUT_CAP_BYTES:,} bytes; edit_file edits the task's small source files."
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            return f"ERROR: {path} is not UTF-8 text; edit_file edits text files only."
-        count = text.count(old)
-        if count == 0:
-            return (f"ERROR: old text not found in {path}. The file may have changed since you read it: "
-                    "read it again and copy the exact text.")
-        if count > 1:
-            return f"ERROR: old text appears {count} times in {path}; include more lines so it is unique."
-        target.write_text(text.replace(old, new), encoding="utf-8")
-        return f"Edited {path}: replaced {len(old.splitlines()) or 1} line(s)."
-
-    @_tool
-    def run_command(self, command: str) -> str:
-        """Run an allowed program (no shell) in the root; its exit code and output.
-
-        The program gets no credentials in its environment, a throwaway HOME and TMPDIR, the
-        timeout and the output cap, and no network where the OS allows it (`network_is_cut()`);
-        symlinks leading out are removed before and after it runs. Nothing here stops what `pytest`
-        imports or reads with your rights (that needs a container).
-        """
-        removed = self._remove_escaping_links()  # before the check: a link could make a name lead out
-        if removed:
-            return f"ERROR: symlinks leading outside the workspace were removed, nothing ran: {removed}."
-        refusal = self._refusal(command)
-        if refusal:
-            return refusal
-        self.commands_this_turn += 1
-        argv = shlex.split(command)
-        if argv[0] == "pytest":  # the interpreter running the harness, so the venv's pytest is used
-            argv = [*_PYTEST, "-p", "no:cacheprovider", *argv[1:]]
-        home = tempfile.mkdtemp(prefix="workbook-command-")
-        try:
-            code, raw, stopped = _run(argv, self.root, _command_env(home))
-        finally:
-            shutil.rmtree(home, ignore_errors=True)
-        removed = self._remove_escaping_links()
-        removed = f"\n[removed symlinks leading outside the workspace: {removed}]" if removed else ""
-        if stopped == "timeout":
-            return f"ERROR: {command} timed out after {COMMAND_TIMEOUT_SECONDS} s and was stopped.{removed}"
-        output = raw.decode("utf-8", errors="replace")
-        if stopped == "cap":
-            output += f"\n[output cut at {OUTPUT_CAP_BYTES} bytes; the command was stopped]"
-        return f"exit code {code}\n{output}{removed}"
 
     def _refusal(self, command) -> str | None:
         """Why `command` may not run, as an ERROR text; None when it may."""

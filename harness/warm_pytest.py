@@ -87,10 +87,11 @@ class WarmPytest:
     def alive(self) -> bool:
         return self.owner == os.getpid() and self.process.poll() is None
 
-    def start(self, args: list, cwd, env: dict) -> _Child:
+    def start(self, args: list, cwd, env: dict, jail: dict | None = None) -> _Child:
+        """`jail`: what `harness.confine.enter` takes; the run then happens in that jail."""
         read_end, write_end = os.pipe()
         try:
-            request = json.dumps({"args": list(args), "cwd": str(cwd), "env": env}).encode()
+            request = json.dumps({"args": list(args), "cwd": str(cwd), "env": env, "jail": jail}).encode()
             socket.send_fds(self.control, [request], [write_end])
         finally:
             os.close(write_end)  # the child holds the only write end: end of file means it and its children closed it
@@ -101,7 +102,7 @@ class WarmPytest:
         return _Child(self.control, json.loads(reply)["pid"], os.fdopen(read_end, "rb", buffering=0))
 
 
-def _become_pytest(request: dict, out: int, ready: int) -> None:
+def _become_pytest(request: dict, out: int, ready: int, confine) -> None:
     """In the forked child: turn into `python -m pytest ARGS` run in the request's folder and environment."""
     import atexit
     import runpy
@@ -115,6 +116,8 @@ def _become_pytest(request: dict, out: int, ready: int) -> None:
     os.dup2(out, 2)
     os.close(stdin)
     os.close(out)
+    if request["jail"]:  # from here on, only what the jail shows (the helper has no thread: it may unshare)
+        confine.enter(**request["jail"])
     os.chdir(request["cwd"])
     os.environ.clear()
     os.environ.update(request["env"])
@@ -140,6 +143,16 @@ def _become_pytest(request: dict, out: int, ready: int) -> None:
         os._exit(code)
 
 
+def _confine():
+    """harness/confine.py, loaded by path under a private name: a task module called `confine` stays the task's."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_workbook_confine", os.path.join(os.path.dirname(__file__), "confine.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def _serve(control: socket.socket) -> None:
     """The helper's loop: one request at a time, answered with the child's pid, then its exit code."""
     import gc
@@ -152,6 +165,7 @@ def _serve(control: socket.socket) -> None:
     gc.disable()
     import pytest  # noqa: F401  (the import every run would otherwise repeat)
     gc.collect()
+    confine = _confine()  # loaded once, before any fork
     gc.freeze()
     gc.enable()
     control.send(_HELLO)
@@ -168,7 +182,7 @@ def _serve(control: socket.socket) -> None:
         if pid == 0:
             control.close()
             os.close(ready_read)
-            _become_pytest(request, out, ready_write)
+            _become_pytest(request, out, ready_write, confine)
         os.close(out)
         os.close(ready_write)
         os.read(ready_read, 1)  # end of file once the child has its own session

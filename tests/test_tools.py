@@ -61,7 +61,7 @@ def test_symlinks_pointing_out_are_refused(ws, tmp_path):
     os.symlink(secret, ws.root / "link.txt")
     assert ws.read_file("link.txt").startswith("ERROR:")
     assert ws.edit_file("link.txt", "key", "x").startswith("ERROR:")
-    assert ws.run_command("cat link.txt").startswith("ERROR:")
+    assert "key=123" not in ws.run_command("cat link.txt")  # in the jail the link leads nowhere
     assert secret.read_text() == "key=123"
 
 
@@ -162,16 +162,31 @@ def test_no_input_makes_a_tool_raise(ws, value):
     assert ws.read_file("README.md").startswith("# invoicing"), "nothing may have damaged the task"
 
 
-def test_a_planted_symlink_is_removed_before_grep_can_follow_it(ws, tmp_path):
+def test_a_planted_symlink_leads_nowhere_in_the_jail(ws, tmp_path):
     secret = tmp_path / "secret.txt"
     secret.write_text("password=hunter2")
     test = ws.root / "tests" / "test_plant.py"
     test.write_text(f"import os\ndef test_plant():\n    os.symlink({str(tmp_path)!r}, 'out')\n")
-    assert "[removed symlinks leading outside the workspace: out]" in ws.run_command("pytest -q tests/test_plant.py")
-    assert "hunter2" not in ws.run_command("grep -R password .")
-    os.symlink(tmp_path, ws.root / "again")
-    out = ws.run_command("grep -R password .")
-    assert out.startswith("ERROR: symlinks leading outside") and not (ws.root / "again").exists()
+    assert "1 passed" in ws.run_command("pytest -q tests/test_plant.py")
+    assert "hunter2" not in ws.run_command("grep -R password .") and "hunter2" not in ws.read_file("out/secret.txt")
+
+
+def test_unjailed_a_planted_symlink_is_removed_before_grep_can_follow_it(ws, tmp_path, monkeypatch):
+    monkeypatch.setattr(tools, "jail_mode", lambda: None)
+    monkeypatch.setenv(tools.UNJAILED_SWITCH, "1")
+    tools._discard_warm_helper()
+    secret = tmp_path / "secret.txt"
+    secret.write_text("password=hunter2")
+    test = ws.root / "tests" / "test_plant.py"
+    test.write_text(f"import os\ndef test_plant():\n    os.symlink({str(tmp_path)!r}, 'out')\n")
+    try:
+        assert "[removed symlinks leading outside the workspace: out]" in ws.run_command("pytest -q tests/test_plant.py")
+        assert "hunter2" not in ws.run_command("grep -R password .")
+        os.symlink(tmp_path, ws.root / "again")
+        out = ws.run_command("grep -R password .")
+        assert out.startswith("ERROR: symlinks leading outside") and not (ws.root / "again").exists()
+    finally:
+        tools._discard_warm_helper()
 
 
 def test_pytest_runs_with_no_key_a_fresh_home_and_no_cache(ws, monkeypatch):
@@ -181,7 +196,7 @@ def test_pytest_runs_with_no_key_a_fresh_home_and_no_cache(ws, monkeypatch):
         "import os\ndef test_env():\n"
         "    assert 'GEMINI_API_KEY' not in os.environ and 'MY_SERVICE_TOKEN' not in os.environ\n"
         f"    assert os.environ['HOME'] != {os.environ.get('HOME', '')!r}\n"
-        "    assert 'workbook-command-' in os.environ['HOME']\n")
+        "    assert os.environ['HOME'] == os.environ['TMPDIR'] == '/tmp'\n")
     out = ws.run_command("pytest -q -s tests/test_env.py")
     assert "1 passed" in out, out
     assert not (ws.root / ".pytest_cache").exists()
@@ -276,7 +291,9 @@ def test_a_test_the_model_wrote_cannot_connect_even_to_loopback(ws, listener, wa
     assert _connections(listener) == 0
 
 
-def test_where_the_network_cannot_be_cut_commands_still_run(ws, listener, monkeypatch):
+def test_unjailed_where_the_network_cannot_be_cut_commands_still_run(ws, listener, monkeypatch):
+    monkeypatch.setattr(tools, "jail_mode", lambda: None)
+    monkeypatch.setenv(tools.UNJAILED_SWITCH, "1")
     monkeypatch.setattr(tools, "_offline_launcher", lambda: ())
     tools._discard_warm_helper()  # the next helper starts with the network, as on such a machine
     (ws.root / "tests" / "test_net.py").write_text(NETWORK_TEST.format(port=listener.getsockname()[1]))
@@ -291,15 +308,15 @@ def test_where_the_network_cannot_be_cut_commands_still_run(ws, listener, monkey
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="network namespaces are Linux's")
 def test_a_user_other_than_root_gets_the_network_cut_through_a_user_namespace(ws, listener, monkeypatch):
     monkeypatch.setattr(os, "geteuid", lambda: 1000)  # what a student's own account sees
-    tools._offline_launcher.cache_clear()
+    tools.jail_mode.cache_clear()
     tools._discard_warm_helper()
     try:
-        assert "--user" in tools._offline_launcher(), "the user-namespace form did not work on this kernel"
+        assert tools.jail_mode() == "user namespace", "the user-namespace jail did not work on this kernel"
         (ws.root / "tests" / "test_net.py").write_text(NETWORK_TEST.format(port=listener.getsockname()[1]))
         out = ws.run_command("pytest -q -s tests/test_net.py")
         assert "1 passed" in out and "REFUSED 101" in out, out
         assert _connections(listener) == 0
     finally:
         monkeypatch.undo()
-        tools._offline_launcher.cache_clear()
+        tools.jail_mode.cache_clear()
         tools._discard_warm_helper()

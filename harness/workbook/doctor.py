@@ -5,7 +5,7 @@
     ok  mode        Offline: calls go to the glass-box model on loopback, posing as gemini-3.8-flash. No key, no network.
     ok  key         none found (GOOGLE_API_KEY, GEMINI_API_KEY or .env here): the lessons run offline
     ok  glass box   answered one call in 0.14 s (51 tokens)
-    ok  commands    the agent's commands run with no network (a network namespace of their own)
+    ok  commands    the agent's commands run with no network, in a jail (the task's folder and Python only)
     ok  jupyterlab  4.6.6 serves /lab (started in 4.8 s); widgets: anywidget, ipywidgets, plotly; news toast off
     ok  lesson 00   00_first_call.ipynb ran headless in 3.5 s here (offline; checks reported: 1)
 
@@ -220,14 +220,13 @@ def lesson_line() -> tuple[bool, str]:
 
 
 def commands_line() -> tuple[bool, str]:
-    """Whether the agent's commands run with no network here (lesson 04, section 4). Either way is ok:
-    the lessons run; without it, a test the model writes can open connections."""
-    from harness.tools import network_is_cut
+    """Whether the agent's commands run in a jail here (harness.confine; lesson 04, the tools)."""
+    from harness.tools import UNJAILED_SWITCH, jail_mode
 
-    if network_is_cut():
-        return True, "the agent's commands run with no network (a network namespace of their own)"
-    return True, ("the agent's commands keep the network: this machine cannot start a program without it "
-                  "(Linux's unshare and user namespaces); see lesson 04, section 4")
+    if jail_mode():
+        return True, "the agent's commands run with no network, in a jail (the task's folder and Python only)"
+    return False, (f"the agent's commands cannot be jailed here (not Linux, or no user namespaces): they are "
+                   f"refused unless you set {UNJAILED_SWITCH}=1; see lesson 04, the tools")
 
 
 def report(quick: bool = False):

@@ -10,11 +10,12 @@ What is enforced, and how:
   folder are inside it.
 - environment: rebuilt from nothing (PATH, locale, the workbook's own settings); no API key, no
   instructor HOME, PYTHONHASHSEED fixed so a set's order is the same for every student.
-- as root (`jail.py` under `unshare --mount --net`): a user of its own (a uid no account has, one
-  per notebook graded at once), so the folder (mode 700) of a classmate graded at the same time is
-  closed to it; the submissions, the gradebook folder and every `.env` are hidden; the instructor's
-  clone is read-only; no network. When the time is up every process of that uid is killed, so a
-  detached process cannot outlive grading.
+- as root (`harness.confine`, the jail the agent's commands run in too): a user of its own (a uid no
+  account has, one per notebook graded at once); a view of the machine by allow-list: its own folder
+  (writable), the workbook's code and Python (read-only), system programs; nothing else of the clone
+  (no `.env`, no solutions, no submission, no gradebook folder); a private /tmp and /dev/shm (tmpfs,
+  64 MiB each) that vanish with it; no file over 256 MiB; its own pid namespace; no network. When
+  the time is up every process of that uid is killed, so a detached process cannot outlive grading.
 - not root: the kernel runs as the instructor; the folder, the environment and the killing (by a
   marker in each process's environment) still hold, the rest is reported "not enforced".
 Memory and CPU are not capped here: give the grading machine (or container) its own limits.
@@ -32,12 +33,14 @@ import time
 from contextlib import suppress
 from pathlib import Path
 
+from harness import confine
 from harness.client import KEY_VARIABLES
 from harness.workbook import ROOT
 
 FIRST_UID = 61000            # no account on a Debian or Ubuntu system uses 61000-61999
 UIDS = range(FIRST_UID, FIRST_UID + 1000)
-JAIL = Path(__file__).with_name("jail.py")
+MAX_PROCESSES = 256          # per user: stops a fork bomb, leaves room for the kernel's threads
+TMP_BYTES = 64 << 20         # the kernel's private /tmp and /dev/shm, each
 KEPT_VARIABLES = ("PATH", "LANG", "LC_ALL", "TZ")
 MARKER = "WORKBOOK_GRADING_RUN"  # in every graded process's environment, to find them again
 
@@ -183,39 +186,27 @@ class Sandbox:
             env["WORKBOOK_OFFLINE"] = "1"
         return env
 
-    def hidden_paths(self) -> list[str]:
-        """What the kernel must not see: the given paths, every .env the grader could read a key from,
-        the grader's HOME, and each folder on the way to what the kernel needs that its user could
-        not enter (a clone in /root, say): kept_paths() brings back what it needs of them."""
-        paths = set(self.hide) | {folder / ".env" for folder in (ROOT, Path.cwd(), Path.home())}
-        paths.add(Path.home().resolve())
-        for needed in self.needed_paths():
-            paths.update(folder for folder in needed.parents if not folder.stat().st_mode & stat.S_IXOTH)
-        return sorted(str(p) for p in paths if p.exists() and not (p in self.folder.parents or p == self.folder))
-
-    @staticmethod
-    def needed_paths() -> list[Path]:
-        """What a grading kernel runs from: the Python installation, its venv, the workbook."""
-        return sorted({Path(sys.base_prefix).resolve(), Path(sys.prefix).resolve(), ROOT.resolve()})
-
-    def kept_paths(self, hidden: list[str]) -> list[str]:
-        """The needed paths that sit inside a hidden folder, brought back read-only (outermost only)."""
-        inside = [path for path in self.needed_paths() if any(Path(h) in path.parents for h in hidden)]
-        return [str(path) for path in inside if not any(other in path.parents for other in inside)]
+    def visible_paths(self) -> tuple[list[str], list[str]]:
+        """What the kernel sees, by allow-list (`harness.confine`): (writable, read-only). Its own folder,
+        the workbook's code and Python; nothing else of the clone (no .env, no solutions, no classmate)."""
+        read = sorted({str((ROOT / "harness").resolve()), *confine.python_paths()})
+        return [str(self.folder)], read
 
     def wrap(self, command: list[str], connection_file: str) -> list[str]:
         """The kernel command, run inside the jail when this process can isolate it."""
         if self.uid is None:
             return command
+        write, read = self.visible_paths()
+        shown = [Path(p) for p in write + read]
+        for hidden in self.hide:  # the allow-list must never show what the caller asked to keep out
+            if any(hidden == p or p in hidden.parents for p in shown):
+                raise RuntimeError(f"the grading jail would show {hidden}; grade from a folder outside it")
         offline = self.offline is not False  # --online grading must reach Gemini
-        jail = ["unshare", "--mount", *(["--net"] if offline else []), "--", sys.executable, "-I", str(JAIL),
-                *(["--loopback"] if offline else []),
-                "--uid", str(self.uid), "--gid", str(self.uid), "--read-only", str(ROOT), "--own", connection_file]
-        hidden = self.hidden_paths()
-        for path in hidden:
-            jail += ["--hide", path]
-        for path in self.kept_paths(hidden):
-            jail += ["--keep", path]
+        jail = [sys.executable, "-I", "-S", confine.__file__, "--cwd", str(self.folder), "--uid", str(self.uid),
+                "--gid", str(self.uid), "--own", connection_file, "--max-processes", str(MAX_PROCESSES),
+                "--tmp-bytes", str(TMP_BYTES), *(["--loopback"] if offline else ["--network"])]
+        jail += [word for path in write for word in ("--write", path)]
+        jail += [word for path in read for word in ("--read", path)]
         return [*jail, "--", *command]
 
     def kill_all(self) -> None:
@@ -233,7 +224,8 @@ def enforcement(online: bool = False) -> dict[str, str]:
         "own folder holding only this notebook": "enforced",
         "no API key in the environment, fresh HOME, PYTHONHASHSEED=0": "enforced",
         "own user per notebook (a uid no account has)": "enforced" if isolated else why_not,
-        "submissions, gradebook folder, instructor's HOME and .env files hidden": "enforced" if isolated else why_not,
+        "only its own folder, the workbook's code and Python visible (no submission, gradebook folder, HOME "
+        "or .env); private /tmp and /dev/shm of 64 MiB": "enforced" if isolated else why_not,
         "instructor's clone read-only": "enforced" if isolated else
         ("by file permissions only" if not os.stat(ROOT).st_mode & stat.S_IWOTH else why_not),
         "no network (loopback only)": "not enforced: --online grading calls Gemini" if online else
