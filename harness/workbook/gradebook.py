@@ -35,7 +35,8 @@ FORMAT = 2  # of results/*.json; 1 (no "format" key) kept no fingerprints
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 NEEDS_A_LOOK = ("error", "missing", "tampered", NOTE)
 COLOURS = {"skipped": "#6e7781", "passed": "#1a7f37", "failed": "#cf222e", "not attempted": "#6e7781", "error": "#8250df",
-           "missing": "#bf8700", "tampered": "#a40e26", NOTE: "#6e7781"}
+           "missing": "#bf8700", "tampered": "#a40e26", NOTE: "#6e7781",
+           "review": "#bf8700"}
 
 
 def safe_cell(value) -> str:
@@ -182,6 +183,7 @@ def status_shares(cohort) -> dict[str, dict[str, float]]:
 def needs_a_look(cohort) -> list[tuple[str, str, str, str, str]]:
     """(student, lesson, exercise, status, message) for errors, missing lessons, tampering, restored cells."""
     found = [(s, r.lesson, r.exercise, r.status, r.message) for s, r in rows(cohort) if r.status in NEEDS_A_LOOK]
+    found += [(s, r.lesson, r.exercise, "review", r.review) for s, r in rows(cohort) if r.review]
     for student, entry in cohort.items():
         found += [(student, "-", "-", "skipped", f"{item['path']}: {item['reason']}") for item in entry["skipped"]]
     return list(dict.fromkeys(found))
