@@ -31,7 +31,7 @@ from pathlib import Path
 
 from google.genai import types
 
-from harness.client import KEY_SHAPE, KEY_VARIABLES, api_key
+from harness import redaction
 from harness.warm_pytest import WarmPytest
 
 ALLOWED_PROGRAMS = ("cat", "grep", "head", "ls", "pytest", "tail", "wc")
@@ -50,16 +50,12 @@ REDACTED = "[redacted]"
 
 
 def redact(text: str) -> str:
-    """`text` with every key-shaped string and every key variable's value replaced by [redacted].
+    """`text` with every key, in any form `harness.redaction` knows, replaced by [redacted].
 
     >>> redact("key=" + "AIza" + "x" * 35 + " ok")
     'key=[redacted] ok'
     """
-    text = KEY_SHAPE.sub(REDACTED, text)
-    for value in {os.environ.get(name) or "" for name in KEY_VARIABLES} | {api_key() or ""}:
-        if len(value) >= 8:  # a short value would blank ordinary words
-            text = text.replace(value, REDACTED)
-    return text
+    return redaction.redact(text, REDACTED)
 
 
 def _tool(method):

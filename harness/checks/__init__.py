@@ -18,7 +18,7 @@ Where the tests want a wrong answer to stop a notebook, they set WORKBOOK_CHECKS
 import importlib
 import os
 import pkgutil
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Callable
 
 from harness.arguments import require_text
@@ -44,6 +44,7 @@ class CheckResult:
     title: str
     rule: str = ""   # failed/error: the rule broken; passed: a short detail (may be empty)
     hint: str = ""
+    rules: list = field(default_factory=list)  # every rule tried: {"name": str, "passed": bool}; [] when not attempted
 
     def line(self) -> str:
         if self.status == PASSED:
@@ -170,13 +171,15 @@ def run_check(exercise_id: str, fn: Callable) -> CheckResult:
                            f"pass the function's name without calling it, e.g. check({exercise_id!r}, my_function).")
     try:
         detail = known[exercise_id].run(fn)
-        result = CheckResult(exercise_id, PASSED, title, detail or "")
+        result = CheckResult(exercise_id, PASSED, title, detail or "", rules=[{"name": title, "passed": True}])
     except ExerciseFailed as failure:
-        result = CheckResult(exercise_id, failure.status, title, failure.rule, failure.hint)
+        tried = [] if failure.status == NOT_ATTEMPTED_STATUS else [{"name": failure.rule, "passed": False}]
+        result = CheckResult(exercise_id, failure.status, title, failure.rule, failure.hint, tried)
     except Exception as error:  # something the rules did not foresee: still one line, never a traceback
         result = CheckResult(exercise_id, ERROR, title,
                              f"the check could not finish on your function ({type(error).__name__}: {_short(str(error), 200)}).",
-                             "run your function by hand on a small input and look at what it returns.")
+                             "run your function by hand on a small input and look at what it returns.",
+                             [{"name": "the check could finish", "passed": False}])
     _LAST_STATUS[exercise_id] = (fn, result.status)
     return result
 

@@ -28,7 +28,7 @@ from harness.workbook import guard
 from harness.workbook.build import expected_lessons
 from harness.workbook.execute import Run, execute
 from harness.workbook.rebuild import Rebuilt, rebuild
-from harness.workbook.redact import redact
+from harness.redaction import redact
 from harness.workbook.restore import Prepared, prepare
 from harness.workbook.sandbox import Sandbox
 from harness.workbook.verify import Job, verify
