@@ -49,7 +49,7 @@ class Statement:
     needs_later: set[str]  # global names read by the functions it defines, when they are called
 
 
-def _binds(node: ast.stmt) -> set[str]:
+def binds(node: ast.stmt) -> set[str]:
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
         return {node.name}
     if isinstance(node, ast.Import):
@@ -86,8 +86,8 @@ def statements(cells: list[tuple[int, str]]) -> list[Statement]:
             continue  # the kernel reported it; nothing in it can be rebuilt
         lines = source.splitlines()
         for node in tree.body:
-            binds = _binds(node)
-            if not binds:
+            names = binds(node)
+            if not names:
                 continue
             first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
             if isinstance(node, (ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.AugAssign)):
@@ -98,7 +98,7 @@ def statements(cells: list[tuple[int, str]]) -> list[Statement]:
                 now, later = _globals_read(text)
             except SyntaxError:
                 continue
-            found.append(Statement(cell, first, text, binds, now - set(dir(builtins)), later - set(dir(builtins))))
+            found.append(Statement(cell, first, text, names, now - set(dir(builtins)), later - set(dir(builtins))))
     return found
 
 

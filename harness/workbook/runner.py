@@ -16,6 +16,7 @@ Nothing printed or shown by the notebook is read, so no forged output, patched c
 callback in the kernel counts. An exercise whose check cell comes after the cell where the kernel
 stopped (`exit()`, `os._exit`) is "error: the kernel stopped at cell N"; work above it is graded.
 """
+import ast
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +28,7 @@ from harness.checks import NOT_ATTEMPTED
 from harness.workbook import guard
 from harness.workbook.build import expected_lessons
 from harness.workbook.execute import Run, execute
-from harness.workbook.rebuild import Rebuilt, rebuild
+from harness.workbook.rebuild import Rebuilt, binds, rebuild
 from harness.redaction import redact
 from harness.workbook.restore import Prepared, prepare
 from harness.workbook.sandbox import Sandbox
@@ -185,7 +186,7 @@ def from_check(lesson: str, exercise: str, found: dict, rebuilt: Rebuilt, name: 
     """The exercise's Result from what the fresh interpreter reported."""
     evidence = [f"{rebuilt.where(n)}: `{rebuilt.source.splitlines()[n - 1].strip()[:120]}` (calls the harness's own "
                 "reference for this exercise)" for n in found["reached"] if 1 <= n <= len(rebuilt.source.splitlines())]
-    evidence += [f"{rebuilt.where(n)}: {why}" if n else why for n, why in found["found"]]
+    evidence += [f"{rebuilt.where(n or binding_line(rebuilt, name))}: {why}" for n, why in found["found"]]
     if evidence:
         return tampered(lesson, exercise, evidence)
     status, rule, hint, rules = found["status"], found["rule"], found["hint"], found["rules"]
@@ -200,6 +201,11 @@ def from_check(lesson: str, exercise: str, found: dict, rebuilt: Rebuilt, name: 
     if status not in STATUSES:
         return Result(lesson, exercise, "error", f"the check reported an unknown status {status[:40]!r}")
     return Result(lesson, exercise, status, f"Exercise {exercise}: {rule}" + (f"\n  Hint: {hint}" if hint else ""), rule, rules)
+
+
+def binding_line(rebuilt: Rebuilt, name: str) -> int:
+    """The line of the rebuilt source that last binds `name` (what the check was handed)."""
+    return max([n.lineno for n in ast.parse(rebuilt.source).body if name in binds(n)], default=0)
 
 
 def results_of(lesson: str, prepared: Prepared, run: Run, expected: list[str], cell_timeout: float,
