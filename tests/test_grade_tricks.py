@@ -68,11 +68,16 @@ def test_the_evidence_of_a_reached_reference_is_the_line_itself(graded):
 
 def test_code_that_is_the_references_is_passed_and_flagged_for_review(graded):
     root, rows = graded
-    assert rows[("reference_copied_with_other_names", "3.1")]["status"] == "passed"
+    assert rows[("reference_copied_with_its_imports", "3.1")]["status"] == "passed"
     assert "matches the reference" in (root / "out" / "gradebook.html").read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("trick", ["exit_after_correct_work", "os_exit_after_correct_work", "kernel_killed_after_correct_work"])
+def test_exit_in_a_cell_costs_nothing(graded):
+    # exit() asks the frontend to stop the kernel; nbclient is none, so every cell runs and is graded.
+    assert [graded[1][("exit_after_correct_work", e)]["status"] for e in ("3.1", "3.2")] == ["passed", "passed"]
+
+
+@pytest.mark.parametrize("trick", ["os_exit_after_correct_work", "kernel_killed_after_correct_work"])
 def test_a_kernel_that_stops_is_an_error_at_its_cell_never_tampering(graded, trick):
     rows = graded[1]
     assert rows[(trick, "3.1")]["status"] == "passed"  # the work above the stop, rebuilt from source

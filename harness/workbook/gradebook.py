@@ -1,9 +1,9 @@
 """The gradebook: kept per student as grading goes, merged on a regrade, exported for people and the LMS.
 
     grades/
-      results/ada.json   one file per student, written (atomically) as soon as that student is graded
-      gradebook.csv      student, lesson, exercise, status, rule, message: one row per exercise
-      lms.csv            one row per student, one column per exercise (1 passed, 0 not), a total
+      results/ada.json   one file per student (`file_key`: Zoé -> _5a_o_e9_.json), written atomically when graded
+      gradebook.csv      student, lesson, exercise, status, rule, message, rules passed and missed: one row per exercise
+      lms.csv            one row per student, one column per exercise (1 passed, 0 not, or a share of rules), a total
       gradebook.html     per-rule misses across the cohort, student x exercise table, "needs a look"
       projector.html     the same cohort figures without a single name, for the projector
       feedback/ada.html  what one student gets back: each exercise, its message, what to look at
@@ -14,7 +14,7 @@ lesson's entry keeps the SHA-256 of the submission and of the pristine lesson it
 against, so a resumed run skips what has not changed (`unchanged`). `check_merge` refuses, before
 anything runs, a folder written by another format or a merge that would leave students graded
 on different lessons (their LMS totals would not compare). Every
-text is redacted (`redact.py`) and every CSV cell that a spreadsheet would read as a formula
+text is redacted (`harness/redaction.py`) and every CSV cell that a spreadsheet would read as a formula
 (starting with =, +, -, @, a tab or a carriage return) is prefixed with a quote.
 """
 import csv
