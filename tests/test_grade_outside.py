@@ -91,3 +91,20 @@ def test_an_endless_function_fails_its_exercise_in_the_time_given():
             found = verify([loop, job], box)
     assert found[0]["status"] == "failed" and "did not finish in 2 s" in found[0]["rule"]
     assert found[1]["status"] == "passed"  # the next exercise gets a fresh process
+
+
+@pytest.mark.parametrize("report", ["not a dict", ["a", "list"], {"status": 3}, None])
+def test_a_malformed_report_is_an_error_with_the_reason(report):
+    from harness.workbook.verify import _clean
+
+    found = _clean(report, Job("3.1", "build_context", "", 1))
+    assert found["status"] == "error" and "3.1" in found["rule"]
+
+
+def test_a_huge_report_is_cut_to_size():
+    from harness.workbook.verify import FIELD_LIMIT, _clean
+
+    found = _clean({"status": "failed", "rule": "x" * 10**7, "rules": [{"name": "y" * 10**6, "passed": 1}] * 10**4},
+                   Job("3.1", "build_context", "", 1))
+    assert len(found["rule"]) == FIELD_LIMIT and len(found["rules"]) <= 200
+    assert all(len(r["name"]) <= FIELD_LIMIT and r["passed"] is False for r in found["rules"])  # only True passes

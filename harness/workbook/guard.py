@@ -26,7 +26,7 @@ import textwrap
 
 from harness.workbook.rebuild import Rebuilt
 
-RUNTIME_CODE = {"exec", "eval", "compile", "__import__", "globals", "locals", "vars", "breakpoint", "get_ipython",
+RUNTIME_CODE = {"exec", "eval", "compile", "__import__", "globals", "locals", "breakpoint", "get_ipython",
                 "__builtins__", "__loader__", "__spec__", "setattr", "delattr", "open", "input", "exit", "quit"}
 CHECKS_MACHINERY = {"check", "run_check", "reference", "exercises"}
 DENIED_MODULES = ("sys", "builtins", "importlib", "inspect", "gc", "ctypes", "os", "posix", "signal", "subprocess",
@@ -111,6 +111,9 @@ def _findings(tree: ast.Module) -> list[tuple[int, str]]:
                 and isinstance(node.args[0], ast.Name) and node.args[0].id in imported \
                 and not (len(node.args) > 1 and isinstance(node.args[1], ast.Constant)):
             found.append((line, f"looks up a name of {imported[node.args[0].id]} computed at run time"))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "vars" and (
+                not node.args or (isinstance(node.args[0], ast.Name) and node.args[0].id in imported)):
+            found.append((line, "reads the names of a module or of the notebook with vars()"))
         elif isinstance(node, ast.ClassDef):
             for item in node.body:
                 names = [item.name] if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) else \
