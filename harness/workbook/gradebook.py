@@ -246,8 +246,8 @@ def write_lms_csv(cohort, path: Path, share_of_rules: tuple[str, ...] = ()) -> N
     exercises = exercises_of(cohort)
     table = [["student", *exercises, "total", "out_of"]]
     for student, entry in cohort.items():
-        by_exercise = {r.exercise: r for r in entry["results"]}
-        marks = [mark(by_exercise[e], e in share_of_rules or "all" in share_of_rules) if e in by_exercise else 0 for e in exercises]
+        marks = [max((mark(r, e in share_of_rules or "all" in share_of_rules) for r in entry["results"] if r.exercise == e),
+                     default=0) for e in exercises]
         table.append([safe_cell(student), *marks, round(sum(marks), 3), len(exercises)])
     _write_csv(path, table)
 
