@@ -10,7 +10,9 @@ A student's folder is their `lessons/` folder or anything holding one (a hub hom
 notebooks named like a lesson, directly in the folder or in a `lessons/` folder inside it, are
 graded; `solutions/`, checkpoints, backups and every other file are skipped, each with its reason.
 Each notebook runs with the lesson's own check cells (`restore.py`) in a sandbox of its own
-(`sandbox.py`), students in parallel. Results go to `--out` as each student is done and merge
+(`sandbox.py`), students in parallel; each exercise is then checked outside the kernel, rebuilt
+from the notebook's source (`runner.py`). `--share-of-rules 3.1` (or `all`) marks that exercise
+in lms.csv by the share of its rules passed instead of all-or-nothing. Results go to `--out` as each student is done and merge
 into what is there: `--student ada --lesson 03` regrades one student's one lesson and nothing else.
 Run again after a crash (or when a few students hand in late), `grade` keeps every lesson
 already graded on the same submission (SHA-256) against the same pristine lesson and runs the
