@@ -10,9 +10,9 @@ Record and auto send what they must to Gemini with a key, else to the glass box.
 the option. Recording hooks an HTTP transport into the SDK's own client (`HttpOptions(client_args=
 {"transport": ...})`, google-genai 3.6.1 with its default httpx2 backend), so requests go out unchanged and
 each exchange is appended as one JSON line in the format of harness/engine/replay.py. NOTE: no header is
-written (the key travels in `x-goog-api-key`), a `key=` query parameter is dropped, and any text shaped
-like a Google API key, or equal to the key in use, is replaced by "[redacted]" before the line reaches the
-disk. Only the synchronous client records (`client.models...`, not `client.aio...`). In auto mode a
+written (the key travels in `x-goog-api-key`), a `key=` query parameter is dropped, and any key in any form
+`harness.redaction` hides (the key in use, encoded or spaced, and anything shaped like a Google key) is
+replaced by "[redacted]" before the line reaches the disk. Only the synchronous client records (`client.models...`, not `client.aio...`). In auto mode a
 request the file answers never reaches the glass box, so its implicit cache does not learn it.
 """
 import os
@@ -22,7 +22,7 @@ from urllib.parse import parse_qsl, urlencode
 
 import httpx2
 
-from harness.client import KEY_SHAPE, api_key
+from harness import redaction
 from harness.engine.replay import Replay, exchange_line
 
 SETTING = "WORKBOOK_RECORDING"
@@ -49,11 +49,8 @@ def recording_setting() -> tuple[str, Path] | None:
 
 
 def redact(text: str) -> str:
-    """`text` with the key in use and anything shaped like a Google API key replaced."""
-    key = api_key()
-    if key:
-        text = text.replace(key, REDACTED)
-    return KEY_SHAPE.sub(REDACTED, text)
+    """`text` with every key, in any form `harness.redaction` knows, replaced."""
+    return redaction.redact(text, REDACTED)
 
 
 class RecordingTransport(httpx2.BaseTransport):

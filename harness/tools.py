@@ -32,8 +32,7 @@ from pathlib import Path
 
 from google.genai import types
 
-from harness import confine
-from harness.client import KEY_SHAPE, KEY_VARIABLES, api_key
+from harness import confine, redaction
 from harness.steady_output import steady
 from harness.warm_pytest import WarmPytest
 
@@ -57,16 +56,12 @@ REDACTED = "[redacted]"
 
 
 def redact(text: str) -> str:
-    """`text` with every key-shaped string and every key variable's value replaced by [redacted].
+    """`text` with every key, in any form `harness.redaction` knows, replaced by [redacted].
 
     >>> redact("key=" + "AIza" + "x" * 35 + " ok")
     'key=[redacted] ok'
     """
-    text = KEY_SHAPE.sub(REDACTED, text)
-    for value in {os.environ.get(name) or "" for name in KEY_VARIABLES} | {api_key() or ""}:
-        if len(value) >= 8:  # a short value would blank ordinary words
-            text = text.replace(value, REDACTED)
-    return text
+    return redaction.redact(text, REDACTED)
 
 
 def _tool(method):

@@ -65,8 +65,7 @@ def test_broken_submissions_are_recorded_with_the_reason(cohort):
     rows = cohort[3]
     assert status(rows, "bob", "92_two", "99.1")[0] == "error"
     assert "not a valid notebook" in status(rows, "bob", "92_two", "99.1")[1]
-    assert status(rows, "cal", "91_one", "99.1") == (
-        "error", "the cell did not finish within 3 s and was interrupted (an endless loop?)")
+    assert status(rows, "cal", "91_one", "99.1") == ("failed", "Exercise 99.1: did not finish in 3 s (an endless loop?)")
     assert status(rows, "cal", "92_two", "99.1") == ("missing", "no 92_two.ipynb in the submission")
 
 

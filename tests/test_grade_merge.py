@@ -87,7 +87,7 @@ def test_regrading_one_lesson_reruns_only_the_changed_submission(regraded):
     before, after = snaps["student"], snaps["lesson"]
     assert "Kept 4 of 5 results (student x lesson) already graded" in steps["lesson"].stderr
     assert "1/1 students" in steps["lesson"].stderr
-    assert [line for line in after["bob"]["rows"] if ",92_two," in line] == ["bob,92_two,99.1,passed,,"]
+    assert [line for line in after["bob"]["rows"] if ",92_two," in line] == ["bob,92_two,99.1,passed,,,1 of 1,"]
     assert [line for line in after["bob"]["rows"] if ",91_one," in line] == [
         line for line in before["bob"]["rows"] if ",91_one," in line], "bob's other lesson changed"
     for student in set(STUDENTS) - {"bob"}:
@@ -98,7 +98,7 @@ def test_grading_the_room_again_runs_only_the_notebook_handed_in_late(regraded):
     root, steps, snaps = regraded
     before, after = snaps["lesson"], snaps["late"]
     assert "Kept 9 of 10 results (student x lesson) already graded" in steps["late"].stderr
-    assert [line for line in after["cal"]["rows"] if ",91_one," in line] == ["cal,91_one,99.1,passed,,", "cal,91_one,99.2,passed,,"]
+    assert [line for line in after["cal"]["rows"] if ",91_one," in line] == ["cal,91_one,99.1,passed,,,1 of 1,", "cal,91_one,99.2,passed,,,1 of 1,"]
     assert [line for line in after["cal"]["rows"] if ",92_two," in line] == [
         line for line in before["cal"]["rows"] if ",92_two," in line], "cal's unchanged lesson was regraded differently"
     for student in set(STUDENTS) - {"cal"}:

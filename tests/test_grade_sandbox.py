@@ -12,7 +12,7 @@ import time
 import pytest
 
 from harness.workbook import ROOT
-from harness.workbook.redact import redact
+from harness.redaction import redact
 from harness.workbook.sandbox import can_isolate
 from test_workbook_check import write_fake_lesson
 

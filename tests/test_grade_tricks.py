@@ -59,3 +59,27 @@ def test_fifty_megabytes_of_output_stay_out_of_the_gradebook(graded):
 def test_restored_cells_are_listed_for_a_look(graded):
     rows = graded[1]
     assert "was edited" in rows[("check_commented_out", "notebook")]["message"]
+
+
+def test_the_evidence_of_a_reached_reference_is_the_line_itself(graded):
+    message = graded[1][("reference_through_sys_modules", "3.1")]["message"]
+    assert "sys.modules['harness.context']" in message and "cell " in message
+
+
+def test_code_that_is_the_references_is_passed_and_flagged_for_review(graded):
+    root, rows = graded
+    assert rows[("reference_copied_with_its_imports", "3.1")]["status"] == "passed"
+    assert "matches the reference" in (root / "out" / "gradebook.html").read_text(encoding="utf-8")
+
+
+def test_exit_in_a_cell_costs_nothing(graded):
+    # exit() asks the frontend to stop the kernel; nbclient is none, so every cell runs and is graded.
+    assert [graded[1][("exit_after_correct_work", e)]["status"] for e in ("3.1", "3.2")] == ["passed", "passed"]
+
+
+@pytest.mark.parametrize("trick", ["os_exit_after_correct_work", "kernel_killed_after_correct_work"])
+def test_a_kernel_that_stops_is_an_error_at_its_cell_never_tampering(graded, trick):
+    rows = graded[1]
+    assert rows[(trick, "3.1")]["status"] == "passed"  # the work above the stop, rebuilt from source
+    assert rows[(trick, "3.2")]["status"] == "error" and "the kernel stopped at cell" in rows[(trick, "3.2")]["message"]
+    assert "the kernel stopped at cell" in rows[(trick, "notebook")]["message"]

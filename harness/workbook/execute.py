@@ -21,17 +21,16 @@ from nbclient import NotebookClient
 from nbclient.exceptions import DeadKernelError
 from nbformat.v4 import new_output
 
-from harness.workbook.restore import GUARD_ID
 from harness.workbook.sandbox import Sandbox
 
 OUTPUT_LIMIT = 2_000_000  # bytes of output kept per cell
-GRADER_CELL_TIMEOUT = 180  # the grader's cells and the import cell load the harness: slow on a loaded machine
+GRADER_CELL_TIMEOUT = 180  # the import cell loads the harness: slow on a loaded machine
 
 
 def _timeout_for(cell_timeout: float):
-    """The student's cells get `cell_timeout`; the grader's own cells are never cut short by it."""
+    """The student's cells get `cell_timeout`; the lesson's import cell is never cut short by it."""
     def timeout(cell) -> float:
-        ours = cell.get("id", "").startswith(GUARD_ID) or cell.get("metadata", {}).get("workbook", {}).get("import")
+        ours = cell.get("metadata", {}).get("workbook", {}).get("import")
         return max(cell_timeout, GRADER_CELL_TIMEOUT) if ours else cell_timeout
     return timeout
 

@@ -10,7 +10,9 @@ A student's folder is their `lessons/` folder or anything holding one (a hub hom
 notebooks named like a lesson, directly in the folder or in a `lessons/` folder inside it, are
 graded; `solutions/`, checkpoints, backups and every other file are skipped, each with its reason.
 Each notebook runs with the lesson's own check cells (`restore.py`) in a sandbox of its own
-(`sandbox.py`), students in parallel. Results go to `--out` as each student is done and merge
+(`sandbox.py`), students in parallel; each exercise is then checked outside the kernel, rebuilt
+from the notebook's source (`runner.py`). `--share-of-rules 3.1` (or `all`) marks that exercise
+in lms.csv by the share of its rules passed instead of all-or-nothing. Results go to `--out` as each student is done and merge
 into what is there: `--student ada --lesson 03` regrades one student's one lesson and nothing else.
 Run again after a crash (or when a few students hand in late), `grade` keeps every lesson
 already graded on the same submission (SHA-256) against the same pristine lesson and runs the
@@ -114,7 +116,7 @@ def progress_line(done: int, total: int) -> str:
 
 def grade(submissions: Path, out: Path, lessons: dict[str, nbformat.NotebookNode], students: list[str] | None = None,
           jobs: int | None = None, cell_timeout: float = 60, offline: bool = True, progress=sys.stderr,
-          force: bool = False) -> dict:
+          force: bool = False, share_of_rules: tuple[str, ...] = ()) -> dict:
     """Grade the chosen students on `lessons`, recording each as they finish; return the whole cohort.
 
     A lesson already in `out` for a student, graded on the same submission against the same
@@ -148,13 +150,18 @@ def grade(submissions: Path, out: Path, lessons: dict[str, nbformat.NotebookNode
                    for name, (found, skipped, _, todo) in work.items()}
         for future in as_completed(futures):
             name = futures[future]
+            try:
+                graded = future.result()
+            except Exception as error:  # one student's notebook never stops the others being graded
+                reason = f"the grader could not grade this submission ({type(error).__name__}: {str(error)[:200]})"
+                graded = {lesson: whole_lesson(lesson, exercise_ids(nb), "error", reason) for lesson, nb in work[name][3].items()}
             with lock:
-                gradebook.record(out, name, future.result(), work[name][1], work[name][2])
-                gradebook.export(out, enforced)
+                gradebook.record(out, name, graded, work[name][1], work[name][2])
+                gradebook.export(out, enforced, share_of_rules)
                 done += 1
             end = "\r" if progress.isatty() and done < len(work) else "\n"
             print(progress_line(done, len(work)), end=end, file=progress, flush=True)
-    return gradebook.export(out, enforced)
+    return gradebook.export(out, enforced, share_of_rules)
 
 
 def main(argv: list[str]) -> int:
@@ -169,6 +176,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--cell-timeout", type=float, default=60, metavar="S", help="interrupt a cell after S seconds (default 60)")
     parser.add_argument("--lessons", type=Path, default=None, metavar="DIR",
                         help="the pristine lessons to grade against (default: the ones built from solutions/)")
+    parser.add_argument("--share-of-rules", action="append", default=[], metavar="EXERCISE",
+                        help="in lms.csv, mark this exercise (e.g. 3.1, or all) by the share of its rules passed "
+                             "instead of all-or-nothing (repeatable)")
     parser.add_argument("--online", action="store_true", help="keep a Gemini key in the environment active (costs money)")
     args = parser.parse_args(argv)
     if not args.submissions.is_dir() or not find_student_folders(args.submissions)[0]:
@@ -190,7 +200,7 @@ def main(argv: list[str]) -> int:
     started = time.monotonic()
     try:
         cohort = grade(args.submissions, args.out, lessons, args.student, args.jobs, args.cell_timeout,
-                       offline=not args.online, force=args.force)
+                       offline=not args.online, force=args.force, share_of_rules=tuple(args.share_of_rules))
     except gradebook.GradebookError as error:
         print(f"Nothing graded: {error}", file=sys.stderr)
         return 2

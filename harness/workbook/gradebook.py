@@ -1,9 +1,9 @@
 """The gradebook: kept per student as grading goes, merged on a regrade, exported for people and the LMS.
 
     grades/
-      results/ada.json   one file per student, written (atomically) as soon as that student is graded
-      gradebook.csv      student, lesson, exercise, status, rule, message: one row per exercise
-      lms.csv            one row per student, one column per exercise (1 passed, 0 not), a total
+      results/ada.json   one file per student (`file_key`: Zoé -> _5a_o_e9_.json), written atomically when graded
+      gradebook.csv      student, lesson, exercise, status, rule, message, rules passed and missed: one row per exercise
+      lms.csv            one row per student, one column per exercise (1 passed, 0 not, or a share of rules), a total
       gradebook.html     per-rule misses across the cohort, student x exercise table, "needs a look"
       projector.html     the same cohort figures without a single name, for the projector
       feedback/ada.html  what one student gets back: each exercise, its message, what to look at
@@ -14,10 +14,11 @@ lesson's entry keeps the SHA-256 of the submission and of the pristine lesson it
 against, so a resumed run skips what has not changed (`unchanged`). `check_merge` refuses, before
 anything runs, a folder written by another format or a merge that would leave students graded
 on different lessons (their LMS totals would not compare). Every
-text is redacted (`redact.py`) and every CSV cell that a spreadsheet would read as a formula
+text is redacted (`harness/redaction.py`) and every CSV cell that a spreadsheet would read as a formula
 (starting with =, +, -, @, a tab or a carriage return) is prefixed with a quote.
 """
 import csv
+import hashlib
 import html
 import io
 import json
@@ -28,20 +29,21 @@ from collections import Counter
 from dataclasses import asdict
 from pathlib import Path
 
-from harness.workbook.redact import redact
+from harness.redaction import redact
 from harness.workbook.runner import NOTE, STATUSES, Result
 
 FORMAT = 2  # of results/*.json; 1 (no "format" key) kept no fingerprints
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 NEEDS_A_LOOK = ("error", "missing", "tampered", NOTE)
 COLOURS = {"skipped": "#6e7781", "passed": "#1a7f37", "failed": "#cf222e", "not attempted": "#6e7781", "error": "#8250df",
-           "missing": "#bf8700", "tampered": "#a40e26", NOTE: "#6e7781"}
+           "missing": "#bf8700", "tampered": "#a40e26", NOTE: "#6e7781",
+           "review": "#bf8700"}
 
 
 def safe_cell(value) -> str:
     """A CSV cell a spreadsheet shows as text: `=HYPERLINK(...)` -> `'=HYPERLINK(...)`."""
     text = redact(str(value))
-    return "'" + text if text.startswith(FORMULA_START) else text
+    return "'" + text if text.lstrip(" ").startswith(FORMULA_START) else text
 
 
 def exercise_key(exercise: str):
@@ -52,12 +54,28 @@ class GradebookError(ValueError):
     """An output folder this run must not merge into, with the file and what to do."""
 
 
-def _file_name(student: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]", "_", student) or "_"
+KEPT = set("abcdefghijklmnopqrstuvwxyz0123456789-")
+MAX_KEY = 200  # a file name has 255 bytes at most
+
+
+def file_key(student: str) -> str:
+    """A file name for the student, unique by construction, the same on a case-blind disk:
+    lower-case letters, digits and - as they are, every other character as _hex_
+    (`Zoé` -> `_5a_o_e9_`, ` =1+1` -> `_20__3d_1_2b_1`). A name too long for one is cut and
+    ends with a digest of the whole (the exact name is inside the file)."""
+    key = "".join(c if c in KEPT else f"_{ord(c):x}_" for c in student)
+    if len(key) > MAX_KEY:
+        key = key[:MAX_KEY - 17] + "~" + hashlib.sha256(student.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return key
+
+
+def student_of(key: str) -> str:
+    """The name `file_key` made `key` from (for a key that was not cut)."""
+    return re.sub(r"_([0-9a-f]+)_", lambda m: chr(int(m[1], 16)), key)
 
 
 def result_path(out: Path, student: str) -> Path:
-    return out / "results" / f"{_file_name(student)}.json"
+    return out / "results" / f"{file_key(student)}.json"
 
 
 def _write_atomically(path: Path, text: str, durable: bool = True) -> None:
@@ -119,6 +137,8 @@ def load(out: Path) -> dict[str, dict]:
     cohort = {}
     for path in sorted((out / "results").glob("*.json")):
         saved = _read(path)
+        if saved["student"] in cohort and path != result_path(out, saved["student"]):
+            continue  # a file named the old way (before file_key), already replaced
         results = [Result(**r) for _, entry in sorted(saved["lessons"].items()) for r in entry["results"]]
         cohort[saved["student"]] = {"results": results, "skipped": saved.get("skipped", []), "lessons": saved["lessons"]}
     return dict(sorted(cohort.items()))
@@ -182,6 +202,7 @@ def status_shares(cohort) -> dict[str, dict[str, float]]:
 def needs_a_look(cohort) -> list[tuple[str, str, str, str, str]]:
     """(student, lesson, exercise, status, message) for errors, missing lessons, tampering, restored cells."""
     found = [(s, r.lesson, r.exercise, r.status, r.message) for s, r in rows(cohort) if r.status in NEEDS_A_LOOK]
+    found += [(s, r.lesson, r.exercise, "review", r.review) for s, r in rows(cohort) if r.review]
     for student, entry in cohort.items():
         found += [(student, "-", "-", "skipped", f"{item['path']}: {item['reason']}") for item in entry["skipped"]]
     return list(dict.fromkeys(found))
@@ -193,21 +214,41 @@ def _write_csv(path: Path, table: list[list]) -> None:
     _write_atomically(path, buffer.getvalue(), durable=False)
 
 
+def _rules(result: Result) -> list[dict]:
+    """The rules the check tried, read defensively (a result saved before rules were kept has none)."""
+    return [r for r in (result.rules if isinstance(result.rules, list) else []) if isinstance(r, dict) and "name" in r]
+
+
+def missed_rules(result: Result) -> list[str]:
+    return [str(r["name"]) for r in _rules(result) if r.get("passed") is not True]
+
+
+def mark(result: Result, share_of_rules: bool) -> float:
+    """1 for a pass, else 0; with `share_of_rules`, the share of the rules tried that passed."""
+    tried = _rules(result)
+    if result.status in ("passed", "failed") and share_of_rules and tried:
+        return round(sum(r.get("passed") is True for r in tried) / len(tried), 3)
+    return int(result.status == "passed")
+
+
 def write_csv(cohort, path: Path) -> None:
     """One row per exercise; a row about the notebook as a whole has "notebook" for its exercise."""
-    _write_csv(path, [["student", "lesson", "exercise", "status", "rule", "message"]] +
-               [[safe_cell(x) for x in (s, r.lesson, "notebook" if r.exercise == "-" else r.exercise, r.status, r.rule, r.message)]
+    _write_csv(path, [["student", "lesson", "exercise", "status", "rule", "message", "rules_passed", "rules_missed"]] +
+               [[safe_cell(x) for x in (s, r.lesson, "notebook" if r.exercise == "-" else r.exercise, r.status, r.rule, r.message,
+                                        f"{sum(x.get('passed') is True for x in _rules(r))} of {len(_rules(r))}" if _rules(r) else "",
+                                        "; ".join(missed_rules(r)))]
                 for s, r in rows(cohort)])
 
 
-def write_lms_csv(cohort, path: Path) -> None:
-    """One row per student, one column per exercise (1 passed, 0 otherwise), then the total."""
+def write_lms_csv(cohort, path: Path, share_of_rules: tuple[str, ...] = ()) -> None:
+    """One row per student, one column per exercise (1 passed, 0 otherwise, or the share of its rules
+    passed for an exercise in `share_of_rules`, "all" for every one), then the total."""
     exercises = exercises_of(cohort)
     table = [["student", *exercises, "total", "out_of"]]
     for student, entry in cohort.items():
-        passed = {r.exercise for r in entry["results"] if r.status == "passed"}
-        marks = [int(e in passed) for e in exercises]
-        table.append([safe_cell(student), *marks, sum(marks), len(exercises)])
+        marks = [max((mark(r, e in share_of_rules or "all" in share_of_rules) for r in entry["results"] if r.exercise == e),
+                     default=0) for e in exercises]
+        table.append([safe_cell(student), *marks, round(sum(marks), 3), len(exercises)])
     _write_csv(path, table)
 
 
@@ -224,9 +265,10 @@ def _table(header: list[str], body: list[list[str]]) -> str:
     return f"<table><tr>{head}</tr>" + "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in body) + "</table>"
 
 
-def _status(status: str, message: str = "") -> str:
+def _status(status: str, message: str = "", missed: list[str] = ()) -> str:
     colour = COLOURS.get(status, "#000")
     shown = f"<br><small>{html.escape(redact(message))}</small>" if message else ""
+    shown += "".join(f"<br><small>✘ {html.escape(redact(rule))}</small>" for rule in missed if rule not in message)
     return f"<b style='color:{colour}'>{html.escape(status)}</b>{shown}"
 
 
@@ -253,8 +295,8 @@ def write_html(cohort, out: Path, enforced: dict[str, str]) -> None:
     table = []
     for student, entry in cohort.items():
         by_exercise = {r.exercise: r for r in entry["results"]}
-        table.append([f"<a href='feedback/{_file_name(student)}.html'>{html.escape(student)}</a>"] +
-                     [_status(by_exercise[e].status, by_exercise[e].message) if e in by_exercise else "" for e in exercises])
+        table.append([f"<a href='feedback/{file_key(student)}.html'>{html.escape(student)}</a>"] +
+                     [_status(by_exercise[e].status, by_exercise[e].message, missed_rules(by_exercise[e])) if e in by_exercise else "" for e in exercises])
     look = needs_a_look(cohort)
     body = (f"<p>{html.escape(summary(cohort))}</p>" + cohort_figures(cohort) +
             "<h2>Needs a look</h2>" + (_table(["student", "lesson", "exercise", "what", "why"],
@@ -268,18 +310,18 @@ def write_html(cohort, out: Path, enforced: dict[str, str]) -> None:
                       durable=False)
     for student, entry in cohort.items():
         results = entry["results"]
-        items = [[html.escape(r.lesson), html.escape(r.exercise), _status(r.status, r.message)] for r in results]
+        items = [[html.escape(r.lesson), html.escape(r.exercise), _status(r.status, r.message, missed_rules(r))] for r in results]
         passed = sum(r.status == "passed" for r in results if r.exercise != "-")
         graded = sum(r.exercise != "-" for r in results)
         body = (f"<p>{passed} of {graded} exercises passed.</p>" + _table(["lesson", "exercise", "result"], items) +
                 "<p>Run <code>python -m harness check</code> in your copy to see the same checks.</p>")
-        _write_atomically(out / "feedback" / f"{_file_name(student)}.html", _page(f"Feedback for {student}", body), durable=False)
+        _write_atomically(out / "feedback" / f"{file_key(student)}.html", _page(f"Feedback for {student}", body), durable=False)
 
 
-def export(out: Path, enforced: dict[str, str]) -> dict:
+def export(out: Path, enforced: dict[str, str], share_of_rules: tuple[str, ...] = ()) -> dict:
     """Rebuild every export from results/; return the cohort."""
     cohort = load(out)
     write_csv(cohort, out / "gradebook.csv")
-    write_lms_csv(cohort, out / "lms.csv")
+    write_lms_csv(cohort, out / "lms.csv", share_of_rules)
     write_html(cohort, out, enforced)
     return cohort

@@ -1,157 +1,209 @@
-"""Runs inside the kernel that grades a notebook: proves each check ran, unmodified, on the student's code.
+"""Read a rebuilt exercise function (`rebuild.py`) for every way it could decide its own check.
 
-The grader adds two kinds of cells to the copy it runs (`restore.prepare`), which no student sees:
+    >>> from harness.workbook.rebuild import rebuild
+    >>> rebuilt = rebuild([(3, "import harness.usage as u\\ndef describe_usage(x):\\n    return u.describe_usage(x)")], "describe_usage")
+    >>> evidence(rebuilt)
+    []
+    >>> reached(rebuilt, "harness.usage.describe_usage")
+    ['cell 3, line 3: `return u.describe_usage(x)` (reaches the harness.usage.describe_usage the check compares against)']
 
-    import harness.workbook.guard as _workbook_guard; _workbook_guard.start()   # first, before any student cell
-    _workbook_guard.verify("3.1", "build_context")                            # after each check cell
-
-`start` records the checking machinery as loaded from the instructor's install: every function and
-class of `harness.checks` and its lesson modules, each registered exercise, `check` itself, and the
-display path a result takes. `verify` then shows one MIME bundle of type `GUARD_MIME_TYPE`:
-
-    {"exercise": "3.1", "status": "passed", "problems": []}
-
-`status` is what the original `run_check` recorded for the function now bound to that name;
-`problems` lists each thing found changed since `start` (`check` redefined, a function of
-`harness.checks` replaced, an exercise's rules swapped) and each reason the function is not the
-student's own: not a function, not defined in a notebook cell (imported from `harness` or a file,
-made by `exec`), or calling the exercise's reference implementation by name.
-
-NOTE: this is a check in the student's own process. It stops the tricks listed above and their
-plain variants; a student who reads this file and rewrites it in memory first can still fool it.
-What bounds the harm is the sandbox (`sandbox.py`): such a student only ever fools their own grade.
+The function is checked in a fresh interpreter (`verify.py`), so what its kernel did cannot reach
+the check; what is left is what the rebuilt code itself does while the check runs. `evidence`
+lists, with the line, each thing in it that could change or skip the check rather than compute:
+code built at run time (`exec`, `eval`, `compile`, `__import__`), the interpreter's and the
+checks' machinery (`sys`, `builtins`, `importlib`, `inspect`, `gc`, `ctypes`, `os`,
+`harness.checks` as a module, `harness.workbook`, IPython), frames and dunder attributes, a
+changed module attribute, a class that redefines how its values compare or compute (a float whose
+subtraction gives 0), and `mine(...)` anywhere but its lesson form `f = mine("N.M", f)`. `reached`
+finds the exercise's own reference named through an import or a module attribute; `verify.py`
+also catches it at run time, however it was found (`sys.modules`, `getattr` chains, `mine`).
+`matches_reference` says whether the function is the reference's code with other names and layout.
+None of it is secret: a student who reads this file learns what not to write.
 """
-import linecache
-import sys
-import types
+import ast
+import inspect
+import textwrap
 
-GUARD_MIME_TYPE = "application/vnd.workbook.guard+json"
-WATCHED_PACKAGE = "harness.checks"
+from harness.workbook.rebuild import Rebuilt
 
-_ORIGINAL: dict = {}  # what start() saw: name -> (object, code) for every watched function and method
-
-
-def _code_of(obj):
-    return getattr(obj, "__code__", None)
-
-
-def _watched() -> dict:
-    """Name -> (object, code object or None) for everything a forged pass could replace."""
-    import IPython.core.display_functions as display_functions
-    import IPython.display
-    from IPython import get_ipython
-
-    import harness.checks as checks
-
-    checks.exercises()  # loads every lesson's rules
-    seen = {}
-    for module_name, module in sorted(sys.modules.items()):
-        if module is None or not (module_name == WATCHED_PACKAGE or module_name.startswith(WATCHED_PACKAGE + ".")):
-            continue
-        seen[f"sys.modules[{module_name!r}]"] = (module, None)
-        for name, value in vars(module).items():
-            if isinstance(value, (types.FunctionType, type)) or name in ("_CHECKS", "_LAST_STATUS"):
-                seen[f"{module_name}.{name}"] = (value, _code_of(value))
-            if isinstance(value, type) and value.__module__ == module_name:
-                for attr, member in vars(value).items():
-                    if isinstance(member, types.FunctionType):
-                        seen[f"{module_name}.{name}.{attr}"] = (member, _code_of(member))
-    for exercise_id, registered in checks._CHECKS.items():
-        seen[f"exercise {exercise_id}"] = (registered, None)
-        seen[f"exercise {exercise_id}.run"] = (registered.run, _code_of(registered.run))
-    shell = get_ipython()
-    publisher = shell.display_pub
-    seen["IPython.display.display"] = (IPython.display.display, _code_of(IPython.display.display))
-    seen["display_functions.display"] = (display_functions.display, _code_of(display_functions.display))
-    seen["display_functions.publish_display_data"] = (display_functions.publish_display_data, None)
-    seen["the display publisher"] = (publisher, None)
-    seen["the display publisher's publish"] = (getattr(publisher.publish, "__func__", publisher.publish), None)
-    seen["the display formatter"] = (shell.display_formatter, None)
-    return seen
+RUNTIME_CODE = {"exec", "eval", "compile", "__import__", "globals", "locals", "breakpoint", "get_ipython",
+                "__builtins__", "__loader__", "__spec__", "setattr", "delattr", "open", "input", "exit", "quit"}
+CHECKS_MACHINERY = {"check", "run_check", "reference", "exercises"}
+DENIED_MODULES = ("sys", "builtins", "importlib", "inspect", "gc", "ctypes", "os", "posix", "signal", "subprocess",
+                  "threading", "_thread", "multiprocessing", "concurrent", "io", "_io", "pickle", "marshal", "copyreg",
+                  "runpy", "code", "codeop", "pdb", "bdb", "atexit", "weakref", "types", "dis", "opcode", "site",
+                  "socket", "resource", "faulthandler", "tracemalloc", "unittest", "IPython", "ipykernel",
+                  "jupyter_client", "nbclient", "nbformat", "__main__", "harness.workbook")
+CHECKS_PACKAGE = "harness.checks"  # its constants may be imported by name; the module itself is the checks' world
+ALLOWED_DUNDERS = {"__name__", "__doc__", "__class__", "__init__", "__post_init__", "__qualname__"}
+INTROSPECTION = {"f_back", "f_globals", "f_locals", "f_builtins", "f_code", "tb_frame", "tb_next", "gi_frame", "cr_frame",
+                 "ag_frame", "gi_code", "cr_code", "co_code", "co_consts", "modules", "setprofile", "settrace",
+                 "getsource", "run_cell", "import_module", "attrgetter", "methodcaller", "_CHECKS", "_LAST_STATUS"}
+HARMLESS_CLASS_DUNDERS = {"__init__", "__post_init__", "__repr__", "__str__", "__slots__", "__doc__", "__module__",
+                          "__qualname__", "__annotations__"}
 
 
-def _students_callbacks() -> list[str]:
-    """IPython event callbacks defined in the notebook: code that would run between two cells."""
-    from IPython import get_ipython
-
-    callbacks = get_ipython().events.callbacks
-    return [f"a {event} callback was registered" for event in ("pre_execute", "pre_run_cell", "post_execute", "post_run_cell")
-            if any(getattr(callback, "__module__", None) == "__main__" for callback in callbacks.get(event, ()))]
+def denied(module: str) -> bool:
+    """Whether importing `module` (dotted) gives the code a way into the interpreter or the checks."""
+    return any(module == name or module.startswith(name + ".") for name in DENIED_MODULES)
 
 
-def start() -> None:
-    """Record the checking machinery before any student cell runs."""
-    _ORIGINAL.clear()
-    _ORIGINAL.update(_watched())
+def _imports(tree: ast.Module) -> dict[str, str]:
+    """Top-level name -> the dotted path it was imported as (`import harness.usage as u` -> u: harness.usage)."""
+    bound = {}
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                bound[alias.asname or alias.name.split(".")[0]] = alias.name if alias.asname else alias.name.split(".")[0]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            bound.update({a.asname or a.name: f"{node.module}.{a.name}" for a in node.names})
+    return bound
 
 
-def changed_since_start() -> list[str]:
-    """What differs from what `start` recorded, one phrase each."""
-    now = _watched()
-    problems = []
-    for name, (obj, code) in _ORIGINAL.items():
-        if name not in now:
-            problems.append(f"{name} was removed")
-        elif now[name][0] is not obj:
-            problems.append(f"{name} was replaced")
-        elif code is not None and now[name][1] is not code:
-            problems.append(f"{name}'s code was replaced")
-    return problems + _students_callbacks()
+def chains(tree: ast.AST) -> list[tuple[ast.Attribute, str, list[str]]]:
+    """Every outermost `a.b.c` in the code: (node, root name, attribute names)."""
+    found, inner = [], set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and id(node) not in inner:
+            names, current = [], node
+            while isinstance(current, ast.Attribute):
+                names.insert(0, current.attr)
+                inner.add(id(current.value))
+                current = current.value
+            if isinstance(current, ast.Name):
+                found.append((node, current.id, names))
+    return found
 
 
-def _names_used(code: types.CodeType) -> set[str]:
-    """Global names a function's code (and the functions defined inside it) refers to."""
-    names = set(code.co_names)
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            names |= _names_used(const)
-    return names
+def _is_lesson_mine(node: ast.stmt) -> bool:
+    """`f = mine("N.M", f)`: the lesson's own way to go on with the reference when an exercise is not attempted."""
+    return (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name) and node.value.func.id == "mine"
+            and len(node.value.args) == 2 and isinstance(node.value.args[0], ast.Constant)
+            and isinstance(node.value.args[1], ast.Name) and node.value.args[1].id == node.targets[0].id)
 
 
-def not_the_students_own(fn, reference) -> list[str]:
-    """Why `fn` is not a function the student wrote in a notebook cell (empty when it is)."""
-    if not isinstance(fn, types.FunctionType):
-        return [f"the function checked is a {type(fn).__name__}, not a function defined with def in the notebook"]
-    problems = []
-    code = fn.__code__
-    entry = linecache.cache.get(code.co_filename)
-    in_a_cell = entry is not None and len(entry) == 4 and entry[1] is None  # IPython's cells have no mtime
-    if fn.__module__ != "__main__" or not in_a_cell:
-        problems.append(f"{fn.__name__} is not defined in a cell of this notebook (it comes from "
-                        f"{fn.__module__}, {code.co_filename})")
-    used = [fn.__globals__.get(name) for name in _names_used(code)]
-    used += [cell.cell_contents for cell in (fn.__closure__ or ()) if _has_contents(cell)]
-    used += list(fn.__defaults__ or ()) + list((fn.__kwdefaults__ or {}).values())
-    if any(value is reference for value in used):
-        problems.append(f"{fn.__name__} calls the harness's own {reference.__name__} instead of doing the work")
-    return problems
+def _findings(tree: ast.Module) -> list[tuple[int, str]]:
+    imported = _imports(tree)
+    lesson_mine = {id(n.value.func) for n in tree.body if _is_lesson_mine(n)}
+    found = []
+    for node in ast.walk(tree):
+        line = getattr(node, "lineno", 0)
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            modules = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            for module in modules:
+                if denied(module):
+                    found.append((line, f"imports {module}, which can change how the check runs"))
+                elif isinstance(node, ast.Import) and (module == CHECKS_PACKAGE or module.startswith(CHECKS_PACKAGE + ".")):
+                    found.append((line, f"imports the module {module}, the checks' own code"))
+        elif isinstance(node, ast.Name) and node.id in RUNTIME_CODE:
+            found.append((line, f"uses {node.id}, which runs or reaches code the notebook does not show"))
+        elif isinstance(node, ast.Name) and node.id == "mine" and id(node) not in lesson_mine:
+            found.append((line, "uses mine(...), which hands back the harness's reference"))
+        elif isinstance(node, ast.Name) and node.id in CHECKS_MACHINERY and imported.get(node.id, "").startswith(CHECKS_PACKAGE):
+            found.append((line, f"uses the checks' {node.id}"))
+        elif isinstance(node, ast.Attribute) and ((node.attr.startswith("__") and node.attr not in ALLOWED_DUNDERS)
+                                                  or node.attr in INTROSPECTION):
+            found.append((line, f"reads .{node.attr}, the interpreter's or the checks' inside"))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "type" and len(node.args) == 3:
+            found.append((line, "makes a class at run time with type(name, bases, body)"))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr" and node.args \
+                and isinstance(node.args[0], ast.Name) and node.args[0].id in imported \
+                and not (len(node.args) > 1 and isinstance(node.args[1], ast.Constant)):
+            found.append((line, f"looks up a name of {imported[node.args[0].id]} computed at run time"))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "vars" and (
+                not node.args or (isinstance(node.args[0], ast.Name) and node.args[0].id in imported)):
+            found.append((line, "reads the names of a module or of the notebook with vars()"))
+        elif isinstance(node, ast.ClassDef):
+            for item in node.body:
+                names = [item.name] if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) else \
+                    [t.id for t in getattr(item, "targets", []) if isinstance(t, ast.Name)]
+                for name in names:
+                    if name.startswith("__") and name.endswith("__") and name not in HARMLESS_CLASS_DUNDERS:
+                        found.append((getattr(item, "lineno", line), f"class {node.name} redefines {name}, how its "
+                                                                      "values compare or compute, which the check relies on"))
+        elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
+            targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
+            for target in targets:
+                root = target
+                while isinstance(root, (ast.Attribute, ast.Subscript)):
+                    root = root.value
+                if root is not target and isinstance(root, ast.Name) and root.id in imported:
+                    found.append((line, f"changes {imported[root.id]}, which the check may read"))
+    for node, root, names in chains(tree):
+        if root in imported:
+            path = ".".join([imported[root], *names])
+            if denied(path) or (path.startswith(CHECKS_PACKAGE + ".") and any(n in CHECKS_MACHINERY for n in names)):
+                found.append((node.lineno, f"reaches {path}"))
+    return found
 
 
-def _has_contents(cell) -> bool:
+def _shown(rebuilt: Rebuilt, line: int, why: str) -> str:
+    text = rebuilt.source.splitlines()[line - 1].strip() if 1 <= line <= len(rebuilt.source.splitlines()) else ""
+    return f"{rebuilt.where(line)}: `{text[:120]}` ({why})"
+
+
+def evidence(rebuilt: Rebuilt) -> list[str]:
+    """Each line of the rebuilt code that could decide the check instead of computing, and why."""
+    tree = ast.parse(rebuilt.source)
+    return [_shown(rebuilt, line, why) for line, why in sorted(set(_findings(tree)))]
+
+
+def reached(rebuilt: Rebuilt, reference: str) -> list[str]:
+    """Each line naming the exercise's reference (`harness.usage.describe_usage`) through an import or attribute."""
+    tree = ast.parse(rebuilt.source)
+    imported = _imports(tree)
+    found = [(node.lineno, ".".join([imported[root], *names])) for node, root, names in chains(tree) if root in imported]
+    found += [(node.lineno, imported[node.id]) for node in ast.walk(tree) if isinstance(node, ast.Name) and node.id in imported]
+    why = f"reaches the {reference} the check compares against"
+    return [_shown(rebuilt, line, why) for line, path in sorted(set(found)) if path == reference]
+
+
+class _Names(ast.NodeTransformer):
+    """Every name, argument and attribute renamed by order of first appearance; docstrings dropped."""
+
+    def __init__(self):
+        self.names: dict[str, str] = {}
+
+    def _new(self, name: str) -> str:
+        return self.names.setdefault(name, f"v{len(self.names)}")
+
+    def visit_Name(self, node):
+        return ast.copy_location(ast.Name(self._new(node.id), node.ctx), node)
+
+    def visit_arg(self, node):
+        node.arg, node.annotation = self._new(node.arg), None
+        return node
+
+    def visit_FunctionDef(self, node):
+        node.name, node.returns = self._new(node.name), None
+        body = node.body[1:] if node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant) \
+            and isinstance(node.body[0].value.value, str) else node.body
+        node.body = body or [ast.Pass()]
+        self.generic_visit(node)
+        return node
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+
+def normalised(function_source: str) -> str:
+    """The function's structure with names, annotations, docstrings, comments and layout taken out."""
+    tree = ast.parse(textwrap.dedent(function_source))
+    return ast.dump(_Names().visit(tree), annotate_fields=False)
+
+
+def function_source(rebuilt: Rebuilt, name: str) -> str | None:
+    """The source of the last `def name` in the rebuilt code."""
+    tree = ast.parse(rebuilt.source)
+    defs = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name]
+    return ast.get_source_segment(rebuilt.source, defs[-1]) if defs else None
+
+
+def matches_reference(rebuilt: Rebuilt, name: str, reference) -> bool:
+    """Whether `name` is, once normalised, the reference's own code."""
+    mine = function_source(rebuilt, name)
     try:
-        cell.cell_contents
-    except ValueError:  # an empty closure cell
+        theirs = inspect.getsource(reference)
+    except (OSError, TypeError):
         return False
-    return True
-
-
-def verify(exercise_id: str, name: str) -> None:
-    """Show the guard's finding for the check cell of `exercise_id`, which checked `name`."""
-    from IPython import get_ipython
-    from IPython.display import display
-
-    import harness.checks as checks
-
-    shell = get_ipython()
-    fn = shell.user_ns.get(name)
-    problems = changed_since_start()
-    if shell.user_ns.get("check") is not _ORIGINAL["harness.checks.check"][0]:
-        problems.append("check was redefined in the notebook")
-    checked, status = checks._LAST_STATUS.get(exercise_id, (None, None))
-    if status is None:
-        problems.append(f"check({exercise_id!r}, ...) never ran")
-    elif checked is not fn:
-        problems.append(f"the function checked is not the {name} the notebook defines")
-    if status not in (None, checks.NOT_ATTEMPTED_STATUS):  # a stub is the lesson's own code
-        problems += not_the_students_own(fn, checks.reference(exercise_id))
-    display({GUARD_MIME_TYPE: {"exercise": exercise_id, "status": status, "problems": problems}}, raw=True)
+    return mine is not None and normalised(mine) == normalised(theirs)

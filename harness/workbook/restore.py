@@ -11,7 +11,7 @@ is taken from the pristine lesson, found in the student's notebook by cell id, e
 source, else put back after the cell that precedes it in the lesson. A student's cell keeps only
 its source: outputs (possibly forged), tags (`raises-exception`, `skip-execution`) and metadata
 (a claimed `workbook` mark) are dropped, so nothing in the file decides how it is graded.
-The grader's own cells are added (`guard.py`): one before everything, one after each check cell.
+No cell of the grader's is added: the grader checks each exercise outside the kernel (`verify.py`).
 """
 from dataclasses import dataclass, field
 
@@ -20,16 +20,12 @@ from nbformat.v4 import new_code_cell
 
 from harness.workbook.build import CHECK_CELL, protection
 
-GUARD_START = "import harness.workbook.guard as _workbook_guard; _workbook_guard.start()"
-GUARD_ID = "workbook-guard"
-
 
 @dataclass
 class CheckCell:
     exercise: str
     name: str         # the function the cell checks, e.g. "build_context"
-    check_index: int  # positions in the prepared notebook
-    guard_index: int
+    check_index: int  # position in the prepared notebook
 
 
 @dataclass
@@ -78,15 +74,11 @@ def prepare(student: nbformat.NotebookNode, pristine: nbformat.NotebookNode) -> 
             notes.append(f"{_what(mark)} was deleted: the lesson's own was put back")
         cells[j] = new_code_cell(source, metadata={"workbook": mark}, id=cell.get("id") or f"protected-{index}")
         owner[j] = index
-    ordered, checks = [new_code_cell(GUARD_START, id=f"{GUARD_ID}-start")], []
-    for cell in cells:
-        ordered.append(cell)
+    checks = []
+    for index, cell in enumerate(cells):
         mark = cell["metadata"].get("workbook") or {}
         if "check" in mark:
-            name = CHECK_CELL.fullmatch(cell["source"])["name"]
-            ordered.append(new_code_cell(f"_workbook_guard.verify({mark['check']!r}, {name!r})",
-                                         id=f"{GUARD_ID}-{mark['check'].replace('.', '-')}"))
-            checks.append(CheckCell(mark["check"], name, len(ordered) - 2, len(ordered) - 1))
-    notebook = nbformat.v4.new_notebook(cells=ordered, metadata={"kernelspec": {"name": "python3", "language": "python",
+            checks.append(CheckCell(mark["check"], CHECK_CELL.fullmatch(cell["source"])["name"], index))
+    notebook = nbformat.v4.new_notebook(cells=cells, metadata={"kernelspec": {"name": "python3", "language": "python",
                                                                                  "display_name": "Python 3"}})
     return Prepared(notebook, checks, notes)

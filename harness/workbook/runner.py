@@ -1,4 +1,4 @@
-"""Run lesson notebooks on copies and say how each exercise did, from the checks' structured results.
+"""Run lesson notebooks on copies, then check each exercise's function outside the kernel.
 
 `check` (one student, their lessons/) and `grade` (a cohort) both call `run_notebooks`:
 
@@ -6,25 +6,33 @@
     >>> [(r.exercise, r.status) for r in results]                                  # doctest: +SKIP
     [('3.1', 'passed'), ('3.2', 'not attempted')]
 
-Each notebook is prepared (`restore.prepare`: the lesson's own check cells, the grader's guard
-cells), run top to bottom by nbclient in a sandbox of its own (`sandbox.py`, `execute.py`), and
-read: an exercise's status is the one `CheckResult` bundle (`harness.checks.MIME_TYPE`) its check
-cell showed, confirmed by the guard cell after it. Printed text is never read, so a success line
-printed by the student, an earlier comment naming the exercise or a forged output counts for nothing.
+Each notebook is prepared (`restore.prepare`: the lesson's own check cells put back) and run top
+to bottom by nbclient in a sandbox of its own (`sandbox.py`, `execute.py`): that run says which
+other cells failed and where the kernel stopped, nothing about the exercises. Each exercise's
+function is then rebuilt from the notebook's source as it stood above its check cell
+(`rebuild.py`), read for ways to reach the reference or change the check (`guard.py`), and
+checked in a fresh confined interpreter (`verify.py`), one per call, a time limit per exercise.
+Nothing printed or shown by the notebook is read, so no forged output, patched check or leftover
+callback in the kernel counts. An exercise whose check cell comes after the cell where the kernel
+stopped (`exit()`, `os._exit`) is "error: the kernel stopped at cell N"; work above it is graded.
 """
+import ast
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import nbformat
 
-from harness.checks import MIME_TYPE, NOT_ATTEMPTED
+import harness.checks as checks
+from harness.checks import NOT_ATTEMPTED
+from harness.workbook import guard
 from harness.workbook.build import expected_lessons
 from harness.workbook.execute import Run, execute
-from harness.workbook.guard import GUARD_MIME_TYPE
-from harness.workbook.redact import redact
-from harness.workbook.restore import GUARD_ID, Prepared, prepare
+from harness.workbook.rebuild import Rebuilt, binds, rebuild
+from harness.redaction import redact
+from harness.workbook.restore import Prepared, prepare
 from harness.workbook.sandbox import Sandbox
+from harness.workbook.verify import Job, verify
 
 STATUSES = ("passed", "failed", "not attempted", "error", "missing", "tampered")
 NOTE = "restored"  # the status of a "-" row saying what the grader had to put back
@@ -39,6 +47,8 @@ class Result:
     status: str        # one of STATUSES, or NOTE on a "-" row
     message: str = ""  # the check's words, or why the notebook could not be graded
     rule: str = ""     # the rule a failed check names (what the cohort's per-rule pass rates count)
+    rules: list = field(default_factory=list)  # every rule the check tried: {"name", "passed"}
+    review: str = ""   # for the instructor, not a status: e.g. the code is the reference's
 
 
 def exercise_ids(notebook: dict) -> list[str]:
@@ -66,16 +76,29 @@ def run_notebooks(notebooks: dict[str, Path], cell_timeout: float = 60, offline:
     notebook's own check cells are run (a student checking their work). `expected` names the
     exercises each lesson should check, so a deleted check cell shows up as "missing".
     `isolated` grades in a clean environment (`offline=False` keeps a key); otherwise the caller's
-    environment is kept and `offline=True` forces the glass box.
+    environment is kept and `offline=True` forces the glass box. Each exercise may take
+    `cell_timeout` seconds in its check.
     """
     expected = pristine_exercises() if expected is None else expected
-    results = []
+    results, ran = [], []
     with tempfile.TemporaryDirectory(prefix="workbook-run-") as tmp:
         Path(tmp).chmod(0o711)  # each sandbox folder inside is closed to the others
         for lesson, path in notebooks.items():
-            results += run_one(lesson, Path(path), Path(tmp), cell_timeout, offline, expected.get(lesson, []),
-                               (pristine or {}).get(lesson), isolated, hide)
-    return [Result(r.lesson, r.exercise, r.status, redact(r.message), redact(r.rule)) for r in results]
+            done = run_one(lesson, Path(path), Path(tmp), cell_timeout, offline, (pristine or {}).get(lesson), isolated, hide)
+            if isinstance(done, str):
+                results += whole_lesson(lesson, expected.get(lesson, []), "error", done)
+            else:
+                ran.append((lesson, *done))
+        planned = [(lesson, prepared, run, plan(lesson, prepared, run, cell_timeout)) for lesson, prepared, run in ran]
+        jobs = [job for *_, exercises in planned for job, _ in exercises.values() if isinstance(job, Job)]
+        with Sandbox.create(Path(tmp), hide=hide, offline=offline, inherit=not isolated) as box:
+            checked = iter(verify(jobs, box))
+        for lesson, prepared, run, exercises in planned:
+            verdicts = {e: job if isinstance(job, Result) else from_check(lesson, e, next(checked), rebuilt, job.name)
+                        for e, (job, rebuilt) in exercises.items()}
+            results += results_of(lesson, prepared, run, expected.get(lesson, []), cell_timeout, verdicts)
+    return [Result(r.lesson, r.exercise, r.status, redact(r.message), redact(r.rule),
+                   [{"name": redact(x["name"]), "passed": x["passed"]} for x in r.rules], redact(r.review)) for r in results]
 
 
 def read_notebook(path: Path) -> nbformat.NotebookNode:
@@ -84,19 +107,19 @@ def read_notebook(path: Path) -> nbformat.NotebookNode:
     return nbformat.reads(path.read_text(encoding="utf-8"), as_version=4)
 
 
-def run_one(lesson: str, path: Path, tmp: Path, cell_timeout: float, offline: bool | None, expected: list[str],
-            pristine, isolated: bool, hide: list[Path]) -> list[Result]:
+def run_one(lesson: str, path: Path, tmp: Path, cell_timeout: float, offline: bool | None,
+            pristine, isolated: bool, hide: list[Path]) -> tuple[Prepared, Run] | str:
+    """The notebook prepared and run, or why it could not be."""
     try:
         notebook = read_notebook(path)
         prepared = prepare(notebook, pristine or notebook)
     except Exception as error:  # any unreadable file is the student's to fix, not a crash
-        reason = f"not a valid notebook ({type(error).__name__}: {str(error).splitlines()[0][:200] if str(error) else ''})"
-        return whole_lesson(lesson, expected, "error", reason)
+        return f"not a valid notebook ({type(error).__name__}: {str(error).splitlines()[0][:200] if str(error) else ''})"
     with Sandbox.create(tmp, hide=hide, offline=offline, inherit=not isolated) as box:
         nbformat.write(notebook, box.folder / path.name)  # the student's notebook, and nothing else of theirs
         total = cell_timeout * TOTAL_TIMEOUT_FACTOR + 5 * len(prepared.notebook.cells) + 60
         run = execute(prepared.notebook, box, cell_timeout, total_timeout=total)
-    return results_of(lesson, prepared, run, expected, cell_timeout)
+    return prepared, run
 
 
 def whole_lesson(lesson: str, ids: list[str], status: str, reason: str) -> list[Result]:
@@ -104,74 +127,106 @@ def whole_lesson(lesson: str, ids: list[str], status: str, reason: str) -> list[
     return [Result(lesson, i, status, reason) for i in ids] or [Result(lesson, "-", status, reason)]
 
 
-def _data(cell, mime: str) -> list[dict]:
-    return [o["data"][mime] for o in cell.get("outputs", []) if mime in o.get("data", {})]
-
-
 def _error(cell) -> dict | None:
-    return next((o for o in cell.get("outputs", []) if o.get("output_type") == "error"), None)
+    found = next((o for o in cell.get("outputs", []) if o.get("output_type") == "error"), None)
+    return {"ename": str(found.get("ename", ""))[:200], "evalue": str(found.get("evalue", ""))[:1000]} if found else None
 
 
 def _cell_name(cell) -> str:
     """How a student finds the cell again: its first line."""
-    first = next((line.strip() for line in cell["source"].splitlines() if line.strip()), "")
+    first = next((line.strip() for line in str(cell.get("source", "")).splitlines() if line.strip()), "")
     return f'the cell starting "{first[:40]}"' if first else "an empty cell"
 
 
-def results_of(lesson: str, prepared: Prepared, run: Run, expected: list[str], cell_timeout: float) -> list[Result]:
+def stopped_at(run: Run) -> int | None:
+    """The index of the last cell the kernel started when the run ended early, else None."""
+    if not run.stopped:
+        return None
+    started = [i for i, c in enumerate(run.notebook.cells) if c.get("cell_type") == "code" and c.get("execution_count")]
+    return started[-1] if started else 0
+
+
+def _reference_path(exercise: str) -> str | None:
+    known = checks.exercises()
+    return known[exercise].reference if exercise in known else None
+
+
+def plan(lesson: str, prepared: Prepared, run: Run, cell_timeout: float) -> dict[str, tuple]:
+    """Exercise -> (a Job to check, or its Result already known; the rebuilt source)."""
+    cells, stop = run.notebook.cells, stopped_at(run)
+    setup = next((c["source"] for c in cells if c.get("metadata", {}).get("workbook", {}).get("import")), "")
+    planned = {}
+    for check in prepared.checks:
+        if check.exercise in planned:
+            continue
+        if stop is not None and check.check_index > stop:
+            why = f"the kernel stopped at cell {stop + 1} ({_cell_name(cells[stop])}) before this check: {run.stopped}"
+            planned[check.exercise] = (Result(lesson, check.exercise, "error", why), None)
+            continue
+        source = [(i + 1, str(c.get("source", ""))) for i, c in enumerate(cells[:check.check_index]) if c.get("cell_type") == "code"]
+        rebuilt = rebuild(source, check.name)
+        reference = _reference_path(check.exercise)
+        found = guard.evidence(rebuilt) + (guard.reached(rebuilt, reference) if reference else [])
+        if not rebuilt.found:
+            planned[check.exercise] = (Result(lesson, check.exercise, "error", f"no cell above the check of {check.exercise} "
+                                              f"defines {check.name}"), rebuilt)
+        elif found:
+            planned[check.exercise] = (tampered(lesson, check.exercise, found), rebuilt)
+        else:
+            planned[check.exercise] = (Job(check.exercise, check.name, rebuilt.source, cell_timeout, setup), rebuilt)
+    return planned
+
+
+def tampered(lesson: str, exercise: str, evidence: list[str]) -> Result:
+    return Result(lesson, exercise, "tampered", f"Exercise {exercise} was not graded: its code does not do the work "
+                  "itself. " + "; ".join(dict.fromkeys(evidence)))
+
+
+def from_check(lesson: str, exercise: str, found: dict, rebuilt: Rebuilt, name: str) -> Result:
+    """The exercise's Result from what the fresh interpreter reported."""
+    evidence = [f"{rebuilt.where(n)}: `{rebuilt.source.splitlines()[n - 1].strip()[:120]}` (calls the harness's own "
+                "reference for this exercise)" for n in found["reached"] if 1 <= n <= len(rebuilt.source.splitlines())]
+    evidence += [f"{rebuilt.where(n or binding_line(rebuilt, name))}: {why}" for n, why in found["found"]]
+    if evidence:
+        return tampered(lesson, exercise, evidence)
+    status, rule, hint, rules = found["status"], found["rule"], found["hint"], found["rules"]
+    if status == "passed":
+        reference = _reference_path(exercise)
+        review = ""
+        if reference and guard.matches_reference(rebuilt, name, checks.reference(exercise)):
+            review = f"matches the reference ({reference}) once names and layout are set aside: worth a look"
+        return Result(lesson, exercise, "passed", rules=rules, review=review)
+    if status == "not attempted":
+        return Result(lesson, exercise, status, f"Exercise {exercise} is {NOT_ATTEMPTED}: the function still raises NotImplementedError.")
+    if status not in STATUSES:
+        return Result(lesson, exercise, "error", f"the check reported an unknown status {status[:40]!r}")
+    return Result(lesson, exercise, status, f"Exercise {exercise}: {rule}" + (f"\n  Hint: {hint}" if hint else ""), rule, rules)
+
+
+def binding_line(rebuilt: Rebuilt, name: str) -> int:
+    """The line of the rebuilt source that last binds `name` (what the check was handed)."""
+    return max([n.lineno for n in ast.parse(rebuilt.source).body if name in binds(n)], default=0)
+
+
+def results_of(lesson: str, prepared: Prepared, run: Run, expected: list[str], cell_timeout: float,
+               verdicts: dict[str, Result]) -> list[Result]:
     """One Result per exercise of the lesson, plus one "-" row per other failing cell and per note."""
     cells = run.notebook.cells
     interrupted = f"the cell did not finish within {cell_timeout:g} s and was interrupted (an endless loop?)"
-    by_exercise = {}
-    for check in prepared.checks:
-        if check.exercise in by_exercise:
-            continue
-        cell, guard = cells[check.check_index], cells[check.guard_index]
-        shown, verified, error = _data(cell, MIME_TYPE), _data(guard, GUARD_MIME_TYPE), _error(cell)
-        if check.check_index in run.timed_out:
-            result = Result(lesson, check.exercise, "error", interrupted)
-        elif error and not shown:
-            result = Result(lesson, check.exercise, "error", f"{error['ename']}: {error['evalue']}")
-        elif not shown and run.stopped:
-            result = Result(lesson, check.exercise, "error", run.stopped)
-        else:
-            result = verdict(lesson, check.exercise, shown, verified)
-        by_exercise[check.exercise] = result
-    results = [by_exercise.get(e) or Result(lesson, e, "missing", f'no check("{e}", ...) cell in this notebook: it was deleted or edited')
-               for e in dict.fromkeys(expected + list(by_exercise))]
-    protected = {i for c in prepared.checks for i in (c.check_index, c.guard_index)}
+    results = [verdicts.get(e) or Result(lesson, e, "missing", f'no check("{e}", ...) cell in this notebook: it was deleted or edited')
+               for e in dict.fromkeys(expected + list(verdicts))]
+    protected = {c.check_index for c in prepared.checks}
     for index, cell in enumerate(cells):
-        if index in protected or cell["cell_type"] != "code" or cell.get("id", "").startswith(GUARD_ID):
+        if index in protected or cell.get("cell_type") != "code":
             continue
         error = _error(cell)
         if index in run.timed_out:
             results.append(Result(lesson, "-", "error", f"{_cell_name(cell)}: {interrupted}"))
         elif error and error["ename"] != "NotImplementedError":  # a stub is not news
             results.append(Result(lesson, "-", "error", f"{_cell_name(cell)}: {error['ename']}: {error['evalue']}"))
-    if run.stopped and not any(r.status == "error" for r in results):
-        results.append(Result(lesson, "-", "error", run.stopped))
+    if (stop := stopped_at(run)) is not None:
+        results.append(Result(lesson, "-", "error", f"the kernel stopped at cell {stop + 1} ({_cell_name(cells[stop])}): {run.stopped}"))
     results += [Result(lesson, "-", NOTE, note) for note in prepared.notes]
     if not results:
         results.append(Result(lesson, "-", "passed", "every cell ran; this lesson has no exercises"))
     return results
-
-
-def verdict(lesson: str, exercise: str, shown: list[dict], verified: list[dict]) -> Result:
-    """The exercise's result from its check cell's bundles and its guard's, or why it is not trusted."""
-    if len(shown) != 1 or shown[0].get("exercise") != exercise:
-        return Result(lesson, exercise, "tampered", f"the check cell showed {len(shown)} results for "
-                      f"{', '.join(str(s.get('exercise')) for s in shown) or 'no exercise'}; exactly one for {exercise} is expected")
-    if len(verified) != 1:
-        return Result(lesson, exercise, "tampered", "the grader's verification after the check cell did not report")
-    found, guard = shown[0], verified[0]
-    if guard.get("problems"):
-        return Result(lesson, exercise, "tampered", "; ".join(map(str, guard["problems"])), "the checking code was tampered with")
-    if guard.get("status") != found.get("status"):
-        return Result(lesson, exercise, "tampered", f"the check cell showed {found.get('status')!r} but the check "
-                      f"recorded {guard.get('status')!r}")
-    status, rule, hint = found["status"], str(found.get("rule", "")), str(found.get("hint", ""))
-    if status == "passed":
-        return Result(lesson, exercise, "passed")
-    if status == "not attempted":
-        return Result(lesson, exercise, status, f"Exercise {exercise} is {NOT_ATTEMPTED}: the function still raises NotImplementedError.")
-    return Result(lesson, exercise, status, f"Exercise {exercise}: {rule}" + (f"\n  Hint: {hint}" if hint else ""), rule)
