@@ -120,12 +120,11 @@ def test_results_are_written_to_a_temporary_file_flushed_then_renamed(tmp_path, 
     assert [p.name for p in target.parent.glob("*.json")] == ["ada.json"]
 
 
-def test_the_kernel_ends_with_the_grader_and_a_detached_process_is_what_is_left(crashed):
+def test_the_kernel_ends_with_the_grader_and_as_root_nothing_is_left(crashed):
     left = crashed["survivors"]
     assert not any("ipykernel" in command for _, _, command in left), left
-    if can_isolate():  # as root each notebook has a uid of its own, which a detached process keeps
-        assert [command.strip() for _, _, command in left] == ["sleep 600"], left
-        assert all(61000 <= uid < 62000 for _, uid, _ in left), left
+    if can_isolate():  # as root the kernel runs in a pid namespace of its own (harness.confine): it ends with
+        assert left == [], left  # its init, which dies with the grader, so not even a detached process is left
 
 
 @pytest.mark.skipif(not can_isolate(), reason="as the instructor, a leftover of a killed grader cannot be told from "
