@@ -44,6 +44,22 @@ def claim(lesson: str, sentence: str) -> None:
     assert sentence in text(lesson), f"lesson {lesson} no longer says {sentence!r}: update its test with it"
 
 
+# Lesson 00 ------------------------------------------------------------------------------------------
+
+def test_00_over_the_window_is_a_400_and_a_small_cap_ends_on_max_tokens():
+    claim("00", "Gemini refuses it with `400 INVALID_ARGUMENT`")
+    claim("00", "the answer is empty and the finish reason is `MAX_TOKENS`")
+    cells = notebook("00").cells
+    last = next(i for i, cell in enumerate(cells) if "limits.input_token_limit + 1" in cell.source)
+    names, out = run_cells("00", last - 1), io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(cells[last].source, "00-limits", "exec"), names)  # noqa: S102 - our own lesson
+    printed = out.getvalue()
+    assert "refused: 400 INVALID_ARGUMENT: The input token count (1048577) exceeds" in printed
+    small, roomy = [line for line in printed.splitlines() if line.startswith("max_output_tokens")]
+    assert "finish MAX_TOKENS" in small and "answer   0 tokens ''" in small and "finish STOP" in roomy
+
+
 # Lesson 01 ------------------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")

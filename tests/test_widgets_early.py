@@ -45,8 +45,11 @@ def test_bill_panel_opens_on_the_call_and_prices_each_rate():
     assert abs(sum(figure.data[0].y) - bill(usage, PRICES["gemini-2.5-flash"])) < 1e-12
     cached.value = 0
     assert "0 cached input tokens" in readout.value and figure.data[0].y[1] == 0
-    cached.value, prompt.value = 1500, 1000  # a cached count above the prompt counts as the prompt
-    assert "0 uncached + 1,000 cached" in readout.value
+    cached.value, prompt.value = 1500, 1000  # the cached slider follows the prompt down
+    assert "0 uncached + 1,000 cached" in readout.value and cached.value == cached.max == 1000
+    prompt.value = 0  # the slider and the readout agree at a prompt of 0
+    assert cached.value == 0 and "0 uncached + 0 cached" in readout.value
+    assert prompt.step == 1_000 and output.step == 100 and figure.layout.yaxis.tickformat == "$,.6f"
     model.value = next(name for name in PRICES if name != "gemini-2.5-flash")
     assert readout.value.startswith(model.value)
 
