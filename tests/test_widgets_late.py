@@ -63,3 +63,10 @@ def test_capstone_panel_reruns_only_the_loop_whose_knob_moved():
     assert panel.agent_readout.value == agent_before
     panel.agent_knobs["context_budget"].value = 3_000  # small: the agent must compact
     assert panel.agent_readout.value != agent_before and list(panel.agent_figure.data[0].y) != bars_before
+
+
+def test_recall_cost_panel_grades_with_the_grader_and_filter_it_is_handed():
+    battery = run_battery(connect(), {"full history": STRATEGIES["full history"]}, lengths=(6,))
+    assert "recall 100%-100%" in recall_cost_panel(battery).children[1].value
+    figure = recall_cost_panel(battery, grade=lambda answer, points: False, fired=lambda run: True).children[2]
+    assert list(figure.data[0].y) == [0.0] and figure.data[0].marker.symbol == ("circle",)
