@@ -107,3 +107,36 @@ def test_budget_panel_shows_what_the_build_it_is_given_keeps():
     (readout, figure) = readout_and_chart(panel)
     assert list(figure.data[0].marker.color[4:8]) == [KEPT, KEPT, DROPPED, DROPPED]
     assert "summary went too" in readout.value
+
+
+def test_compaction_panel_reruns_the_agent_with_the_compact_it_is_handed():
+    from harness.compaction import compact
+    from harness.widgets.lesson05 import compaction_panel
+
+    calls = []
+
+    def counting_compact(*args, **kwargs):
+        calls.append(1)
+        return compact(*args, **kwargs)
+
+    sliders, status, figure = compaction_panel(counting_compact).children
+    assert calls and "compactions: " in status.value and len(figure.data[0].x) > 0
+    opened = len(calls)
+    sliders.children[0].value = 2_500  # a smaller budget: the agent runs again, with the same compact
+    assert len(calls) > opened
+
+
+def test_token_cap_panel_greys_the_calls_past_the_cap():
+    import itertools
+
+    from harness.agent import AgentConfig, run_agent
+    from harness.widgets.lesson06 import RAN, STOPPED, token_cap_panel
+
+    report = run_agent(AgentConfig())
+    cap, label, figure = token_cap_panel(report).children
+    cumulative = list(itertools.accumulate(t.prompt_tokens + t.output_tokens for t in report.turns))
+    reached = next(i for i, total in enumerate(cumulative) if total >= cap.min)
+    cap.value = cumulative[reached]  # reached after call reached + 1: no call starts at the cap
+    ran = reached + 1
+    assert f"makes {ran} of its {len(report.turns)} calls" in label.value
+    assert figure.data[0].marker.color == (RAN,) * ran + (STOPPED,) * (len(report.turns) - ran)
