@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 setup: $(STAMP)
 
 # Re-install only when the dependency list changes.
-$(STAMP): pyproject.toml jupyter/overrides.json
+$(STAMP): pyproject.toml jupyter/overrides.json jupyter/jupyter_server_config.py jupyter/ipython_kernel_config.py
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed: found " + sys.version.split()[0])'
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
@@ -19,6 +19,10 @@ $(STAMP): pyproject.toml jupyter/overrides.json
 	# (pyproject.toml installs this file too, but an editable install skips data files.)
 	mkdir -p $(VENV)/share/jupyter/lab/settings
 	cp jupyter/overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
+	# Terminals open in lessons/ with the venv's bin/ on the PATH, however the server is started.
+	mkdir -p $(VENV)/etc/jupyter && cp jupyter/jupyter_server_config.py $(VENV)/etc/jupyter/
+	# A lesson kernel's start-up speed-ups, so that `import harness` stays plain (harness/startup.py).
+	mkdir -p $(VENV)/etc/ipython && cp jupyter/ipython_kernel_config.py $(VENV)/etc/ipython/
 	touch $(STAMP)
 
 # JupyterLab refuses to run as root unless told: containers and some classroom images run as root.

@@ -1,16 +1,15 @@
 """The Context Engineering Workbook's harness: the pieces the lessons build, in reference form.
 
-Lessons import from here, so a mistake in one lesson never breaks the next one.
+Lessons import from here, so a mistake in one lesson never breaks the next one. Importing it changes
+nothing of the interpreter (no module swapped, no collector paused): the start-up speed-ups of
+harness/startup.py are loaded by pytest and by a lesson kernel's start, not by this package.
 """
 import os
 
 from harness.models import DEFAULT_MODEL
-from harness.startup import defer_iri_checker
 
 # The one place the model id is set: a row of harness/models.py. Override with WORKBOOK_MODEL.
 MODEL = os.environ.get("WORKBOOK_MODEL", DEFAULT_MODEL)
-
-defer_iri_checker()
 
 __all__ = ["MODEL", "connect", "mode_line"]
 

@@ -13,12 +13,10 @@ import re
 import ssl
 from pathlib import Path
 
-from harness.arguments import require_instance, require_int, require_list
-from harness.startup import collector_paused
+from google import genai
+from google.genai import types
 
-with collector_paused():  # the SDK's types are a large import: see collector_paused
-    from google import genai
-    from google.genai import types
+from harness.arguments import require_instance, require_int, require_list
 
 KEY_VARIABLES = ("GOOGLE_API_KEY", "GEMINI_API_KEY")  # the SDK prefers GOOGLE_API_KEY: so do we
 KEY_SHAPE = re.compile(r"AIza[0-9A-Za-z_-]{35}")  # what a Google API key looks like, to hide it

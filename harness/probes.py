@@ -45,9 +45,19 @@ CONVERSATION_SUMMARY = ("Summarise the conversation so far as a checkpoint, unde
 
 @dataclass(frozen=True)
 class Strategy(SessionConfig):
-    """How a tutor session manages its context: the shared knobs of `SessionConfig` (same names,
-    same meanings as the agent's), tutor defaults, and the tutor's own knobs. Defaults: keep
-    everything, as it came."""
+    """How a tutor session manages its context. Defaults: keep everything, as it came.
+
+    Knobs shared with the agent's `AgentConfig` (same names, same meanings):
+        truncate, tool_output_max_chars: cap each search result before it enters the history (1,200 chars);
+        head_ratio, truncation_mode: the share of the cap kept from the start (0.4), "head_and_tail" or "head_only";
+        compaction: summarise old turns when the last prompt passes compact_ratio (0.7) x context_budget (4,000);
+        keep_recent_turns: turns a compaction keeps word for word (3);
+        session_token_cap: stop the session once this many tokens are billed (400,000).
+    The tutor's own:
+        summary_words: the summariser's word budget (60): facts compete for it;
+        prefix_preserving: summarise by appending one instruction to the unchanged history (cache-friendly);
+        timestamp_in_system: the cache-breaking mistake, the time on the system prompt's first line.
+    """
     name: str = "full history"
     _: KW_ONLY
     truncate: bool = False              # cap each tool output (truncate_output) before it enters the history

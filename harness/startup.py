@@ -1,9 +1,11 @@
 """What the workbook's processes are spared: third-party work that costs seconds and serves nothing here.
 
-A lesson kernel is spared one import (below) and most of the garbage collector's passes over what
-it imports (`collector_paused`); pytest, which loads this module first (pyproject's addopts), is
-spared the same import and nbval's eager formatting of every kernel message
-(`defer_nbval_message_dumps`).
+Loaded only where the workbook starts a process, never by `import harness`: a lesson kernel's start
+(jupyter/ipython_kernel_config.py, copied into the venv by `make setup`, runs `prepare_kernel`) and
+pytest (`-p harness.startup` in pyproject's addopts, imported before nbval imports nbformat). A
+kernel is spared one import (below) and most of the garbage collector's passes over the large
+imports every lesson makes; pytest is spared the same import and nbval's eager formatting of every
+kernel message (`defer_nbval_message_dumps`).
 
 Every chart is a plotly FigureWidget; the first one imports plotly.io, which imports nbformat,
 whose jsonschema imports its optional IRI checker `rfc3987_syntax`, which compiles Earley parsers
@@ -78,6 +80,16 @@ def collector_paused():
             gc.enable()
 
 
+def prepare_kernel() -> None:
+    """A lesson kernel's start: the IRI checker deferred, then the SDK's types and the widgets every
+    lesson imports, imported once with the collector paused (see collector_paused)."""
+    defer_iri_checker()
+    with collector_paused():
+        import ipywidgets  # noqa: F401
+        from google.genai import types  # noqa: F401
+        from plotly.graph_objs import FigureWidget  # noqa: F401
+
+
 class _FormattedWhenLogged:
     """What `pprint.pformat(value)` returns, computed only when a log record is printed."""
 
@@ -100,3 +112,7 @@ def defer_nbval_message_dumps() -> None:
 
 def pytest_configure(config) -> None:
     defer_nbval_message_dumps()
+
+
+# Imported by pytest's `-p` before the installed plugins are: defer now, before nbval imports nbformat.
+defer_iri_checker()

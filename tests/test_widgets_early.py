@@ -45,8 +45,11 @@ def test_bill_panel_opens_on_the_call_and_prices_each_rate():
     assert abs(sum(figure.data[0].y) - bill(usage, PRICES["gemini-2.5-flash"])) < 1e-12
     cached.value = 0
     assert "0 cached input tokens" in readout.value and figure.data[0].y[1] == 0
-    cached.value, prompt.value = 1500, 1000  # a cached count above the prompt counts as the prompt
-    assert "0 uncached + 1,000 cached" in readout.value
+    cached.value, prompt.value = 1500, 1000  # the cached slider follows the prompt down
+    assert "0 uncached + 1,000 cached" in readout.value and cached.value == cached.max == 1000
+    prompt.value = 0  # the slider and the readout agree at a prompt of 0
+    assert cached.value == 0 and "0 uncached + 0 cached" in readout.value
+    assert prompt.step == 1_000 and output.step == 100 and figure.layout.yaxis.tickformat == "$,.6f"
     model.value = next(name for name in PRICES if name != "gemini-2.5-flash")
     assert readout.value.startswith(model.value)
 
@@ -104,3 +107,36 @@ def test_budget_panel_shows_what_the_build_it_is_given_keeps():
     (readout, figure) = readout_and_chart(panel)
     assert list(figure.data[0].marker.color[4:8]) == [KEPT, KEPT, DROPPED, DROPPED]
     assert "summary went too" in readout.value
+
+
+def test_compaction_panel_reruns_the_agent_with_the_compact_it_is_handed():
+    from harness.compaction import compact
+    from harness.widgets.lesson05 import compaction_panel
+
+    calls = []
+
+    def counting_compact(*args, **kwargs):
+        calls.append(1)
+        return compact(*args, **kwargs)
+
+    sliders, status, figure = compaction_panel(counting_compact).children
+    assert calls and "compactions: " in status.value and len(figure.data[0].x) > 0
+    opened = len(calls)
+    sliders.children[0].value = 2_500  # a smaller budget: the agent runs again, with the same compact
+    assert len(calls) > opened
+
+
+def test_token_cap_panel_greys_the_calls_past_the_cap():
+    import itertools
+
+    from harness.agent import AgentConfig, run_agent
+    from harness.widgets.lesson06 import RAN, STOPPED, token_cap_panel
+
+    report = run_agent(AgentConfig())
+    cap, label, figure = token_cap_panel(report).children
+    cumulative = list(itertools.accumulate(t.prompt_tokens + t.output_tokens for t in report.turns))
+    reached = next(i for i, total in enumerate(cumulative) if total >= cap.min)
+    cap.value = cumulative[reached]  # reached after call reached + 1: no call starts at the cap
+    ran = reached + 1
+    assert f"makes {ran} of its {len(report.turns)} calls" in label.value
+    assert figure.data[0].marker.color == (RAN,) * ran + (STOPPED,) * (len(report.turns) - ran)

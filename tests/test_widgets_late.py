@@ -44,22 +44,29 @@ def test_recall_cost_panel_opens_on_the_workbook_model_as_the_api_names_it(monke
     assert picker.value == "gemini-2.5-pro"
 
 def test_capstone_panel_opens_drawn_on_the_given_configs():
-    from harness.checks.lesson09 import reference_config
+    from harness.capstone import reference_config
 
     panel = CapstonePanel(reference_config(), client=connect())
-    assert panel.tutor_knobs["context_budget"].value == 5_000 and panel.agent_knobs["context_budget"].value == 24_000
+    assert panel.tutor_knobs["context_budget"].value == 1_500 and panel.agent_knobs["context_budget"].value == 24_000
     assert panel.tutor_readout.value.count(MET) == 4 and "every target met" in panel.tutor_readout.value
     assert "tests: <b>6 passed" in panel.agent_readout.value
-    assert len(panel.figure.data[0].x) > 0 and "turn" in panel.table.value
+    assert len(panel.agent_figure.data[0].x) > 0 and len(panel.tutor_figure.data[0].y) > 0 and "turn" in panel.table.value
 
 
 def test_capstone_panel_reruns_only_the_loop_whose_knob_moved():
-    from harness.checks.lesson09 import reference_config
+    from harness.capstone import reference_config
 
     panel = CapstonePanel(reference_config(), client=connect())
-    agent_before, bars_before = panel.agent_readout.value, list(panel.figure.data[0].y)
+    agent_before, bars_before = panel.agent_readout.value, list(panel.agent_figure.data[0].y)
     panel.tutor_knobs["compaction"].value = False  # the full session no longer fits the window
     assert MISSED + "</td><td><b>window" in panel.tutor_readout.value
     assert panel.agent_readout.value == agent_before
     panel.agent_knobs["context_budget"].value = 3_000  # small: the agent must compact
-    assert panel.agent_readout.value != agent_before and list(panel.figure.data[0].y) != bars_before
+    assert panel.agent_readout.value != agent_before and list(panel.agent_figure.data[0].y) != bars_before
+
+
+def test_recall_cost_panel_grades_with_the_grader_and_filter_it_is_handed():
+    battery = run_battery(connect(), {"full history": STRATEGIES["full history"]}, lengths=(6,))
+    assert "recall 100%-100%" in recall_cost_panel(battery).children[1].value
+    figure = recall_cost_panel(battery, grade=lambda answer, points: False, fired=lambda run: True).children[2]
+    assert list(figure.data[0].y) == [0.0] and figure.data[0].marker.symbol == ("circle",)

@@ -3,6 +3,7 @@
 import pytest
 
 from harness import billing
+from harness.capstone import reference_config
 from harness.checks import run_check
 from harness.probes import STRATEGIES, with_knobs
 
@@ -106,12 +107,12 @@ def test_each_rule_of_8_1_has_its_own_hint():
 CONFIGS = [  # a configuration for 9.1 and the target it must miss (measured on the default model)
     ("full history", STRATEGIES["full history"], "window"),                      # peaks near 12,700 tokens
     ("capped outputs", STRATEGIES["capped outputs"], "window"),                  # capping alone: still over
-    ("capped at 600", with_knobs(STRATEGIES["capped outputs"], tool_output_max_chars=600), "window"),  # just over
-    ("capped at 500", with_knobs(STRATEGIES["capped outputs"], tool_output_max_chars=500), "answers are cut"),
-    ("capped at 100", with_knobs(STRATEGIES["capped outputs"], tool_output_max_chars=100), "answers are cut"),
-    ("60-word summaries", STRATEGIES["compaction at threshold"], "planted fact was lost"),
-    ("long results, three compactions", with_knobs(STRATEGIES["prefix-preserving summary"], context_budget=5_000,
-                                                   summary_words=100, tool_output_max_chars=2_400), "Too expensive"),
+    ("capped at 100", with_knobs(STRATEGIES["capped outputs"], tool_output_max_chars=100), "window"),
+    ("the shipped compaction", STRATEGIES["compaction at threshold"], "window"),  # its 4,000-token budget
+    ("60-word summaries", with_knobs(reference_config(), summary_words=60), "planted fact was lost"),
+    ("stopped before the probes", with_knobs(reference_config(), session_token_cap=20_000), "planted fact was lost"),
+    ("compacted, capped at 200", with_knobs(reference_config(), tool_output_max_chars=200), "answers are cut"),
+    ("three turns kept", with_knobs(reference_config(), keep_recent_turns=3), "Too expensive"),
 ]
 
 

@@ -9,7 +9,8 @@ QUESTIONS = [
     Question("A session of 10 turns sent 30,000 input tokens. About how many would 20 similar turns send?",
              right=("120,000", "Twice the turns, each about twice as big on average: about four times the input."),
              wrong=[("60,000", "Only the system instruction's share grows linearly; the history part grows with n squared."),
-                    ("900,000", "That would be n cubed; each turn only re-sends the history once.")]),
+                    ("900,000", "That is 30 times as much, more than even n cubed would give (2 cubed is 8): "
+                                "twice the turns multiplies an n-squared total by about 4.")]),
     Question("In turn k of a naive loop, which reply is NOT in the prompt?",
              right=("The reply of turn k", "It does not exist yet: the model is writing it from this prompt."),
              wrong=[("The first reply", "It is re-sent on every later turn."),

@@ -1,12 +1,13 @@
 """Lesson 09's panel: the tutor session of exercise 9.1 and the agent on the invoicing task, side by side.
 
-The two loops live on different scales (the tutor's window is 4,600 tokens, the agent's budget
-24,000), so each has its own knobs, opened on the configuration the lesson hands it: the tutor on
-your `my_config()`, the agent on `AgentConfig()`. Moving a knob re-runs that loop only. The tutor's
-readout is exercise 9.1's: each target, met or missed; the agent's shows the tests' verdict.
+The two loops live on different scales (the tutor's window is 1,600 tokens, the agent's budget
+24,000), so each has its own column: knobs, readout and chart, opened on the configuration the
+lesson hands it: the tutor on your `my_config()`, the agent on `AgentConfig()`. Moving a knob re-runs
+that loop only. The tutor's readout is exercise 9.1's: each target, met or missed; the agent's shows
+the tests' verdict.
 
     >>> panel = CapstonePanel(reference_config(), client=connect())       # doctest: +SKIP
-    >>> panel.tutor_knobs["context_budget"].value = 4_000                 # doctest: +SKIP
+    >>> panel.tutor_knobs["context_budget"].value = 1_200                 # doctest: +SKIP
     >>> panel.tutor_readout.value                                         # doctest: +SKIP
 """
 import html
@@ -14,11 +15,10 @@ from dataclasses import replace
 
 import ipywidgets as widgets
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from harness.agent import AgentConfig, run_agent
 from harness.billing import cache_hit_rate
-from harness.checks.lesson09 import WINDOW, full_history, measure, verdict
+from harness.capstone import WINDOW, full_history, measure, verdict
 from harness.probes import Strategy
 from harness.widgets.lesson02 import stacked
 
@@ -43,8 +43,8 @@ def _shared_knobs(config, budget: tuple[int, int, int], cap: tuple[int, int, int
 
 
 def tutor_knobs(strategy: Strategy) -> dict:
-    """The tutor's knobs: a 1,000-8,000-token budget scale around the 4,600-token window."""
-    return _shared_knobs(strategy, (1_000, 8_000, 250), (100, 2_400, 100)) | {
+    """The tutor's knobs: a 500-5,000-token budget scale around the 1,600-token window."""
+    return _shared_knobs(strategy, (500, 5_000, 100), (50, 2_400, 50)) | {
         "summary_words": _slider(widgets.IntSlider, strategy.summary_words, 20, 200, 10, "summary words")}
 
 
@@ -96,30 +96,37 @@ def _line(got: dict) -> dict:
     return dict(x=list(range(1, len(got["prompts"]) + 1)), y=got["prompts"])
 
 
-def _figure(report, config: AgentConfig, got: dict) -> go.FigureWidget:
-    """The agent's prompt per turn against its compaction threshold (left), the tutor's per call
-    against its window (right).
+_CHART = dict(height=300, width=460, margin=dict(l=60, r=10, t=40, b=40), showlegend=False)
 
-    NOTE: ONE bar trace (see `stacked`) and lines, each built with its data: a FigureWidget with two
+
+def _agent_figure(report, config: AgentConfig) -> go.FigureWidget:
+    """The agent's prompt per turn, cached part first, against its compaction threshold.
+
+    NOTE: ONE bar trace (see `stacked`) and a line, each built with its data: a FigureWidget with two
     bar traces, or with traces filled in before display, may draw nothing in JupyterLab (measured here).
     """
-    figure = go.FigureWidget(make_subplots(rows=1, cols=2, horizontal_spacing=0.12, subplot_titles=(
-        "agent: cached (green), full price; dashed compaction", "tutor: prompt per call, window dashed")))
-    figure.add_trace(go.Bar(**_bars(report), hovertemplate="turn %{x}: %{y:,} tokens<extra></extra>"), row=1, col=1)
-    figure.add_trace(go.Scatter(**_threshold(report, config), mode="lines", line=dict(dash="dash", color="grey"),
-                                hovertemplate="compacts past %{y:,.0f} tokens<extra></extra>"), row=1, col=1)
-    figure.add_trace(go.Scatter(**_line(got), mode="lines+markers", line=dict(color="#264653"),
-                                hovertemplate="call %{x}: %{y:,} tokens<extra></extra>"), row=1, col=2)
-    figure.add_hline(y=WINDOW, line=dict(dash="dash", color="grey"), row=1, col=2)
-    figure.update_layout(height=320, margin=dict(l=60, r=20, t=40, b=40), showlegend=False)
-    figure.update_xaxes(title_text="agent turn", row=1, col=1)
-    figure.update_xaxes(title_text="tutor call", row=1, col=2)
-    figure.update_yaxes(title_text="prompt tokens", row=1, col=1)
+    return go.FigureWidget(data=[
+        go.Bar(**_bars(report), hovertemplate="turn %{x}: %{y:,} tokens<extra></extra>"),
+        go.Scatter(**_threshold(report, config), mode="lines", line=dict(dash="dash", color="grey"),
+                   hovertemplate="compacts past %{y:,.0f} tokens<extra></extra>")],
+        layout=go.Layout(**_CHART, title=dict(text="agent: cached (green), full price; dashed compaction",
+                                              font=dict(size=12)),
+                         xaxis_title="agent turn", yaxis_title="prompt tokens"))
+
+
+def _tutor_figure(got: dict) -> go.FigureWidget:
+    """The tutor's prompt per call against the window."""
+    figure = go.FigureWidget(data=[go.Scatter(**_line(got), mode="lines+markers", line=dict(color="#264653"),
+                                              hovertemplate="call %{x}: %{y:,} tokens<extra></extra>")],
+                             layout=go.Layout(**_CHART, title=dict(text="tutor: prompt per call, window dashed",
+                                                                   font=dict(size=12)),
+                                              xaxis_title="tutor call", yaxis_title="prompt tokens"))
+    figure.add_hline(y=WINDOW, line=dict(dash="dash", color="grey"))
     return figure
 
 
 class CapstonePanel(widgets.VBox):
-    """Knobs in two columns, each with its readout; the agent's and the tutor's prompts; the turn table.
+    """Two columns, each a loop's knobs, readout and chart; the agent's turn table below.
 
     `strategy`: the tutor's opening configuration (your `my_config()`); `agent_config` the agent's;
     `report`: the agent's run of `agent_config` if the lesson already has it (saves a run on open).
@@ -136,7 +143,7 @@ class CapstonePanel(widgets.VBox):
         self.status = widgets.Label()
         report = report or run_agent(self.agent_config, client=self.client)
         got = self._measure_tutor()
-        self.figure = _figure(report, self.agent_config, got)
+        self.tutor_figure, self.agent_figure = _tutor_figure(got), _agent_figure(report, self.agent_config)
         self._show_agent_text(report, self.agent_config)
         self.tutor_readout.value = tutor_readout(got, full_history())
         for knob in self.tutor_knobs.values():
@@ -144,14 +151,14 @@ class CapstonePanel(widgets.VBox):
         for knob in self.agent_knobs.values():
             knob.observe(lambda _change: self.run_agent(), names="value")
         # Each column as wide as its sliders and their numbers: left to flex, the first one shrank
-        # under the second and its sliders' numbers were hidden.
+        # under the second and its sliders' numbers were hidden. Each chart sits under its own knobs.
         column = widgets.Layout(width="470px", flex="0 0 auto")
         columns = widgets.HBox([
-            widgets.VBox([widgets.HTML("<b>tutor session</b>"), *self.tutor_knobs.values(), self.tutor_readout],
-                         layout=column),
-            widgets.VBox([widgets.HTML("<b>agent</b>"), *self.agent_knobs.values(), self.agent_readout],
-                         layout=column)])
-        super().__init__([columns, self.status, self.figure, self.table])
+            widgets.VBox([widgets.HTML("<b>tutor session</b>"), *self.tutor_knobs.values(), self.tutor_readout,
+                          self.tutor_figure], layout=column),
+            widgets.VBox([widgets.HTML("<b>agent</b>"), *self.agent_knobs.values(), self.agent_readout,
+                          self.agent_figure], layout=column)])
+        super().__init__([self.status, columns, self.table])
 
     def _measure_tutor(self) -> dict:
         return measure(replace(self.strategy, **_values(self.tutor_knobs)))
@@ -160,7 +167,7 @@ class CapstonePanel(widgets.VBox):
         """Run exercise 9.1's session with the tutor's knobs; show and return its measurement."""
         self.status.value = "running the tutor session…"
         got = self._measure_tutor()
-        self.figure.data[2].update(**_line(got))
+        self.tutor_figure.data[0].update(**_line(got))
         self.tutor_readout.value = tutor_readout(got, full_history())
         self.status.value = ""
         return got
@@ -175,9 +182,9 @@ class CapstonePanel(widgets.VBox):
         return report
 
     def show_agent(self, report, config: AgentConfig) -> None:
-        with self.figure.batch_update():
-            self.figure.data[0].update(**_bars(report))
-            self.figure.data[1].update(**_threshold(report, config))
+        with self.agent_figure.batch_update():
+            self.agent_figure.data[0].update(**_bars(report))
+            self.agent_figure.data[1].update(**_threshold(report, config))
         self._show_agent_text(report, config)
 
     def _show_agent_text(self, report, config: AgentConfig) -> None:

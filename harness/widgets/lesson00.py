@@ -22,6 +22,7 @@ PARTS = ("uncached input", "cached input", "output")
 COLOURS = ("#e76f51", "#2a9d8f", "#264653")
 MAX_PROMPT = 200_000  # tokens: a long agent prompt, where the cached share starts to matter
 MAX_OUTPUT = 20_000
+PROMPT_STEP, OUTPUT_STEP = 1_000, 100
 
 
 def _costs(prompt: int, cached: int, output: int, model: str) -> list[float]:
@@ -41,14 +42,17 @@ def _readout(prompt: int, cached: int, output: int, model: str) -> str:
 def bill_panel(usage, model: str | None = None) -> widgets.VBox:
     """Sliders "prompt", "cached" and "output" (tokens), a model dropdown, a readout and a bar per rate.
 
-    The cached tokens are part of the prompt, so a cached count above the prompt counts as the prompt."""
+    The cached tokens are part of the prompt: the cached slider ends at the prompt's value."""
     tokens = describe_usage(usage)
     model = priced_model(model)
-    prompt = widgets.IntSlider(value=tokens["prompt"], min=0, max=max(MAX_PROMPT, tokens["prompt"]),
+    # Steps of 1,000 and 100 tokens: at step 1 an arrow key moved a 200,000-token slider by one token.
+    prompt = widgets.IntSlider(value=tokens["prompt"], min=0, max=max(MAX_PROMPT, tokens["prompt"]), step=PROMPT_STEP,
                                description="prompt", layout=widgets.Layout(width="420px"))
-    cached = widgets.IntSlider(value=tokens["cached"], min=0, max=prompt.max, description="cached",
-                               layout=widgets.Layout(width="420px"))
-    output = widgets.IntSlider(value=tokens["output"], min=0, max=max(MAX_OUTPUT, tokens["output"]),
+    # The cached tokens are part of the prompt: the slider's end follows the prompt, so it never
+    # shows more than the readout counts.
+    cached = widgets.IntSlider(value=min(tokens["cached"], tokens["prompt"]), min=0, max=tokens["prompt"],
+                               step=PROMPT_STEP, description="cached", layout=widgets.Layout(width="420px"))
+    output = widgets.IntSlider(value=tokens["output"], min=0, max=max(MAX_OUTPUT, tokens["output"]), step=OUTPUT_STEP,
                                description="output")
     models = widgets.Dropdown(options=list(PRICES), value=model, description="model")
 
@@ -65,11 +69,16 @@ def bill_panel(usage, model: str | None = None) -> widgets.VBox:
     figure = go.FigureWidget(
         data=[go.Bar(x=list(PARTS), y=costs, marker_color=list(COLOURS),
                      hovertemplate="%{x}: $%{y:.6f}<extra></extra>")],
-        layout=go.Layout(height=300, margin=dict(l=70, r=20, t=30, b=40), yaxis_title="dollars per call"))
+        layout=go.Layout(height=300, margin=dict(l=70, r=20, t=30, b=40), yaxis_title="dollars per call",
+                         yaxis_tickformat="$,.6f"))  # plain dollars: the default SI format read "50μ"
 
     def redraw(_change=None):
         figure.data[0].y, readout.value = shown()
 
+    def follow_prompt(_change=None):
+        cached.max = prompt.value  # ipywidgets lowers cached.value with it
+
+    prompt.observe(follow_prompt, names="value")
     for control in (prompt, cached, output, models):
         control.observe(redraw, names="value")
     return widgets.VBox([widgets.HBox([prompt, cached]), widgets.HBox([output, models]), readout, figure])

@@ -1,7 +1,9 @@
 """Lesson 08's panel: recall against cost, one point per recorded run, re-billed at any price sheet.
 
 Switching the sheet re-bills the saved bundles (no model call), so you can see whether the
-ranking of strategies by cost survives a change of provider while their recall stays put.
+ranking of strategies by cost survives a change of provider while their recall stays put. Recall is
+graded with the `grade` the lesson hands it and the hollow points come from its `fired` (the
+student's grade_probe and compaction_fired_before_probe, via mine()).
 
     >>> panel = recall_cost_panel(runs)     # doctest: +SKIP
     >>> panel.children[1].value             # doctest: +SKIP
@@ -11,7 +13,7 @@ import ipywidgets as widgets
 import plotly.graph_objects as go
 
 from harness.billing import PRICES, bill, priced_model
-from harness.probes import compaction_fired_before_probe, recall
+from harness.probes import compaction_fired_before_probe, grade_probe
 
 
 def _strategy(run) -> str:
@@ -26,7 +28,15 @@ def _groups(runs) -> dict:
     return {name: sorted(group, key=lambda r: len(r.bundles)) for name, group in groups.items()}
 
 
-def readout_text(groups: dict, prices: dict, sheet: str) -> str:
+def recall_with(grade):
+    """recall(run) with this grader: the share of the run's probes whose answer has every key point."""
+    def recall(run) -> float:
+        results = [bool(grade(b.answer, b.probe["key_points"])) for b in run.bundles if b.probe]
+        return sum(results) / len(results) if results else 0.0
+    return recall
+
+
+def readout_text(groups: dict, prices: dict, sheet: str, recall=recall_with(grade_probe)) -> str:
     """Each strategy's cost range and recall range at this sheet, cheapest total first."""
     price = prices[sheet]
     costs = {name: [bill(r.usages(), price) for r in group] for name, group in groups.items()}
@@ -37,19 +47,22 @@ def readout_text(groups: dict, prices: dict, sheet: str) -> str:
             f"cheapest first:</p><ul>{rows}</ul>")
 
 
-def recall_cost_panel(runs, prices: dict = PRICES, sheet: str | None = None) -> widgets.VBox:
-    """A price-sheet dropdown, a readout, and a scatter (x cost, y recall); hollow points: compaction never fired."""
+def recall_cost_panel(runs, prices: dict = PRICES, sheet: str | None = None, grade=grade_probe,
+                      fired=compaction_fired_before_probe) -> widgets.VBox:
+    """A price-sheet dropdown, a readout, and a scatter (x cost, y recall graded by `grade`); hollow
+    points: `fired` says compaction never fired before the first probe."""
+    recall = recall_with(grade)
     picker = widgets.Dropdown(options=list(prices), value=sheet or priced_model(), description="prices",
                               layout=widgets.Layout(width="420px"))
     groups = _groups(runs)
-    readout = widgets.HTML(readout_text(groups, prices, picker.value))
+    readout = widgets.HTML(readout_text(groups, prices, picker.value, recall))
     # NOTE: every trace gets its data when built (one filled in before display may draw empty in
     # JupyterLab, measured here); a strategy's runs are joined by a line, shortest session first.
     figure = go.FigureWidget(
         data=[go.Scatter(x=[bill(r.usages(), prices[picker.value]) for r in group], y=[recall(r) for r in group],
                          mode="lines+markers", name=name, line=dict(width=1, dash="dot"),
                          text=[f"{r.name}: {r.compaction_count()} compaction(s)" for r in group],
-                         marker=dict(size=11, symbol=["circle" if compaction_fired_before_probe(r) else "circle-open"
+                         marker=dict(size=11, symbol=["circle" if fired(r) else "circle-open"
                                                       for r in group]),
                          hovertemplate="%{text}<br>recall %{y:.0%}, $%{x:.5f}<extra></extra>")
               for name, group in groups.items()],
@@ -60,7 +73,7 @@ def recall_cost_panel(runs, prices: dict = PRICES, sheet: str | None = None) -> 
         with figure.batch_update():
             for trace, group in zip(figure.data, groups.values()):
                 trace.x = [bill(r.usages(), prices[picker.value]) for r in group]
-        readout.value = readout_text(groups, prices, picker.value)
+        readout.value = readout_text(groups, prices, picker.value, recall)
 
     picker.observe(redraw, names="value")
     return widgets.VBox([picker, readout, figure])

@@ -1,0 +1,52 @@
+"""Lesson 06's panel: where would a session token cap stop this run?
+
+The cumulative tokens (input + output) of a recorded run, and a cap you can move: the run stops
+before the first call that would start at or past it, as `SessionConfig.over_cap` decides.
+
+    >>> panel = token_cap_panel(run_agent(AgentConfig(truncation_mode="head_only")))   # doctest: +SKIP
+"""
+import itertools
+
+import ipywidgets as widgets
+import plotly.graph_objects as go
+
+RAN, STOPPED = "#2a9d8f", "#d3d3d3"
+
+
+def calls_made(cumulative: list[int], cap: int) -> int:
+    """How many calls run under `cap`: the first always; each next one while the tokens so far are under it.
+
+    >>> calls_made([100, 250, 400], 260)
+    3
+    >>> calls_made([100, 250, 400], 250)
+    2
+    """
+    return 1 + sum(1 for total in cumulative[:-1] if total < cap)
+
+
+def token_cap_panel(report) -> widgets.VBox:
+    """A cap slider, a readout and one bar per turn: its session tokens so far, grey once the cap stops it."""
+    cumulative = list(itertools.accumulate(t.prompt_tokens + t.output_tokens for t in report.turns))
+    cap = widgets.IntSlider(value=20_000, min=2_000, max=50_000, step=1_000, description="token cap",
+                            continuous_update=False)
+    label = widgets.HTML()
+    turns = [t.turn for t in report.turns]
+    # Both traces are built with their data: a bar trace added empty and filled later by batch_update
+    # never drew in the browser (its x and y stayed unset on the front end).
+    figure = go.FigureWidget(
+        data=[go.Bar(name="session tokens", x=turns, y=cumulative, marker_color=[RAN] * len(turns)),
+              go.Scatter(name="cap", mode="lines", line=dict(dash="dash", color="crimson"),
+                         x=[0.5, len(turns) + 0.5], y=[cap.value] * 2)],
+        layout=go.Layout(height=300, xaxis_title="turn", yaxis_title="session tokens so far", margin=dict(t=30)))
+
+    def redraw(_change=None):
+        ran = calls_made(cumulative, cap.value)
+        # Plain assignments, not batch_update: a batch sent before the browser has drawn the figure blanked it.
+        figure.data[0].marker.color = [RAN if index < ran else STOPPED for index in range(len(turns))]
+        figure.data[1].y = [cap.value] * 2
+        label.value = (f"with a cap of {cap.value:,} tokens the run makes {ran} of its {len(cumulative)} calls "
+                       f"and spends {cumulative[ran - 1]:,} tokens")
+
+    cap.observe(redraw, names="value")
+    redraw()
+    return widgets.VBox([cap, label, figure])
