@@ -78,7 +78,7 @@ def crashed(tmp_path_factory):
         csv_after_kill = (root / "out" / "gradebook.csv").read_text(encoding="utf-8")
         # What a kill inside `record` would leave: a temporary file, half written.
         (first.parent / ".bob.json.999.partial").write_text('{"student": "bob", "less', encoding="utf-8")
-        wait_for(lambda: not any("ipykernel" in p[2] for p in processes_under(tmp)), 30, "bob's kernel to end")
+        wait_for(lambda: not any("ipykernel" in p[2] for p in processes_under(tmp)), 120, "bob's kernel to end")
         survivors = processes_under(tmp)
         resumed = subprocess.run(grade_command(root), cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
         after_resume = processes_under(tmp)
