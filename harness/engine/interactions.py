@@ -34,6 +34,7 @@ NOT_FOUND = "Interaction {id} was not found: it does not exist, was deleted, or 
 NO_MODEL = "An interaction needs a `model` (for example 'gemini-3.8-flash') or an `agent`."
 NO_INPUT = "An interaction needs an `input`: a string, a content object or a list of them."
 _BUILT_IN = {"google_search": "googleSearch", "code_execution": "codeExecution", "url_context": "urlContext"}
+_STEPS = ("user_input", "model_output", "function_call")
 _GENERATION = {"max_output_tokens": "maxOutputTokens", "temperature": "temperature", "top_p": "topP",
                "stop_sequences": "stopSequences", "seed": "seed", "response_mime_type": "responseMimeType"}
 
@@ -59,11 +60,23 @@ def _part(item) -> dict:
                   "function_result, and image/audio/video/document with data or uri.")
 
 
+def _step_content(step: dict) -> dict:
+    """A step the client sends (user_input, model_output, function_call) as a content."""
+    if step["type"] == "function_call":
+        return {"role": "model", "parts": [{"functionCall": {"id": step.get("id"), "name": step.get("name", ""),
+                                                             "args": step.get("arguments") or {}}}]}
+    role = "user" if step["type"] == "user_input" else "model"
+    content = step.get("content") or []
+    return {"role": role, "parts": [_part(c) for c in (content if isinstance(content, list) else [content])]}
+
+
 def input_contents(value) -> list[dict]:
-    """The interaction's input as generateContent contents (role user, or the roles of turns)."""
+    """The interaction's input as generateContent contents (role user, or the roles of turns or steps)."""
     if value is None or value == "" or value == []:
         raise invalid(NO_INPUT)
     items = value if isinstance(value, list) else [value]
+    if all(isinstance(i, dict) and i.get("type") in _STEPS for i in items):  # the SDK wraps content lists
+        return [_step_content(i) for i in items]
     if all(isinstance(i, dict) and "role" in i for i in items):  # turns: [{"role", "content"}]
         return [{"role": "model" if i["role"] in ("model", "assistant") else "user",
                  "parts": [_part(c) for c in (i["content"] if isinstance(i["content"], list) else [i["content"]])]}
@@ -99,6 +112,14 @@ def generate_body(body: dict, history: list) -> dict:
     generation = {_GENERATION[k]: v for k, v in config.items() if k in _GENERATION}
     if config.get("thinking_level"):
         generation["thinkingConfig"] = {"thinkingLevel": str(config["thinking_level"]).upper()}
+    formats = body.get("response_format") or []
+    for fmt in formats if isinstance(formats, list) else [formats]:  # JSON mode: a text format with a MIME type
+        if isinstance(fmt, dict) and fmt.get("type", "text") == "text" and fmt.get("mime_type"):
+            generation["responseMimeType"] = fmt["mime_type"]
+            if fmt.get("schema"):
+                generation["responseJsonSchema"] = fmt["schema"]
+    if body.get("response_mime_type"):  # the deprecated spelling
+        generation.setdefault("responseMimeType", body["response_mime_type"])
     if generation:
         request["generationConfig"] = generation
     if (tool_config := _tool_config(config.get("tool_choice"))):
