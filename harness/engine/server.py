@@ -202,7 +202,7 @@ def route(method: str, path: str, query: str, raw: bytes) -> dict:
         if method == "DELETE":
             return STORE.delete(rest)
     raise WireError(404, "NOT_FOUND", f"The glass box does not serve {method} {path}: it answers "
-                    "generateContent, streamGenerateContent, countTokens, models, cachedContents and interactions "
+                    "generateContent, streamGenerateContent, countTokens, models and cachedContents "
                     "under /v1/ and /v1beta/.")
 
 
