@@ -61,8 +61,8 @@ def test_without_tools_the_policy_is_not_asked(glass_box, policy):
 def test_tools_no_scenario_registered_get_the_generic_caller_not_a_refusal(glass_box, monkeypatch):
     monkeypatch.setattr(scenario, "_REGISTERED", {})
     reply = glass_box.models.generate_content(
-        model=MODEL, contents="Where is the README?", config=types.GenerateContentConfig(tools=[READ_FILE]))
-    assert reply.text == reader.DONT_KNOW  # the message names no declared function: the reader answers
+        model=MODEL, contents="Who wrote Hamlet?", config=types.GenerateContentConfig(tools=[READ_FILE]))
+    assert reply.text == reader.DONT_KNOW  # the message asks for nothing a declared function does: the reader
     reply = glass_box.models.generate_content(
         model=MODEL, contents="Use read_file with path: README.md.", config=types.GenerateContentConfig(tools=[READ_FILE]))
     assert [(c.name, c.args) for c in reply.function_calls] == [("read_file", {"path": "README.md"})]

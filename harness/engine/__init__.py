@@ -19,7 +19,9 @@ same answer. One idea per module:
     behaviours  which behaviour answers a request: summariser, a scenario's policy, caller or reader
     scenario    the plug-in interface: a Scenario subclass per scenario, its Skills, the registry
     agent_policy  the generic coding agent every coding task's scenario subclasses
-    caller      tools no scenario knows: a schema-valid call of a declared function, or the reader
+    caller      tools no scenario knows: function calling in AUTO, ANY and NONE modes, or the reader
+    function_choice  which declared functions a request asks for (words shared with each)
+    call_arguments   the arguments of a call, from what the request shows
     reader      answers a question from the request, or says it does not know
     summariser  writes an extractive summary under the headings it is asked for
 

@@ -6,7 +6,7 @@ The choice reads the request and nothing else:
                                                      summary asked at the end of an unchanged
                                                      agent history keeps its cached prefix)
     declares a registered scenario's tool set     -> that scenario's policy (harness.engine.scenario)
-    declares other functions                      -> the generic caller (harness.engine.caller)
+    declares other functions                      -> function calling by rules (harness.engine.caller)
     anything else                                 -> reader
 
     >>> respond({"contents": [{"role": "user", "parts": [{"text": "Where is the README?"}]}]})

@@ -1,35 +1,42 @@
-"""Tools no scenario knows: call a declared function with schema-valid arguments, or answer as the reader.
+"""Tools no scenario knows: function calling as a model does it, by rules that read the request only.
 
-A request whose declared functions select no registered scenario gets this deterministic behaviour:
+A request whose declared functions select no registered scenario gets this behaviour, in the mode
+of `toolConfig.functionCallingConfig` (camelCase or snake_case, as the REST notebooks send it):
 
-    toolConfig.functionCallingConfig.mode is "ANY"    -> call a function (Gemini must, in this mode):
-                                                         the first allowed one the last user message
-                                                         names, else the first allowed one
-    the last user message names a declared function  -> call the first one it names
-    otherwise (mode "NONE" included)                 -> the reader answers from the window
+    NONE   never calls: the reader answers
+    AUTO   (the default) calls the functions the latest user turn asks for (function_choice.py),
+           with the arguments it shows (call_arguments.py), several at once when it asks for
+           several things; once their results are in view it answers from them, quoting the
+           returned values, instead of calling again. Asking for nothing a function does: the reader.
+    ANY    always calls: what the turn asks for, else the first allowed function
 
-    >>> weather = {"name": "get_weather", "parameters": {"type": "OBJECT", "required": ["city"],
-    ...            "properties": {"city": {"type": "STRING"}, "days": {"type": "INTEGER"}}}}
-    >>> act({"tools": [{"functionDeclarations": [weather]}],
-    ...      "contents": [{"role": "user", "parts": [{"text": "Call get_weather for 'Lyon', days: 3."}]}]})
-    [{'functionCall': {'name': 'get_weather', 'args': {'city': 'Lyon', 'days': 3}}}]
+`allowedFunctionNames` limits the choice in every mode. Steps asked in order ("first ..., then
+...") are called one a round, each with the results before it in view; a function is called in a
+turn as many times as the turn asks for it, never more.
 
-The arguments follow the declaration's schema (`parameters`, or the JSON schema the SDK sends for
-a Python function). A property gets a value when the last user message shows one:
-`name: value` or `name=value`, else, for a required property, by its type: a string takes the
-first quoted text (else the first capitalised word after the first, else the message), a number the
-first number, a boolean "true"/"yes", an enum the first of its values named (else its first value).
-Optional properties with nothing visible are left out. Once the call's response is in view and the
-mode is not "ANY", the reader answers from it, so the SDK's automatic function calling ends.
+    >>> weather = {"name": "get_weather", "description": "Gets the weather for a location.",
+    ...            "parameters": {"type": "OBJECT", "required": ["location"],
+    ...                           "properties": {"location": {"type": "STRING"}}}}
+    >>> asked = {"tools": [{"functionDeclarations": [weather]}],
+    ...          "contents": [{"role": "user", "parts": [{"text": "What's the weather in Paris?"}]}]}
+    >>> act(asked)
+    [{'functionCall': {'name': 'get_weather', 'args': {'location': 'Paris'}}}]
+    >>> asked["contents"] += [{"role": "model", "parts": act(asked)}, {"role": "user", "parts": [
+    ...     {"functionResponse": {"name": "get_weather", "response": {"result": "Sunny, 21 C."}}}]}]
+    >>> act(asked)
+    [{'text': 'From get_weather: "Sunny, 21 C."'}]
 """
 import re
+from collections import Counter
 
 from harness.engine import reader
-from harness.engine.prompt import content_text
+from harness.engine.call_arguments import arguments
+from harness.engine.function_choice import plan
+from harness.engine.prompt import canonical, content_text, response_output
+from harness.engine.signatures import current_turn_start
 
-_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
-_QUOTED = re.compile(r"""["'`]([^"'`]+)["'`]""")
-_NAMED_WORD = re.compile(r"(?<=\s)([A-Z][\w-]+)")
+MAX_QUOTED_WORDS = 60  # a long result is quoted up to here, so the answer stays readable
+_IN_ORDER = re.compile(r"\b(first|then|next|after that|afterwards|finally)\b", re.I)
 
 
 def declarations(request: dict) -> list[dict]:
@@ -37,63 +44,80 @@ def declarations(request: dict) -> list[dict]:
     return [d for tool in request.get("tools") or [] for d in tool.get("functionDeclarations") or []]
 
 
-def _last_user_text(request: dict) -> str:
+def schema_of(declaration: dict) -> dict | None:
+    # NOTE: for a Python function the SDK sends its JSON schema under parametersJsonSchema.
+    return next((declaration[k] for k in ("parameters", "parametersJsonSchema", "parameters_json_schema")
+                 if declaration.get(k)), None)
+
+
+def calling_config(request: dict) -> tuple[str, list | None]:
+    """(mode, allowed names) of the request, read under either spelling of each key."""
+    tool_config = request.get("toolConfig") or request.get("tool_config") or {}
+    config = tool_config.get("functionCallingConfig") or tool_config.get("function_calling_config") or {}
+    allowed = config.get("allowedFunctionNames", config.get("allowed_function_names"))
+    return str(config.get("mode") or "AUTO").upper(), allowed
+
+
+def _turn(request: dict) -> tuple[str, list, list]:
+    """(the latest user text, the calls made since, (name, output) of the results since)."""
     contents = request.get("contents") or []
-    last = contents[-1] if contents else {}
-    return content_text(last) if (last.get("role") or "user") == "user" else ""
+    start = current_turn_start(contents)
+    head = contents[start] if contents else {}
+    text = content_text(head) if (head.get("role") or "user") == "user" else ""
+    parts = [part for content in contents[start:] for part in content.get("parts") or []]
+    made = [part["functionCall"].get("name") for part in parts if "functionCall" in part]
+    results = [(part["functionResponse"].get("name", ""), response_output(part))
+               for part in parts if "functionResponse" in part]
+    return text, made, results
 
 
-def _named_value(name: str, text: str) -> str | None:
-    found = re.search(rf"\b{re.escape(name)}\s*[:=]\s*(\"[^\"]*\"|'[^']*'|[^\s,;]+)", text, re.I)
-    return found.group(1).strip("\"'").rstrip(".") if found else None
+def _calls(asked: list, text: str, results: list) -> list[dict]:
+    """functionCall parts for (declaration, clause) pairs; the same call asked twice is made once."""
+    context = "\n".join([text] + [output for _, output in results])
+    calls, seen = [], set()
+    for declaration, clause in asked:
+        call = {"name": declaration["name"], "args": arguments(schema_of(declaration), clause, context)}
+        if canonical(call) not in seen:
+            seen.add(canonical(call))
+            calls.append(call)
+    return calls
 
 
-def _typed(kind: str, raw: str | None, schema: dict, text: str):
-    """A value of the schema's type from `raw` (a value shown by name) or else from `text`."""
-    if schema.get("enum"):
-        named = [v for v in schema["enum"] if re.search(rf"\b{re.escape(str(v))}\b", raw or text, re.I)]
-        return (named or schema["enum"])[0]
-    if kind in ("integer", "number"):
-        found = _NUMBER.search(raw or text)
-        value = float(found.group(0)) if found else 0
-        return int(value) if kind == "integer" else value
-    if kind == "boolean":
-        return bool(re.search(r"\b(true|yes)\b", raw or text, re.I))
-    if kind == "array":
-        item = schema.get("items") or {"type": "string"}
-        return [_typed(str(item.get("type", "string")).lower(), raw, item, text)] if raw else []
-    if kind == "object":
-        return arguments(schema, text)
-    if raw is not None:
-        return raw
-    quoted, named = _QUOTED.search(text), _NAMED_WORD.search(text)
-    return quoted.group(1) if quoted else named.group(1) if named else text.strip()
+def _pending(calls: list[dict], made: list) -> list[dict]:
+    """The calls beyond those of the same function already made in this turn."""
+    left, pending = Counter(made), []
+    for call in calls:
+        if left[call["name"]]:
+            left[call["name"]] -= 1
+        else:
+            pending.append(call)
+    return pending
 
 
-def arguments(schema: dict | None, text: str) -> dict:
-    """Arguments valid against an OBJECT schema: required properties always, others when visible."""
-    properties = (schema or {}).get("properties") or {}
-    required = set((schema or {}).get("required") or [])
-    args = {}
-    for name, prop in properties.items():
-        raw = _named_value(name, text)
-        if raw is not None or name in required:
-            args[name] = _typed(str(prop.get("type", "string")).lower(), raw, prop, text)
-    return args
+def _quoted(output: str) -> str:
+    words = output.split()
+    return " ".join(words[:MAX_QUOTED_WORDS]) + (" ..." if len(words) > MAX_QUOTED_WORDS else "")
+
+
+def answer_from(results: list) -> str:
+    """'From get_weather: "Sunny."; from dim_lights: "True"' (each returned value, quoted)."""
+    return "; ".join(f'{"From" if i == 0 else "from"} {name}: "{_quoted(output)}"'
+                     for i, (name, output) in enumerate(results))
 
 
 def act(request: dict) -> list[dict]:
-    """A call of a declared function, or the reader's reply (see the module docstring)."""
-    config = (request.get("toolConfig") or {}).get("functionCallingConfig") or {}
-    mode, allowed = str(config.get("mode", "AUTO")).upper(), config.get("allowedFunctionNames")
+    """The model's parts: calls, an answer from the results in view, or the reader's reply."""
+    mode, allowed = calling_config(request)
     candidates = [d for d in declarations(request) if d.get("name") and (not allowed or d["name"] in allowed)]
-    text = _last_user_text(request)
-    named = [d for d in candidates if re.search(rf"\b{re.escape(d['name'])}\b", text)]
-    chosen = (named or candidates)[:1] if mode == "ANY" else named[:1] if mode != "NONE" else []
-    if not chosen:
+    if mode == "NONE" or not candidates:
         return reader.respond(request)
-    declaration = chosen[0]
-    # NOTE: for a Python function the SDK (1.4x) sends its JSON schema under the snake_case key.
-    schema = next((declaration[k] for k in ("parameters", "parametersJsonSchema", "parameters_json_schema")
-                   if declaration.get(k)), None)
-    return [{"functionCall": {"name": declaration["name"], "args": arguments(schema, text)}}]
+    text, made, results = _turn(request)
+    calls = _calls(plan(text, candidates, schema_of), text, results)
+    pending = _pending(calls, made)
+    if pending and _IN_ORDER.search(text):
+        pending = pending[:1]  # a sequence: the next step waits for this one's result
+    if mode == "ANY" and not pending:
+        pending = calls[:1] or _calls([(candidates[0], text)], text, results)
+    if pending:
+        return [{"functionCall": call} for call in pending]
+    return [{"text": answer_from(results)}] if results else reader.respond(request)

@@ -13,6 +13,7 @@ Routes (under /v1/ and /v1beta/ alike):
     POST   cachedContents                        create an explicit cache
     GET    cachedContents                        list them
     GET | PATCH | DELETE  cachedContents/{id}    read, change the ttl, delete
+    POST   interactions, GET | DELETE interactions/{id}   the Interactions API (interactions.py)
 
 A generateContent request goes through, in order: its fields read as proto JSON reads them
 (fields.py), the generation settings' ranges and the thinking asked (limits.py, thinking.py), the
@@ -35,6 +36,7 @@ from harness.engine import MIN_CACHE_TOKENS
 from harness.engine.behaviours import respond
 from harness.engine.cache import IMPLICIT, STORE
 from harness.engine.fields import CACHED, COUNT, normalise
+from harness.engine.interactions import STORED as INTERACTIONS
 from harness.engine.json_mode import shape_answer
 from harness.engine.limits import check_generation, check_input, cut_to_tokens, stop_at
 from harness.engine.models_api import get_model, list_models
@@ -195,6 +197,11 @@ def route(method: str, path: str, query: str, raw: bytes) -> dict:
     if rest == "cachedContents" and method == "GET":
         size = int(params["pageSize"]) if params.get("pageSize", "").isdigit() else 100
         return STORE.list(size or 100, params.get("pageToken", ""))
+    if rest == "interactions" and method == "POST":
+        return INTERACTIONS.create(parse_body(raw), version, generate)
+    if rest.startswith("interactions/") and method in ("GET", "DELETE"):
+        name = rest.removeprefix("interactions/")
+        return INTERACTIONS.get(name) if method == "GET" else INTERACTIONS.delete(name)
     if rest.startswith("cachedContents/"):
         if method == "GET":
             return STORE.resource(STORE.get(rest))

@@ -1,0 +1,221 @@
+"""The Interactions API on the glass box: server-held history, replayed into the model's context.
+
+    POST   {v1,v1beta}/interactions        create: model, input, previous_interaction_id, store,
+                                           system_instruction, tools, generation_config
+    GET    {v1,v1beta}/interactions/{id}   the stored interaction, its user_input steps included
+    DELETE {v1,v1beta}/interactions/{id}   forget it ({} back)
+
+Shapes as google-genai 3.6.1 sends and reads them (snake_case JSON; read in
+google/genai/_gaos/types/interactions/, 2026-12-01). A create is answered by the same
+generateContent the rest of the glass box serves: the contents of every stored interaction up the
+`previous_interaction_id` chain (inputs and outputs), then this input. As the docs say ([OFF]
+ai.google.dev/gemini-api/docs/interactions-overview, read 2026-12-01), only that history carries
+over: system instruction, tools and generation config apply to the interaction that sends them.
+The answer comes back as typed steps (model_output, function_call, thought); its usage counts
+the whole replayed context, so a conversation's growing prefix shows as `total_cached_tokens`
+through the same implicit-cache simulation as generateContent (implicit caching only).
+
+Retention: the glass box keeps at most MAX_STORED interactions in its memory (the oldest go first)
+for the life of the process; `store=false` keeps none. Gemini's own retention is not modelled.
+"""
+import hashlib
+import threading
+import time
+from collections import OrderedDict
+
+from harness.engine.prompt import canonical
+from harness.engine.wire import WireError, invalid
+
+MAX_STORED = 1_000  # a lesson or a cookbook session makes tens; a whole cohort's kernel stays small
+# NOTE: Gemini's wording for an unknown or deleted id and for a turn that follows a store=false
+# one was not found in public material (searched issues, docs and pages, 2026-12-01): these are
+# the glass box's own, in Google's error shape.
+NOT_FOUND = "Interaction {id} was not found: it does not exist, was deleted, or was created with store=false."
+NO_MODEL = "An interaction needs a `model` (for example 'gemini-3.8-flash') or an `agent`."
+NO_INPUT = "An interaction needs an `input`: a string, a content object or a list of them."
+_BUILT_IN = {"google_search": "googleSearch", "code_execution": "codeExecution", "url_context": "urlContext"}
+_STEPS = ("user_input", "model_output", "function_call")
+_GENERATION = {"max_output_tokens": "maxOutputTokens", "temperature": "temperature", "top_p": "topP",
+               "stop_sequences": "stopSequences", "seed": "seed", "response_mime_type": "responseMimeType"}
+
+
+def _part(item) -> dict:
+    """One input content (a string or a typed dict) as a generateContent part."""
+    if isinstance(item, str):
+        return {"text": item}
+    if not isinstance(item, dict):
+        raise invalid(f"An input content must be a string or an object with a `type`, got {type(item).__name__}.")
+    kind = item.get("type")
+    if kind == "text":
+        return {"text": str(item.get("text", ""))}
+    if kind == "function_result":
+        result = item.get("result")
+        return {"functionResponse": {"id": item.get("call_id"), "name": item.get("name", ""),
+                                     "response": result if isinstance(result, dict) else {"result": result}}}
+    if kind in ("image", "audio", "video", "document") and item.get("data"):
+        return {"inlineData": {"mimeType": item.get("mime_type", "application/octet-stream"), "data": item["data"]}}
+    if kind in ("image", "audio", "video", "document") and item.get("uri"):
+        return {"fileData": {"fileUri": item["uri"], "mimeType": item.get("mime_type", f"{kind}/*")}}
+    raise invalid(f"The glass box does not read input contents of type {kind!r}: it reads text, "
+                  "function_result, and image/audio/video/document with data or uri.")
+
+
+def _step_content(step: dict) -> dict:
+    """A step the client sends (user_input, model_output, function_call) as a content."""
+    if step["type"] == "function_call":
+        return {"role": "model", "parts": [{"functionCall": {"id": step.get("id"), "name": step.get("name", ""),
+                                                             "args": step.get("arguments") or {}}}]}
+    role = "user" if step["type"] == "user_input" else "model"
+    content = step.get("content") or []
+    return {"role": role, "parts": [_part(c) for c in (content if isinstance(content, list) else [content])]}
+
+
+def input_contents(value) -> list[dict]:
+    """The interaction's input as generateContent contents (role user, or the roles of turns or steps)."""
+    if value is None or value == "" or value == []:
+        raise invalid(NO_INPUT)
+    items = value if isinstance(value, list) else [value]
+    if all(isinstance(i, dict) and i.get("type") in _STEPS for i in items):  # the SDK wraps content lists
+        return [_step_content(i) for i in items]
+    if all(isinstance(i, dict) and "role" in i for i in items):  # turns: [{"role", "content"}]
+        return [{"role": "model" if i["role"] in ("model", "assistant") else "user",
+                 "parts": [_part(c) for c in (i["content"] if isinstance(i["content"], list) else [i["content"]])]}
+                for i in items]
+    return [{"role": "user", "parts": [_part(i) for i in items]}]
+
+
+def _tool_config(choice) -> dict | None:
+    if choice is None:
+        return None
+    if isinstance(choice, str):
+        return {"functionCallingConfig": {"mode": choice.upper()}}
+    allowed = choice.get("allowed_tools") or {}
+    config = {"mode": str(allowed.get("mode", "AUTO")).upper()}
+    if allowed.get("tools"):
+        config["allowedFunctionNames"] = list(allowed["tools"])
+    return {"functionCallingConfig": config}
+
+
+def generate_body(body: dict, history: list) -> dict:
+    """The generateContent request that answers an interaction."""
+    request = {"contents": history + input_contents(body.get("input"))}
+    if body.get("system_instruction"):
+        request["systemInstruction"] = {"parts": [{"text": str(body["system_instruction"])}]}
+    functions = [{k: t[k] for k in ("name", "description", "parameters") if k in t}
+                 for t in body.get("tools") or [] if t.get("type") == "function"]
+    tools = [{"functionDeclarations": functions}] if functions else []
+    tools += [{_BUILT_IN.get(t.get("type"), t.get("type")): {}} for t in body.get("tools") or []
+              if t.get("type") != "function"]
+    if tools:
+        request["tools"] = tools
+    config = body.get("generation_config") or {}
+    generation = {_GENERATION[k]: v for k, v in config.items() if k in _GENERATION}
+    if config.get("thinking_level"):
+        generation["thinkingConfig"] = {"thinkingLevel": str(config["thinking_level"]).upper()}
+    formats = body.get("response_format") or []
+    for fmt in formats if isinstance(formats, list) else [formats]:  # JSON mode: a text format with a MIME type
+        if isinstance(fmt, dict) and fmt.get("type", "text") == "text" and fmt.get("mime_type"):
+            generation["responseMimeType"] = fmt["mime_type"]
+            if fmt.get("schema"):
+                generation["responseJsonSchema"] = fmt["schema"]
+    if body.get("response_mime_type"):  # the deprecated spelling
+        generation.setdefault("responseMimeType", body["response_mime_type"])
+    if generation:
+        request["generationConfig"] = generation
+    if (tool_config := _tool_config(config.get("tool_choice"))):
+        request["toolConfig"] = tool_config
+    return request
+
+
+def _call_id(call: dict, index: int, contents: list) -> str:
+    return "call_" + hashlib.sha256(canonical([contents, call, index]).encode()).hexdigest()[:16]
+
+
+def steps_of(parts: list, contents: list) -> tuple[list, list]:
+    """(typed steps, the parts as stored, each call with its id) of the model's answer."""
+    steps, stored = [], []
+    for index, part in enumerate(parts):
+        if "functionCall" in part:
+            call = dict(part["functionCall"])
+            call.setdefault("id", _call_id(call, index, contents))
+            stored.append(dict(part, functionCall=call))
+            steps.append({"type": "function_call", "id": call["id"], "name": call.get("name", ""),
+                          "arguments": call.get("args") or {}})
+            continue
+        stored.append(part)
+        if part.get("thought"):
+            steps.append({"type": "thought", "signature": part.get("thoughtSignature"), "summary": []})
+        elif "text" in part:
+            if steps and steps[-1]["type"] == "model_output":
+                steps[-1]["content"].append({"type": "text", "text": part["text"]})
+            else:
+                steps.append({"type": "model_output", "content": [{"type": "text", "text": part["text"]}]})
+    return steps, stored
+
+
+def usage_of(metadata: dict) -> dict:
+    """usageMetadata as the Interactions API names it."""
+    return {"total_input_tokens": metadata.get("promptTokenCount", 0),
+            "total_cached_tokens": metadata.get("cachedContentTokenCount", 0),
+            "total_output_tokens": metadata.get("candidatesTokenCount", 0),
+            "total_thought_tokens": metadata.get("thoughtsTokenCount", 0),
+            "total_tokens": metadata.get("totalTokenCount", 0)}
+
+
+class Interactions:
+    """The stored interactions of one glass box: at most MAX_STORED, the oldest dropped first."""
+
+    def __init__(self):
+        self._stored: OrderedDict[str, dict] = OrderedDict()
+        self._lock = threading.Lock()
+        self._created = 0
+
+    def _get(self, name: str) -> dict:
+        with self._lock:
+            if name not in self._stored:
+                raise WireError(404, "NOT_FOUND", NOT_FOUND.format(id=name))
+            return self._stored[name]
+
+    def create(self, body: dict, version: str, generate) -> dict:
+        """Answer and (unless store is false) keep an interaction; `generate(model, body, version)`
+        is the glass box's generateContent."""
+        if not isinstance(body, dict) or not body.get("model"):
+            raise invalid(NO_MODEL)
+        previous = body.get("previous_interaction_id")
+        history = list(self._get(previous)["contents"]) if previous else []
+        request = generate_body(body, history)
+        answer = generate(str(body["model"]).removeprefix("models/"), request, version)
+        candidate = answer["candidates"][0]
+        steps, stored = steps_of(candidate["content"].get("parts") or [], request["contents"])
+        now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        with self._lock:
+            self._created += 1
+            name = "v1_" + hashlib.sha256(canonical([request, self._created]).encode()).hexdigest()[:24]
+        interaction = {"id": name, "model": answer["modelVersion"], "created": now, "updated": now,
+                       "status": "requires_action" if any(s["type"] == "function_call" for s in steps)
+                       else "completed", "steps": steps, "usage": usage_of(answer["usageMetadata"])}
+        if previous:
+            interaction["previous_interaction_id"] = previous
+        if body.get("store", True):
+            user_steps = [{"type": "user_input", "content": body["input"] if isinstance(body["input"], list)
+                           else [{"type": "text", "text": body["input"]} if isinstance(body["input"], str)
+                                 else body["input"]]}]
+            record = {"contents": request["contents"] + [{"role": "model", "parts": stored}],
+                      "resource": dict(interaction, steps=user_steps + steps)}
+            with self._lock:
+                self._stored[name] = record
+                while len(self._stored) > MAX_STORED:
+                    self._stored.popitem(last=False)
+        return interaction
+
+    def get(self, name: str) -> dict:
+        return self._get(name)["resource"]
+
+    def delete(self, name: str) -> dict:
+        with self._lock:
+            if self._stored.pop(name, None) is None:
+                raise WireError(404, "NOT_FOUND", NOT_FOUND.format(id=name))
+        return {}
+
+
+STORED = Interactions()
