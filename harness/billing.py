@@ -33,6 +33,9 @@ PRICES = {name: row.price for name, row in MODELS.items()}
 # NOTE: its output rate is an assumption made for the lessons (twice the input rate), not a quote.
 PRICES["contrast-50x (DeepSeek-like)"] = Price(0.14, 0.0028, 0.28, 0.0,
                                                note="input and cached rates as the Towards AI tutor article reports them; output assumed")
+# The sheets from cheapest input to dearest, as the panels' menus list them. NOTE: 3.8 and 3.6 Flash are
+# priced in the same proportions, so next to each other in a menu their bar charts look the same.
+PRICE_SHEETS = sorted(PRICES, key=lambda name: PRICES[name].input)
 
 
 def priced_model(model: str | None = None) -> str:

@@ -30,6 +30,7 @@ import signal
 import socket
 import struct
 import sys
+import time
 
 CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x20000, 0x8000000, 0x10000000, 0x20000000, 0x40000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 1, 2, 4, 32, 4096, 16384, 1 << 18
@@ -196,6 +197,21 @@ def _end_as(status: int) -> None:
     os._exit(os.waitstatus_to_exitcode(status))
 
 
+def _wait_following_parent(child: int, parent: int) -> int:
+    """Outside the jail: `child`'s wait status. If our own parent dies first (a grader killed), the jail is
+    killed: its programs are not children of pid 1, so they cannot tell that nobody waits for them."""
+    while True:
+        try:
+            pid, status = os.waitpid(child, os.WNOHANG)
+        except InterruptedError:
+            continue
+        if pid == child:
+            return status
+        if os.getppid() != parent:
+            os.kill(child, signal.SIGKILL)
+        time.sleep(0.2)
+
+
 def _init(status_write: int) -> None:
     """Pid 1 of the jail, reaping orphans; the program runs as pid 3, under a keeper (pid 2) that sends
     its status out. Not pid 1 itself, which ignores the signals it sends itself (a test's own SIGKILL
@@ -229,6 +245,7 @@ def enter(write: list[str], read: list[str] = (), cwd: str | None = None, user_n
     paths = [os.path.realpath(p) for p in (*write, *read, *([cwd] if cwd else []))]
     if not all(os.path.isabs(p) for p in paths):
         raise ValueError("confine.enter: every path must be absolute")
+    parent = os.getppid()
     _unshare(user_namespace, network)
     parent_alive_read, parent_alive_write = os.pipe()
     status_read, status_write = os.pipe()
@@ -237,7 +254,7 @@ def enter(write: list[str], read: list[str] = (), cwd: str | None = None, user_n
         os.close(parent_alive_read)
         os.close(status_write)
         _pass_on_signals(child)
-        _wait_for(child)
+        _wait_following_parent(child, parent)
         status = os.read(status_read, 4)
         _end_as(int.from_bytes(status, "little") if len(status) == 4 else signal.SIGKILL)
     os.close(parent_alive_write)

@@ -15,7 +15,7 @@ import ipywidgets as widgets
 import plotly.graph_objects as go
 from google.genai import types
 
-from harness.billing import PRICES, bill, price_for, priced_model
+from harness.billing import PRICE_SHEETS, PRICES, bill, price_for, priced_model
 from harness.usage import describe_usage
 
 PARTS = ("uncached input", "cached input", "output")
@@ -54,7 +54,7 @@ def bill_panel(usage, model: str | None = None) -> widgets.VBox:
                                step=PROMPT_STEP, description="cached", layout=widgets.Layout(width="420px"))
     output = widgets.IntSlider(value=tokens["output"], min=0, max=max(MAX_OUTPUT, tokens["output"]), step=OUTPUT_STEP,
                                description="output")
-    models = widgets.Dropdown(options=list(PRICES), value=model, description="model")
+    models = widgets.Dropdown(options=PRICE_SHEETS, value=model, description="model")
 
     def shown():
         """(costs, readout) for the controls' values."""

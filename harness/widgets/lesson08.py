@@ -12,7 +12,7 @@ student's grade_probe and compaction_fired_before_probe, via mine()).
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
-from harness.billing import PRICES, bill, priced_model
+from harness.billing import PRICE_SHEETS, PRICES, bill, priced_model
 from harness.probes import compaction_fired_before_probe, grade_probe
 
 
@@ -52,7 +52,7 @@ def recall_cost_panel(runs, prices: dict = PRICES, sheet: str | None = None, gra
     """A price-sheet dropdown, a readout, and a scatter (x cost, y recall graded by `grade`); hollow
     points: `fired` says compaction never fired before the first probe."""
     recall = recall_with(grade)
-    picker = widgets.Dropdown(options=list(prices), value=sheet or priced_model(), description="prices",
+    picker = widgets.Dropdown(options=PRICE_SHEETS if prices is PRICES else list(prices), value=sheet or priced_model(), description="prices",
                               layout=widgets.Layout(width="420px"))
     groups = _groups(runs)
     readout = widgets.HTML(readout_text(groups, prices, picker.value, recall))
