@@ -3,7 +3,7 @@ with the same outputs: what reaches the model depends on neither the temp folder
 
 Each lesson runs twice in a fresh kernel (WORKBOOK_RECORDING=record:<file>, then replay:<file>), which
 took 230 s for the five lessons on this machine (2 cores shared, measured 2026-12-01). So this file runs the five
-lessons whose agents write files and run commands (04, 05, 06, 07, 09); lessons 00-03 and 08 replayed
+lessons whose agents write files and run commands (04, 05, 06, 07, 12); lessons 00-03 and 08 replayed
 the same way when measured, with only lesson 03's printed timings differing.
 """
 import re
@@ -14,7 +14,7 @@ import pytest
 from nbclient import NotebookClient
 
 SOLUTIONS = Path(__file__).resolve().parent.parent / "solutions"
-LESSONS = ("04", "05", "06", "07", "09")
+LESSONS = ("04", "05", "06", "07", "12")
 CELL_TIMEOUT = 300
 BYTES = re.compile(r"\([\d,]+ bytes\)")
 

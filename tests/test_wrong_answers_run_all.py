@@ -30,10 +30,10 @@ FIXTURES = {
 }
 IMPORTS = f"""import sys
 sys.path.insert(0, {str(TESTS)!r})
-import test_wrong_answers_00_03 as w03, test_wrong_answers_04_06 as w46, test_wrong_answers_07_09 as w79
+import test_wrong_answers_00_03 as w03, test_wrong_answers_04_06 as w46, test_wrong_answers_07_12 as w712
 
 def wrong79(exercise, what):
-    return next(fn for ex, said, fn, _ in w79.WRONG if (ex, said) == (exercise, what))
+    return next(fn for ex, said, fn, _ in w712.WRONG if (ex, said) == (exercise, what))
 
 def raising(*args, **kwargs):
     raise TypeError("a half-written answer")

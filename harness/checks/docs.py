@@ -18,8 +18,8 @@ from harness.checks import exercises, reference, run_check
 
 ROOT = Path(__file__).resolve().parents[2]
 INSTRUCTORS = ROOT / "INSTRUCTORS.md"
-FIXTURE_MODULES = ("test_wrong_answers_00_03", "test_wrong_answers_04_06", "test_wrong_answers_07_09")
-SLOW = {"9.1"}  # runs whole sessions per answer: its fixtures stay in their test, out of the docs
+FIXTURE_MODULES = ("test_wrong_answers_00_03", "test_wrong_answers_04_06", "test_wrong_answers_07_12")
+SLOW = {"12.1"}  # runs whole sessions per answer: its fixtures stay in their test, out of the docs
 _BLOCK = re.compile(r"(<!-- generated: (?P<name>[\w-]+) -->\n).*?(<!-- end generated -->)", re.S)
 
 
@@ -28,7 +28,7 @@ def _cell(text: str) -> str:
 
 
 def _student_names() -> dict[str, str]:
-    """Exercise id -> the name the lesson's check cell passes (`check("9.1", my_config)` -> my_config)."""
+    """Exercise id -> the name the lesson's check cell passes (`check("12.1", my_config)` -> my_config)."""
     names = {}
     for path in sorted((ROOT / "solutions").glob("*.ipynb")):
         names.update(re.findall(r'check\(\\"(\d+\.\d+)\\", (\w+)\)', path.read_text(encoding="utf-8")))

@@ -1,4 +1,4 @@
-"""Check for lesson 09, the capstone: 9.1 a configuration that meets a stated target, run for real.
+"""Check for lesson 12, the capstone: 12.1 a configuration that meets a stated target, run for real.
 
 The target, its measurement and its verdict live in harness/capstone.py (the lesson and its panel
 read them too); this module only holds the check and its hints.
@@ -7,28 +7,28 @@ from harness.capstone import full_history, measure, verdict
 from harness.checks import call, exercise, rule
 
 
-@exercise("9.1", "a configuration that meets the target", reference="harness.capstone.reference_config",
+@exercise("12.1", "a configuration that meets the target", reference="harness.capstone.reference_config",
           time_limit=600)  # two whole sessions: ~9 s on the glass box, minutes on Gemini
 def check_target(my_config):
     from harness.probes import Strategy
 
-    strategy = call("9.1", my_config)
-    rule(isinstance(strategy, Strategy), "9.1", f"my_config() should return a Strategy; got {type(strategy).__name__}.",
+    strategy = call("12.1", my_config)
+    rule(isinstance(strategy, Strategy), "12.1", f"my_config() should return a Strategy; got {type(strategy).__name__}.",
          "Start from one of STRATEGIES and change knobs with with_knobs(strategy, knob=value).")
     got, full = measure(strategy), full_history()
     met = {name: (ok, readout) for name, ok, readout in verdict(got, full)}
-    rule(met["window"][0], "9.1", f"The window is exceeded: {met['window'][1]}.",
+    rule(met["window"][0], "12.1", f"The window is exceeded: {met['window'][1]}.",
          "Capping the outputs cannot be enough: the questions and answers alone outgrow this window. "
          "Something must shrink the session as it grows; a threshold (ratio x budget) well under the window "
          "leaves room for the next search result.")
-    rule(met["recall"][0], "9.1", f"A planted fact was lost: {met['recall'][1]}.",
+    rule(met["recall"][0], "12.1", f"A planted fact was lost: {met['recall'][1]}.",
          "Each compaction keeps only as many facts as its word budget holds: read the summaries in the "
          "recording, then give the summary more room or compact less often. A session stopped by its "
          "token cap never asks its last probes.")
-    rule(met["whole answers"][0], "9.1", f"The answers are cut: {met['whole answers'][1]}.",
+    rule(met["whole answers"][0], "12.1", f"The answers are cut: {met['whole answers'][1]}.",
          "The tutor quotes the passages in its window: a cap that cuts them into fragments leaves it "
          "nothing whole to quote. Shrink the history another way.")
-    rule(met["cost"][0], "9.1", f"Too expensive: {met['cost'][1]}.",
+    rule(met["cost"][0], "12.1", f"Too expensive: {met['cost'][1]}.",
          "Every compaction is a summariser call plus a rewritten prefix paid at the full rate: "
          "compact less often, or keep more of each result out of the history.")
     return "; ".join(readout for _, _, readout in verdict(got, full))

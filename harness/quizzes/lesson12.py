@@ -1,4 +1,4 @@
-"""Lesson 09's quiz: choosing the lever for the constraint you have."""
+"""Lesson 12's quiz: choosing the lever for the constraint you have."""
 from harness.quiz import Question
 
 QUESTIONS = [
