@@ -9,6 +9,7 @@ Routes (under /v1/ and /v1beta/ alike):
     POST   models/{model}:generateContent        answer, with honest usageMetadata
     POST   models/{model}:streamGenerateContent  the same answer in several chunks (?alt=sse: events)
     POST   models/{model}:countTokens            {"totalTokens": N}
+    POST   models/{model}:embedContent, :batchEmbedContents   word-sharing vectors (embeddings.py)
     GET    models, models/{model}                the table of harness/models.py, as Model resources
     POST   cachedContents                        create an explicit cache
     GET    cachedContents                        list them
@@ -35,6 +36,7 @@ from urllib.parse import parse_qs
 from harness.engine import MIN_CACHE_TOKENS
 from harness.engine.behaviours import respond
 from harness.engine.cache import IMPLICIT, STORE
+from harness.engine.embeddings import batch_embed, embed
 from harness.engine.fields import CACHED, COUNT, normalise
 from harness.engine.interactions import STORED as INTERACTIONS
 from harness.engine.json_mode import shape_answer
@@ -188,6 +190,10 @@ def route(method: str, path: str, query: str, raw: bytes) -> dict:
             return generate(model, parse_body(raw), version, action)
         if action == "countTokens":
             return count(model, parse_body(raw), version)
+        if action == "embedContent":
+            return embed(model, parse_body(raw), version)
+        if action == "batchEmbedContents":
+            return batch_embed(model, parse_body(raw), version)
     if rest == "models" and method == "GET":
         return list_models(params.get("pageSize", ""), params.get("pageToken", ""), version)
     if rest.startswith("models/") and ":" not in rest and method == "GET":
@@ -211,7 +217,7 @@ def route(method: str, path: str, query: str, raw: bytes) -> dict:
             return STORE.delete(rest)
     raise WireError(404, "NOT_FOUND", f"The glass box does not serve {method} {path}: it answers "
                     "generateContent, streamGenerateContent, countTokens, models and cachedContents "
-                    "under /v1/ and /v1beta/.")
+                    "under /v1/ and /v1beta/, and embedContent and batchEmbedContents for gemini-embedding-001.")
 
 
 def glass_box(method: str, path: str, query: str, raw: bytes) -> tuple[int, str, bytes]:
