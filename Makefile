@@ -13,8 +13,9 @@ $(STAMP): pyproject.toml jupyter/overrides.json jupyter/jupyter_server_config.py
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed: found " + sys.version.split()[0])'
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	# [hub]: nbgitpuller, which the release tests run (pulling an update into a student's copy).
-	$(PY) -m pip install --quiet -e '.[hub]'
+	# [hub]: nbgitpuller, which the release tests run (pulling an update into a student's copy);
+	# [test]: the openai SDK, which the OpenAI-compatible endpoint's tests drive.
+	$(PY) -m pip install --quiet -e '.[hub,test]'
 	# No news or update toasts in class: the room may have no network and they cover the notebook.
 	# (pyproject.toml installs this file too, but an editable install skips data files.)
 	mkdir -p $(VENV)/share/jupyter/lab/settings

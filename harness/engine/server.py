@@ -15,6 +15,7 @@ Routes (under /v1/ and /v1beta/ alike):
     GET    cachedContents                        list them
     GET | PATCH | DELETE  cachedContents/{id}    read, change the ttl, delete
     POST   interactions, GET | DELETE interactions/{id}   the Interactions API (interactions.py)
+    /v1beta/openai/: chat/completions, models, embeddings   the OpenAI-compatible endpoint (openai_answers.py)
 
 A generateContent request goes through, in order: its fields read as proto JSON reads them
 (fields.py), the generation settings' ranges and the thinking asked (limits.py, thinking.py), the
@@ -33,7 +34,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs
 
-from harness.engine import MIN_CACHE_TOKENS
+from harness.engine import MIN_CACHE_TOKENS, openai_answers
 from harness.engine.behaviours import respond
 from harness.engine.cache import IMPLICIT, STORE
 from harness.engine.embeddings import batch_embed, embed
@@ -217,11 +218,14 @@ def route(method: str, path: str, query: str, raw: bytes) -> dict:
             return STORE.delete(rest)
     raise WireError(404, "NOT_FOUND", f"The glass box does not serve {method} {path}: it answers "
                     "generateContent, streamGenerateContent, countTokens, models and cachedContents "
-                    "under /v1/ and /v1beta/, and embedContent and batchEmbedContents for gemini-embedding-001.")
+                    "under /v1/ and /v1beta/, embedContent and batchEmbedContents for gemini-embedding-001, "
+                    "and the OpenAI-compatible endpoint under /v1beta/openai/.")
 
 
 def glass_box(method: str, path: str, query: str, raw: bytes) -> tuple[int, str, bytes]:
     """(status, content type, body) of the glass box's answer to one HTTP request."""
+    if path.startswith(openai_answers.PREFIX):
+        return openai_answers.serve(method, path, raw, generate)
     try:
         payload = route(method, path, query, raw)
     except WireError as err:
