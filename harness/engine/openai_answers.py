@@ -82,23 +82,31 @@ def completion(chat: dict, response: dict) -> dict:
                 usage=_usage(response.get("usageMetadata") or {}))
 
 
+def _delta(candidate: dict, calls_sent: int, first: bool) -> dict:
+    """A streamed piece of one candidate as a `delta`; tool calls numbered on from `calls_sent`."""
+    delta = _message(candidate.get("content", {}).get("parts") or [], calls_sent)
+    for index, call in enumerate(delta.get("tool_calls") or [], start=calls_sent):
+        call["index"] = index
+    if delta["content"] is None:
+        delta.pop("content")
+    if not first:
+        delta.pop("role")
+    return delta
+
+
 def stream(chat: dict, response: dict) -> bytes:
-    """The answer as server-sent `chat.completion.chunk` events, usage on each, then `data: [DONE]`."""
-    events, calls_sent = [], 0
-    pieces = chunks(response)
-    for number, piece in enumerate(pieces):
-        candidate = piece["candidates"][0]
-        delta = _message(candidate.get("content", {}).get("parts") or [], calls_sent)
-        for index, call in enumerate(delta.get("tool_calls") or [], start=calls_sent):
-            call["index"] = index
-        calls_sent += len(delta.get("tool_calls") or [])
-        if delta["content"] is None:
-            delta.pop("content")
-        if number:
-            delta.pop("role")
-        last = number == len(pieces) - 1
-        choice = {"index": 0, "delta": delta, "finish_reason": _finish(candidate, calls_sent > 0) if last else None}
-        events.append(dict(_shell(chat, response, "chat.completion.chunk"), choices=[choice],
+    """The answer as server-sent `chat.completion.chunk` events, usage on each, then `data: [DONE]`.
+    Each event holds one choice per candidate that has a piece in it (n > 1 streams them side by side)."""
+    events, calls_sent = [], {}
+    for piece in chunks(response):
+        choices = []
+        for candidate in piece["candidates"]:
+            index = candidate.get("index", 0)
+            delta = _delta(candidate, calls_sent.get(index, 0), index not in calls_sent)
+            calls_sent[index] = calls_sent.get(index, 0) + len(delta.get("tool_calls") or [])
+            finish = _finish(candidate, calls_sent[index] > 0) if candidate.get("finishReason") else None
+            choices.append({"index": index, "delta": delta, "finish_reason": finish})
+        events.append(dict(_shell(chat, response, "chat.completion.chunk"), choices=choices,
                            usage=_usage(piece.get("usageMetadata") or {})))
     lines = [b"data: " + json.dumps(event, ensure_ascii=False).encode() + b"\n\n" for event in events]
     return b"".join(lines) + b"data: [DONE]\n\n"

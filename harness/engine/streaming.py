@@ -3,8 +3,9 @@
 Text goes out a few words at a time, each function call or thought part in a chunk of its own.
 Every chunk carries `usageMetadata`, as Gemini's do ([OFF] the REST reference's streamed responses and
 [3P] captured streams, 2025-2026): the prompt's counts from the first chunk, the answer's counted so far,
-the whole usage on the last chunk, which alone has `finishReason`. The chunks' texts joined give the
-whole answer back exactly:
+the whole usage on the last chunk. A candidate's `finishReason` comes on its last piece; with several
+candidates (candidateCount) each chunk holds a piece of each. The chunks' texts joined give the whole
+answer back exactly:
 
     >>> answer = {"candidates": [{"content": {"role": "model", "parts": [{"text": "one two three four five"}]},
     ...                           "finishReason": "STOP", "index": 0}], "usageMetadata": {"totalTokenCount": 9}}
@@ -29,25 +30,32 @@ def _pieces(part: dict, words: int) -> list[dict]:
 
 
 def chunks(response: dict, words: int = WORDS_PER_CHUNK) -> list[dict]:
-    """The response split into stream chunks (a response without candidates stays one chunk)."""
+    """The response split into stream chunks (a response without candidates stays one chunk). With
+    several candidates (candidateCount) chunk k carries the k-th piece of each, as Gemini streams them."""
     if not response.get("candidates"):
         return [response]
-    candidate = response["candidates"][0]
-    parts = [piece for part in candidate["content"].get("parts") or [] for piece in _pieces(part, words)]
     shell = {key: value for key, value in response.items() if key not in ("candidates", "usageMetadata")}
-    out = [dict(shell, candidates=[{"content": {"role": "model", "parts": [part]}, "index": 0}]) for part in parts]
-    if not out:
-        out = [dict(shell, candidates=[{"content": {"role": "model"}, "index": 0}])]
-    last = out[-1]["candidates"][0]
-    last.update({key: value for key, value in candidate.items() if key not in ("content", "index")})
+    streams = [_candidate_pieces(candidate, words) for candidate in response["candidates"]]
+    out = [dict(shell, candidates=[stream[k] for stream in streams if k < len(stream)])
+           for k in range(max(len(stream) for stream in streams))]
     _usage_so_far(out, response.get("usageMetadata", {}))
     return out
+
+
+def _candidate_pieces(candidate: dict, words: int) -> list[dict]:
+    """One candidate as the pieces it streams in, its finishReason (and the rest) on the last."""
+    index = candidate.get("index", 0)
+    parts = [piece for part in candidate["content"].get("parts") or [] for piece in _pieces(part, words)]
+    pieces = [{"content": {"role": "model", "parts": [part]}, "index": index} for part in parts]
+    pieces = pieces or [{"content": {"role": "model"}, "index": index}]
+    pieces[-1].update({key: value for key, value in candidate.items() if key not in ("content", "index")})
+    return pieces
 
 
 def _usage_so_far(out: list[dict], usage: dict) -> None:
     """Put on each chunk the usage up to it: answer tokens shared out by the characters sent so far
     (thoughts come first, whole), the last chunk's equal to the response's."""
-    sizes = [len(json.dumps(chunk["candidates"][0]["content"].get("parts") or [])) for chunk in out]
+    sizes = [len(json.dumps([c["content"].get("parts") or [] for c in chunk["candidates"]])) for chunk in out]
     answer, thoughts = usage.get("candidatesTokenCount", 0), usage.get("thoughtsTokenCount", 0)
     base = usage.get("totalTokenCount", 0) - answer - thoughts
     sent = 0
