@@ -26,7 +26,7 @@ import time
 
 from harness.engine import MIN_CACHE_TOKENS
 from harness.engine.prompt import Block, blocks, count_tokens
-from harness.engine.wire import WireError, check_contents, invalid, resolve_model
+from harness.engine.wire import WireError, check_built_in_tools, check_contents, invalid, resolve_model
 
 DEFAULT_TTL_SECONDS = 3600.0  # the API's default when create() gives neither ttl nor expireTime
 CACHED_FIELDS = ("systemInstruction", "tools", "toolConfig", "contents")
@@ -127,6 +127,7 @@ class CachedContentStore:
         request = {field: body[field] for field in CACHED_FIELDS if body.get(field)}
         if request.get("contents"):
             check_contents(request["contents"])
+        check_built_in_tools(request.get("tools") or [])  # refused now, not at the first call that uses it
         tokens = count_tokens(request)
         if tokens < MIN_CACHE_TOKENS[model]:
             raise invalid(f"Cached content is too small. total_token_count={tokens}, "
