@@ -8,8 +8,7 @@ import urllib.request
 import pytest
 from google.genai import errors, types
 
-from harness.engine.embeddings import (EMBEDDING_MODEL, FULL_DIMENSIONS, INPUT_TOKEN_LIMIT, MAX_BATCH, cosine,
-                                       vector, words)
+from harness.engine.embeddings import EMBEDDING_MODEL, EMBEDDING_MODELS, FULL_DIMENSIONS, MAX_BATCH, cosine, vector, words
 from harness.engine.server import ensure_running
 
 PASSAGES = ["Water tomato plants at the root, early in the morning.",
@@ -39,7 +38,7 @@ def test_the_default_vector_has_3072_dimensions_and_unit_length(glass_box):
     assert math.isclose(math.sqrt(sum(v * v for v in values)), 1.0, abs_tol=1e-4)
 
 
-@pytest.mark.parametrize("size", [128, 768, 1536, 3072])
+@pytest.mark.parametrize("size", [3, 10, 128, 768, 1536, 3072])  # the cookbook sends 3, 4 and 10
 def test_a_smaller_vector_is_the_start_of_the_full_one(glass_box, size):
     [small] = _embed(glass_box, "Water the plants.", output_dimensionality=size)
     [full] = _embed(glass_box, "Water the plants.")
@@ -82,12 +81,11 @@ def test_every_documented_task_type_is_accepted(glass_box):
         assert len(_embed(glass_box, "Hello.", task_type=task, output_dimensionality=128)[0]) == 128
 
 
-@pytest.mark.parametrize("size", [64, 127, 3073, 10000])
-def test_a_dimension_outside_128_to_3072_is_a_400_that_names_the_range(glass_box, size):
+@pytest.mark.parametrize("size", [-1, 3073, 10000])
+def test_a_dimension_past_3072_is_a_400_that_names_the_limit(glass_box, size):
     with pytest.raises(errors.ClientError) as caught:
         _embed(glass_box, "Hello.", output_dimensionality=size)
-    assert caught.value.code == 400
-    assert "128" in caught.value.message and "3072" in caught.value.message and str(size) in caught.value.message
+    assert caught.value.code == 400 and "3072" in caught.value.message and str(size) in caught.value.message
 
 
 def test_an_unknown_task_type_is_proto_jsons_400(glass_box):
@@ -123,10 +121,12 @@ def test_a_batch_over_the_limit_and_an_empty_text_are_400s():
     assert status == 400 and "required oneof field 'data'" in body["error"]["message"]
 
 
-def test_text_past_the_input_limit_is_not_read():
+@pytest.mark.parametrize("model", EMBEDDING_MODELS)
+def test_text_past_the_input_limit_is_not_read(model):
+    limit = EMBEDDING_MODELS[model].input_token_limit
     head = " ".join("".join(letters) for letters in itertools.islice(itertools.product("abcdefghij", repeat=4),
-                                                                     INPUT_TOKEN_LIMIT))  # a token each
-    status, body = _post(f"/v1beta/models/{EMBEDDING_MODEL}:embedContent",
+                                                                     limit))  # a token each
+    status, body = _post(f"/v1beta/models/{model}:embedContent",
                          {"content": {"parts": [{"text": head + " extra words here"}]}})
     assert status == 200 and body["embedding"]["values"] == vector(head)
 
@@ -136,3 +136,20 @@ def test_the_request_is_not_changed():
     sent = json.loads(json.dumps(request))
     _post(f"/v1beta/models/{EMBEDDING_MODEL}:embedContent", sent)
     assert sent == request
+
+
+IMAGE = types.Part.from_bytes(data=b"\x89PNG not really an image", mime_type="image/png")
+
+
+def test_the_multimodal_model_embeds_a_file_as_itself_sharing_nothing_with_text(glass_box):
+    contents = [types.Content(parts=[part]) for part in (IMAGE, IMAGE, types.Part(text="A picture of a cat."))]
+    reply = glass_box.models.embed_content(model="gemini-embedding-2", contents=contents)
+    image, again, text = (embedding.values for embedding in reply.embeddings)
+    assert image == again and len(image) == FULL_DIMENSIONS
+    assert abs(cosine(image, text)) < 0.1
+
+
+def test_the_text_model_refuses_a_file_and_names_the_multimodal_one(glass_box):
+    with pytest.raises(errors.ClientError) as caught:
+        glass_box.models.embed_content(model=EMBEDDING_MODEL, contents=[IMAGE])
+    assert caught.value.code == 400 and "gemini-embedding-2" in caught.value.message

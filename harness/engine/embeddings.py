@@ -9,16 +9,19 @@ with none are close to orthogonal, so a retrieval cell ranks its texts sensibly 
     >>> query = vector("How do I water a tomato plant?", 768)
     >>> near, far = vector("Water tomato plants at the root", 768), vector("The cat sat on the mat", 768)
     >>> round(cosine(query, near), 2), round(cosine(query, far), 2)
-    (0.87, 0.02)
+    (0.88, -0.01)
 
 It is not a language model's embedding: synonyms share nothing here ("car" and "automobile" are as
-far apart as "car" and "banana"), and `taskType` is checked but changes nothing.
+far apart as "car" and "banana"), and `taskType` is checked but changes nothing. For the multimodal
+model an inline image, sound or document is one "word" of its own (its bytes hashed): the same file
+always embeds the same, and it shares nothing with any text.
 
-`gemini-embedding-001` ([OFF] ai.google.dev/gemini-api/docs/models/gemini-embedding-001 and
-docs/embeddings, read 2026-12-01): 3072 dimensions by default, any `outputDimensionality` from 128
-to 3072 (768, 1536 and 3072 recommended), 2,048 input tokens, $0.15 per 1M input tokens. As with
-Matryoshka embeddings, a smaller vector is the start of the 3072 one, so only the 3072 vector is
+The models, one row each in EMBEDDING_MODELS. Both give 3072 dimensions by default; a smaller
+`outputDimensionality` gives the start of the 3072 vector (Matryoshka truncation: the REST
+quickstart's saved output for 256 begins with the full vector's values), so only the 3072 vector is
 unit length: the docs tell you to normalise the others yourself, and the glass box's need it too.
+The docs recommend 768, 1536 or 3072 and list 128-3072 as supported, but the cookbook's own cells send
+10, 3 and 4 (quickstarts/Embeddings, Batch_mode, Aug 2026), so any size from 1 to 3072 is served.
 The SDK's `client.models.embed_content` sends `batchEmbedContents` (google-genai 3.6.1).
 """
 import base64
@@ -27,17 +30,32 @@ import hashlib
 import math
 import re
 import struct
+from typing import NamedTuple
 
 from harness.engine.fields import CONTENT, _enum, _message, _repeated, normalise
 from harness.engine.prompt import parts_tokens
 from harness.engine.wire import WireError, check_parts, invalid
 from harness.tokens import approx_tokens
 
-EMBEDDING_MODEL = "gemini-embedding-001"
+
+class EmbeddingModel(NamedTuple):
+    id: str
+    input_token_limit: int  # text past it is not read (glass-box choice: not a 400)
+    price_per_million_input: float  # dollars
+    multimodal: bool  # embeds inline images, audio, video and PDFs besides text
+    source: str
+
+
+EMBEDDING_MODELS = {row.id: row for row in (
+    EmbeddingModel("gemini-embedding-001", 2048, 0.15, False,
+                   "[OFF] ai.google.dev/gemini-api/docs/models/gemini-embedding-001, docs/embeddings and "
+                   "the GA post on developers.googleblog.com, read 2026-12-01"),
+    EmbeddingModel("gemini-embedding-2", 8192, 0.20, True,
+                   "[OFF] docs/embeddings (the newest, multimodal model, 2026); limit and price [3P] model "
+                   "pages of AI gateways, read 2026-12-01"),
+)}
+EMBEDDING_MODEL = "gemini-embedding-001"  # the text-only model, the one the OpenAI-compatible cells name
 FULL_DIMENSIONS = 3072  # the default and the largest outputDimensionality [OFF, as above]
-MIN_DIMENSIONS = 128  # the smallest the model card lists [OFF, as above]
-INPUT_TOKEN_LIMIT = 2048  # [OFF, as above]; text past it is not read (glass-box choice: not a 400)
-PRICE_PER_MILLION_INPUT = 0.15  # dollars [OFF] developers.googleblog.com, Gemini Embedding GA, 2025
 MAX_BATCH = 100  # requests per batchEmbedContents [3P] client code and reports, 2025-2026
 # [OFF] ai.google.dev/api/rest/v1beta/TaskType, plus CODE_RETRIEVAL_QUERY from docs/embeddings (2026-12-01)
 TASK_TYPES = ("TASK_TYPE_UNSPECIFIED", "RETRIEVAL_QUERY", "RETRIEVAL_DOCUMENT", "SEMANTIC_SIMILARITY",
@@ -63,18 +81,31 @@ def words(text: str) -> list[str]:
             for w in found if w not in COMMON_WORDS]
 
 
-@functools.lru_cache(maxsize=8192)
-def _direction(word: str) -> tuple[int, ...]:
-    """A word's fixed direction: FULL_DIMENSIONS signed bytes from a hash of the word (the sum is
-    normalised afterwards, so their scale does not matter)."""
-    return struct.unpack(f"{FULL_DIMENSIONS}b", hashlib.shake_256(word.encode()).digest(FULL_DIMENSIONS))
+_FIELD = 4  # bytes per value when directions are summed as one big integer: room for 16 million terms
+
+
+@functools.lru_cache(maxsize=16384)
+def _direction(term: str) -> int:
+    """A term's fixed direction: FULL_DIMENSIONS bytes from a hash of the term, each in a 4-byte field
+    of one integer, so that adding integers adds directions value by value (in C, not a Python loop)."""
+    fields = bytearray(FULL_DIMENSIONS * _FIELD)
+    fields[::_FIELD] = hashlib.shake_256(term.encode()).digest(FULL_DIMENSIONS)
+    return int.from_bytes(fields, "little")
 
 
 def vector(text: str, dimensions: int = FULL_DIMENSIONS) -> list[float]:
     """The embedding of `text`: the first `dimensions` values of its unit 3072-vector."""
-    directions = [_direction(word) for word in words(text)]
-    total = list(map(sum, zip(*directions))) if directions else [0.0] * FULL_DIMENSIONS
-    norm = math.sqrt(sum(v * v for v in total)) or 1.0  # a text with no words embeds as zeros
+    return _unit(words(text), dimensions)
+
+
+def _unit(terms: list[str], dimensions: int) -> list[float]:
+    """The first `dimensions` values of the unit sum of the terms' directions (zeros for no terms).
+    Each byte is centred on 127.5, so a direction's values average zero."""
+    if not terms:
+        return [0.0] * dimensions
+    packed = sum(_direction(term) for term in terms).to_bytes(FULL_DIMENSIONS * _FIELD, "little")
+    total = [v - 127.5 * len(terms) for v in struct.unpack(f"<{FULL_DIMENSIONS}I", packed)]
+    norm = math.sqrt(sum(v * v for v in total)) or 1.0
     return [round(v / norm, 6) for v in total[:dimensions]]
 
 
@@ -89,58 +120,68 @@ def as_base64(values: list[float]) -> str:
     return base64.b64encode(struct.pack(f"<{len(values)}f", *values)).decode()
 
 
-def check_model(name: str, api_version: str, method: str) -> str:
-    """The embedding model's id; Gemini's 404 for any other name (a chat model cannot embed)."""
+def check_model(name: str, api_version: str, method: str) -> EmbeddingModel:
+    """The embedding model's row; Gemini's 404 for any other name (a chat model cannot embed)."""
     model = name.removeprefix("models/")
-    if model != EMBEDDING_MODEL:
+    if model not in EMBEDDING_MODELS:
         raise WireError(404, "NOT_FOUND", (
             f"models/{model} is not found for API version {api_version}, or is not supported for {method}. "
             f"Call ListModels to see the list of available models and their supported methods. (The glass "
-            f"box embeds with {EMBEDDING_MODEL} only.)"))
-    return model
+            f"box embeds with {' and '.join(EMBEDDING_MODELS)}.)"))
+    return EMBEDDING_MODELS[model]
 
 
 def dimensions_of(asked: int | None, where: str) -> int:
-    """The vector length a request asks for (0 or unset: the default); a 400 outside the model's range.
+    """The vector length a request asks for (0 or unset: the default); a 400 past the full vector.
     NOTE: Gemini's words for this 400 were not found; these are the glass box's, naming the range."""
     if not asked:
         return FULL_DIMENSIONS
-    if not MIN_DIMENSIONS <= asked <= FULL_DIMENSIONS:
-        raise invalid(f"* {where}.output_dimensionality: {EMBEDDING_MODEL} gives vectors of {MIN_DIMENSIONS} "
-                      f"to {FULL_DIMENSIONS} dimensions, not {asked}. Ask for 768, 1536 or 3072, or leave it "
-                      "unset for 3072.")
+    if not 1 <= asked <= FULL_DIMENSIONS:
+        raise invalid(f"* {where}.output_dimensionality: the embedding models give vectors of up to "
+                      f"{FULL_DIMENSIONS} dimensions, not {asked}. Ask for 768, 1536 or 3072 (the sizes the "
+                      f"docs recommend), or leave it unset for {FULL_DIMENSIONS}.")
     return asked
 
 
-def text_of(content: dict, where: str) -> str:
-    """The text an embedding reads: the content's text parts, up to the model's input limit."""
-    parts = content.get("parts") or []
-    if not parts:
-        raise invalid(f"* {where}.content.parts: contents.parts must not be empty.")
-    check_parts(parts, f"{where}.content")
-    if any("text" not in part for part in parts):
-        raise invalid(f"* {where}.content: {EMBEDDING_MODEL} embeds text only; send text parts.")
-    text = " ".join(part["text"] for part in parts)
-    if parts_tokens(parts) <= INPUT_TOKEN_LIMIT:
-        return text
-    kept, budget = [], INPUT_TOKEN_LIMIT
+def _within(text: str, limit: int) -> str:
+    """The start of `text` that fits in `limit` tokens."""
+    kept = []
     for word in text.split():  # NOTE: approx_tokens never counts across a space, so words add up exactly
-        budget -= approx_tokens(word)
-        if budget < 0:
+        limit -= approx_tokens(word)
+        if limit < 0:
             break
         kept.append(word)
     return " ".join(kept)
 
 
-def _embedding(request: dict, model: str, where: str) -> dict:
-    if request.get("model") and request["model"].removeprefix("models/") != model:
+def terms_of(content: dict, model: EmbeddingModel, where: str) -> list[str]:
+    """What an embedding reads of a content: the words of its text, up to the model's input limit, and
+    (multimodal model) one term per inline file, from its bytes."""
+    parts = content.get("parts") or []
+    if not parts:
+        raise invalid(f"* {where}.content.parts: contents.parts must not be empty.")
+    check_parts(parts, f"{where}.content")
+    if not model.multimodal and any("text" not in part for part in parts):
+        raise invalid(f"* {where}.content: {model.id} embeds text only; send text parts, or use "
+                      "gemini-embedding-2 for images, audio, video and PDFs.")
+    if any("text" not in part and "inlineData" not in part for part in parts):
+        raise invalid(f"* {where}.content: the glass box embeds text and inline data; send a file's bytes "
+                      "inline (it is offline and reads no file URI).")
+    text = " ".join(part["text"] for part in parts if "text" in part)
+    if parts_tokens([part for part in parts if "text" in part]) > model.input_token_limit:
+        text = _within(text, model.input_token_limit)
+    files = [hashlib.sha256(f"{p['inlineData'].get('mimeType')}:{p['inlineData'].get('data')}".encode()).hexdigest()
+             for p in parts if "inlineData" in p]
+    return words(text) + [f"file:{digest}" for digest in files]  # "file:..." has a colon: never a word
+
+
+def _embedding(request: dict, model: EmbeddingModel, where: str) -> dict:
+    if request.get("model") and request["model"].removeprefix("models/") != model.id:
         raise invalid(f"* {where}.model: the model of each request (models/{request['model'].removeprefix('models/')}"
-                      f") must be the model of the batch (models/{model}).")
+                      f") must be the model of the batch (models/{model.id}).")
     size = dimensions_of(request.get("outputDimensionality"), where)
-    text = text_of(request.get("content") or {}, where)
-    if request.get("title"):  # a document's title is part of what it is about
-        text = f"{request['title']} {text}"
-    return {"values": vector(text, size)}
+    terms = terms_of(request.get("content") or {}, model, where)
+    return {"values": _unit(words(request.get("title") or "") + terms, size)}  # a title says what it is about
 
 
 def embed(model_name: str, body: dict, api_version: str) -> dict:

@@ -20,7 +20,7 @@ answer; `completion_tokens_details.reasoning_tokens` carries the thoughts; strea
 import hashlib
 import json
 
-from harness.engine.embeddings import EMBEDDING_MODEL, as_base64, check_model, dimensions_of, vector
+from harness.engine.embeddings import EMBEDDING_MODELS, as_base64, check_model, dimensions_of, vector
 from harness.engine.models_api import list_models
 from harness.engine.openai_compat import call_id, chat_to_generate, unknown
 from harness.engine.streaming import chunks
@@ -117,13 +117,13 @@ def _model_object(name: str) -> dict:
 
 
 def models() -> dict:
-    listed = [m["name"] for m in list_models("1000", "", "v1beta")["models"]] + [f"models/{EMBEDDING_MODEL}"]
+    listed = [m["name"] for m in list_models("1000", "", "v1beta")["models"]] + [f"models/{m}" for m in EMBEDDING_MODELS]
     return {"object": "list", "data": [_model_object(name) for name in listed]}
 
 
 def model(name: str) -> dict:
     asked = name.removeprefix("models/")
-    if asked != EMBEDDING_MODEL:
+    if asked not in EMBEDDING_MODELS:
         resolve_model(asked, "v1beta", "get")
     return _model_object(f"models/{asked}")
 
@@ -133,7 +133,7 @@ def embeddings(request: dict) -> dict:
     for name in request:
         if name not in EMBEDDING_FIELDS:
             raise unknown(name)
-    check_model(str(request.get("model") or ""), "v1beta", "embedContent")
+    model = check_model(str(request.get("model") or ""), "v1beta", "embedContent")
     texts = [request.get("input")] if isinstance(request.get("input"), str) else request.get("input")
     if not texts or not all(isinstance(text, str) and text for text in texts):
         raise invalid("* input: input must be a non-empty string or a list of them (the glass box reads no "
@@ -143,7 +143,7 @@ def embeddings(request: dict) -> dict:
     data = [{"object": "embedding", "index": i, "embedding": as_base64(v) if base64 else v}
             for i, v in enumerate(vector(text, size) for text in texts)]
     tokens = sum(approx_tokens(text) for text in texts)
-    return {"object": "list", "data": data, "model": f"models/{EMBEDDING_MODEL}",
+    return {"object": "list", "data": data, "model": f"models/{model.id}",
             "usage": {"prompt_tokens": tokens, "total_tokens": tokens}}
 
 
