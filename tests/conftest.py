@@ -22,3 +22,24 @@ def legacy_models(monkeypatch):
     from harness.models import LEGACY_SETTING
 
     monkeypatch.setenv(LEGACY_SETTING, "1")
+
+
+@pytest.fixture
+def post_json():
+    """`post(path, body)` sends one JSON body to the glass box and gives (status, parsed answer), an
+    error's included: for routes the google-genai SDK does not reach, or reaches without the body."""
+    import json
+    import urllib.error
+    import urllib.request
+
+    from harness.engine.server import ensure_running
+
+    def post(path: str, body: dict) -> tuple[int, object]:
+        request = urllib.request.Request(ensure_running() + path, json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request) as answer:
+                return answer.status, json.loads(answer.read())
+        except urllib.error.HTTPError as err:
+            return err.code, json.loads(err.read())
+    return post

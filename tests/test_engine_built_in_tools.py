@@ -1,28 +1,13 @@
 """Gemini's built-in tools (search, code execution, URL context) on every surface of the glass box: a 400
 naming the tool, never a request accepted and answered as if the tool had run."""
-import json
-import urllib.error
-import urllib.request
-
 import pytest
 from google.genai import errors, types
 
 from harness import MODEL
-from harness.engine.server import ensure_running
 
 BUILT_IN = {"google_search": types.Tool(google_search=types.GoogleSearch()),
             "code_execution": types.Tool(code_execution=types.ToolCodeExecution()),
             "url_context": types.Tool(url_context=types.UrlContext())}
-
-
-def _post(path: str, body: dict) -> tuple[int, object]:
-    request = urllib.request.Request(ensure_running() + path, json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request) as answer:
-            return answer.status, json.loads(answer.read())
-    except urllib.error.HTTPError as err:
-        return err.code, json.loads(err.read())
 
 
 @pytest.mark.parametrize("name", BUILT_IN)
@@ -43,15 +28,15 @@ def test_an_explicit_cache_refuses_a_built_in_tool_when_created(glass_box, name)
 
 
 @pytest.mark.parametrize("name", BUILT_IN)
-def test_the_interactions_api_refuses_a_built_in_tool_by_name(glass_box, name):
-    status, body = _post("/v1beta/interactions", {"model": MODEL, "input": "Who won?", "tools": [{"type": name}]})
+def test_the_interactions_api_refuses_a_built_in_tool_by_name(glass_box, name, post_json):
+    status, body = post_json("/v1beta/interactions", {"model": MODEL, "input": "Who won?", "tools": [{"type": name}]})
     assert status == 400 and name in body["error"]["message"]
 
 
 @pytest.mark.parametrize("tool", [{"type": "google_search"}, {"google_search": {}}, {"type": "code_execution"},
                                   {"type": "url_context"}])
-def test_the_openai_endpoint_refuses_a_built_in_tool_by_name(glass_box, tool):
-    status, body = _post("/v1beta/openai/chat/completions",
+def test_the_openai_endpoint_refuses_a_built_in_tool_by_name(glass_box, tool, post_json):
+    status, body = post_json("/v1beta/openai/chat/completions",
                          {"model": MODEL, "messages": [{"role": "user", "content": "Who won?"}], "tools": [tool]})
     name = tool.get("type") or next(iter(tool))
     assert status == 400 and name in body[0]["error"]["message"]

@@ -3,13 +3,12 @@ documented dimensions, vectors that follow shared words, and Gemini's errors for
 import itertools
 import json
 import math
-import urllib.request
 
 import pytest
 from google.genai import errors, types
 
-from harness.engine.embeddings import EMBEDDING_MODEL, EMBEDDING_MODELS, FULL_DIMENSIONS, MAX_BATCH, cosine, vector, words
-from harness.engine.server import ensure_running
+from harness.engine.embeddings import (EMBEDDING_MODEL, EMBEDDING_MODELS, FULL_DIMENSIONS, MAX_BATCH, cosine, vector,
+                                       words)
 
 PASSAGES = ["Water tomato plants at the root, early in the morning.",
             "A cat sleeps most of the day on a warm windowsill.",
@@ -20,16 +19,6 @@ def _embed(glass_box, contents, **config):
     reply = glass_box.models.embed_content(model=EMBEDDING_MODEL, contents=contents,
                                            config=types.EmbedContentConfig(**config) if config else None)
     return [embedding.values for embedding in reply.embeddings]
-
-
-def _post(path: str, body: dict) -> tuple[int, dict]:
-    request = urllib.request.Request(ensure_running() + path, json.dumps(body).encode(), method="POST",
-                                     headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request) as answer:
-            return answer.status, json.loads(answer.read())
-    except urllib.error.HTTPError as err:
-        return err.code, json.loads(err.read())
 
 
 def test_the_default_vector_has_3072_dimensions_and_unit_length(glass_box):
@@ -101,40 +90,40 @@ def test_a_model_that_does_not_embed_is_a_404(glass_box, model):
     assert caught.value.code == 404 and f"models/{model} is not found" in caught.value.message
 
 
-def test_embed_content_over_rest_answers_one_embedding():
-    status, body = _post(f"/v1beta/models/{EMBEDDING_MODEL}:embedContent",
+def test_embed_content_over_rest_answers_one_embedding(post_json):
+    status, body = post_json(f"/v1beta/models/{EMBEDDING_MODEL}:embedContent",
                          {"content": {"parts": [{"text": "Hello there."}]}, "outputDimensionality": 256})
     assert status == 200 and body["embedding"]["values"] == vector("Hello there.", 256)
 
 
-def test_a_batch_request_for_another_model_is_a_400():
-    status, body = _post(f"/v1beta/models/{EMBEDDING_MODEL}:batchEmbedContents",
+def test_a_batch_request_for_another_model_is_a_400(post_json):
+    status, body = post_json(f"/v1beta/models/{EMBEDDING_MODEL}:batchEmbedContents",
                          {"requests": [{"model": "models/gemini-3.8-flash", "content": {"parts": [{"text": "x"}]}}]})
     assert status == 400 and "must be the model of the batch" in body["error"]["message"]
 
 
-def test_a_batch_over_the_limit_and_an_empty_text_are_400s():
+def test_a_batch_over_the_limit_and_an_empty_text_are_400s(post_json):
     too_many = [{"content": {"parts": [{"text": f"text {i}"}]}} for i in range(MAX_BATCH + 1)]
-    status, body = _post(f"/v1beta/models/{EMBEDDING_MODEL}:batchEmbedContents", {"requests": too_many})
+    status, body = post_json(f"/v1beta/models/{EMBEDDING_MODEL}:batchEmbedContents", {"requests": too_many})
     assert status == 400 and str(MAX_BATCH) in body["error"]["message"]
-    status, body = _post(f"/v1beta/models/{EMBEDDING_MODEL}:embedContent", {"content": {"parts": [{"text": ""}]}})
+    status, body = post_json(f"/v1beta/models/{EMBEDDING_MODEL}:embedContent", {"content": {"parts": [{"text": ""}]}})
     assert status == 400 and "required oneof field 'data'" in body["error"]["message"]
 
 
 @pytest.mark.parametrize("model", EMBEDDING_MODELS)
-def test_text_past_the_input_limit_is_not_read(model):
+def test_text_past_the_input_limit_is_not_read(model, post_json):
     limit = EMBEDDING_MODELS[model].input_token_limit
     head = " ".join("".join(letters) for letters in itertools.islice(itertools.product("abcdefghij", repeat=4),
                                                                      limit))  # a token each
-    status, body = _post(f"/v1beta/models/{model}:embedContent",
+    status, body = post_json(f"/v1beta/models/{model}:embedContent",
                          {"content": {"parts": [{"text": head + " extra words here"}]}})
     assert status == 200 and body["embedding"]["values"] == vector(head)
 
 
-def test_the_request_is_not_changed():
+def test_the_request_is_not_changed(post_json):
     request = {"content": {"parts": [{"text": "Keep me."}]}, "taskType": "RETRIEVAL_DOCUMENT", "title": "T"}
     sent = json.loads(json.dumps(request))
-    _post(f"/v1beta/models/{EMBEDDING_MODEL}:embedContent", sent)
+    post_json(f"/v1beta/models/{EMBEDDING_MODEL}:embedContent", sent)
     assert sent == request
 
 

@@ -50,8 +50,9 @@ def _message(parts: list, first_call: int = 0) -> dict:
     text = "".join(f"<thought>{p['text']}</thought>" if p.get("thought") else p["text"] for p in parts if "text" in p)
     calls = []
     for position, part in enumerate((p for p in parts if "functionCall" in p), start=first_call):
-        call = {"id": call_id(part["functionCall"], position), "type": "function",
-                "function": {"name": part["functionCall"]["name"], "arguments": json.dumps(part["functionCall"]["args"])}}
+        function = part["functionCall"]
+        call = {"id": call_id(function, position), "type": "function",
+                "function": {"name": function["name"], "arguments": json.dumps(function["args"])}}
         if part.get("thoughtSignature"):
             call["extra_content"] = {"google": {"thought_signature": part["thoughtSignature"]}}
         calls.append(call)
@@ -117,7 +118,8 @@ def _model_object(name: str) -> dict:
 
 
 def models() -> dict:
-    listed = [m["name"] for m in list_models("1000", "", "v1beta")["models"]] + [f"models/{m}" for m in EMBEDDING_MODELS]
+    chat = [model["name"] for model in list_models("1000", "", "v1beta")["models"]]
+    listed = chat + [f"models/{name}" for name in EMBEDDING_MODELS]
     return {"object": "list", "data": [_model_object(name) for name in listed]}
 
 
