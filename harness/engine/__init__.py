@@ -24,6 +24,9 @@ same answer. One idea per module:
     call_arguments   the arguments of a call, from what the request shows
     reader      answers a question from the request, or says it does not know
     summariser  writes an extractive summary under the headings it is asked for
+    embeddings  embedContent / batchEmbedContents: vectors that follow shared words
+    openai_compat   a Chat Completions request read as a generateContent request
+    openai_answers  the OpenAI-compatible endpoint's routes, answers, streams and errors
 
 It knows no task: each scenario of `harness/scenarios/` registers what its glass box knows when
 imported (`harness.connect()` imports them). It imports only itself, `harness.tokens`,
