@@ -195,3 +195,13 @@ def test_the_request_is_not_changed(client):
     sent = json.loads(json.dumps(messages))
     client.chat.completions.create(model=MODEL, messages=sent, tools=WEATHER)
     assert sent == messages
+
+
+def test_the_implicit_cache_serves_the_endpoint_as_it_serves_generate_content(client):
+    manual = " ".join(f"Rule {i}: every crate of kind {i} ships on weekday {i % 5}." for i in range(500))
+    messages = [{"role": "system", "content": manual}, {"role": "user", "content": "When does kind 7 ship?"}]
+    first = client.chat.completions.create(model=MODEL, messages=messages)
+    second = client.chat.completions.create(model=MODEL, messages=messages[:1] + [
+        {"role": "user", "content": "When does kind 9 ship?"}])
+    assert first.usage.prompt_tokens_details is None
+    assert 0 < second.usage.prompt_tokens_details.cached_tokens < second.usage.prompt_tokens
