@@ -205,3 +205,15 @@ def test_the_implicit_cache_serves_the_endpoint_as_it_serves_generate_content(cl
         {"role": "user", "content": "When does kind 9 ship?"}])
     assert first.usage.prompt_tokens_details is None
     assert 0 < second.usage.prompt_tokens_details.cached_tokens < second.usage.prompt_tokens
+
+
+def test_parallel_calls_are_answered_by_consecutive_tool_messages_as_one_turn(client):
+    messages = [{"role": "user", "content": "What's the weather in Paris and in London?"}]
+    first = client.chat.completions.create(model=MODEL, messages=messages, tools=WEATHER).choices[0].message
+    places = [json.loads(call.function.arguments)["location"] for call in first.tool_calls]
+    assert places == ["Paris", "London"]
+    messages.append(first.model_dump(exclude_none=True))
+    messages += [{"role": "tool", "tool_call_id": call.id, "content": f"Rain in {place}"}
+                 for call, place in zip(first.tool_calls, places)]
+    answer = client.chat.completions.create(model=MODEL, messages=messages, tools=WEATHER).choices[0].message.content
+    assert "Rain in Paris" in answer and "Rain in London" in answer

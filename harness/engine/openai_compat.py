@@ -128,7 +128,7 @@ def messages_to_contents(messages) -> tuple[list[dict], list[dict]]:
     """(contents, system parts) for the request's messages, in order."""
     if not isinstance(messages, list) or not messages:
         raise invalid("* messages: messages must be a non-empty list of {\"role\": ..., \"content\": ...}.")
-    contents, system, names = [], [], {}
+    contents, system, names, after_tool = [], [], {}, False
     for index, message in enumerate(messages):
         where = f"messages[{index}]"
         role = message.get("role") if isinstance(message, dict) else None
@@ -143,12 +143,12 @@ def messages_to_contents(messages) -> tuple[list[dict], list[dict]]:
             for i, call in enumerate(message.get("tool_calls") or []):
                 names[call.get("id")] = calls[i]["functionCall"]["name"]
             contents.append({"role": "model", "parts": _parts(message.get("content"), where) + calls})
-        elif contents and contents[-1].get("answers_tools"):
+        elif after_tool:  # the answers to one assistant message's calls make one turn
             contents[-1]["parts"].append(_response(message, names, where))
         else:
-            contents.append({"role": "user", "answers_tools": True, "parts": [_response(message, names, where)]})
-    for content in contents:
-        content.pop("answers_tools", None)
+            contents.append({"role": "user", "parts": [_response(message, names, where)]})
+        if role not in ("system", "developer"):  # a system message between answers does not end their turn
+            after_tool = role == "tool"
     return contents, system
 
 
