@@ -180,8 +180,12 @@ def _embedding(request: dict, model: EmbeddingModel, where: str) -> dict:
         raise invalid(f"* {where}.model: the model of each request (models/{request['model'].removeprefix('models/')}"
                       f") must be the model of the batch (models/{model.id}).")
     size = dimensions_of(request.get("outputDimensionality"), where)
-    terms = terms_of(request.get("content") or {}, model, where)
-    return {"values": _unit(words(request.get("title") or "") + terms, size)}  # a title says what it is about
+    return {"values": content_vector(request.get("content") or {}, model, size, where, request.get("title") or "")}
+
+
+def content_vector(content: dict, model: EmbeddingModel, dimensions: int, where: str, title: str = "") -> list[float]:
+    """The vector `model` gives `content` (a document's title counts: it says what the document is about)."""
+    return _unit(words(title) + terms_of(content, model, where), dimensions)
 
 
 def embed(model_name: str, body: dict, api_version: str) -> dict:

@@ -20,7 +20,7 @@ answer; `completion_tokens_details.reasoning_tokens` carries the thoughts; strea
 import hashlib
 import json
 
-from harness.engine.embeddings import EMBEDDING_MODELS, as_base64, check_model, dimensions_of, vector
+from harness.engine.embeddings import EMBEDDING_MODELS, as_base64, check_model, content_vector, dimensions_of
 from harness.engine.models_api import list_models
 from harness.engine.openai_compat import call_id, chat_to_generate, unknown
 from harness.engine.streaming import chunks
@@ -141,9 +141,10 @@ def embeddings(request: dict) -> dict:
         raise invalid("* input: input must be a non-empty string or a list of them (the glass box reads no "
                       "token ids).")
     size = dimensions_of(request.get("dimensions"), "dimensions")
-    base64 = request.get("encoding_format") == "base64"
-    data = [{"object": "embedding", "index": i, "embedding": as_base64(v) if base64 else v}
-            for i, v in enumerate(vector(text, size) for text in texts)]
+    packed = request.get("encoding_format") == "base64"
+    vectors = [content_vector({"parts": [{"text": text}]}, model, size, f"input[{i}]") for i, text in enumerate(texts)]
+    data = [{"object": "embedding", "index": i, "embedding": as_base64(vector) if packed else vector}
+            for i, vector in enumerate(vectors)]
     tokens = sum(approx_tokens(text) for text in texts)
     return {"object": "list", "data": data, "model": f"models/{model.id}",
             "usage": {"prompt_tokens": tokens, "total_tokens": tokens}}
