@@ -217,3 +217,23 @@ def test_parallel_calls_are_answered_by_consecutive_tool_messages_as_one_turn(cl
                  for call, place in zip(first.tool_calls, places)]
     answer = client.chat.completions.create(model=MODEL, messages=messages, tools=WEATHER).choices[0].message.content
     assert "Rain in Paris" in answer and "Rain in London" in answer
+
+
+def test_extra_body_google_thinking_config_shows_thoughts_in_thought_tags(client):
+    google = {"google": {"thinking_config": {"include_thoughts": True}}}
+    content = _ask(client, "Hello.", extra_body={"extra_body": google}).choices[0].message.content
+    assert content.startswith("<thought>") and "</thought>" in content
+
+
+@pytest.mark.parametrize("effort, tokens", [("none", 1), ("low", 1), ("medium", 2), ("high", 4)])
+def test_reasoning_effort_sets_the_thinking_that_is_billed(client, effort, tokens):
+    # "none" is the lowest level the model has: low, for gemini-3.8-flash (minimal is refused there)
+    usage = _ask(client, "Hello there, glass box.", reasoning_effort=effort).usage
+    reasoning = usage.completion_tokens_details.reasoning_tokens if usage.completion_tokens_details else 0
+    assert reasoning == tokens * usage.completion_tokens  # thinking.py: thoughts = multiple x answer tokens
+
+
+def test_reasoning_effort_on_a_budget_model_becomes_a_thinking_budget(client, legacy_models):
+    usage = client.chat.completions.create(model="gemini-2.5-flash", reasoning_effort="none",
+                                           messages=[{"role": "user", "content": "Hello."}]).usage
+    assert usage.completion_tokens_details is None  # budget 0: no thinking
