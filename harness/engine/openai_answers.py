@@ -45,8 +45,9 @@ def _usage(metadata: dict) -> dict:
 
 
 def _message(parts: list, first_call: int = 0) -> dict:
-    """An assistant message (or a delta) for Gemini parts: thoughts in <thought> tags before the text
-    ([3P] the endpoint's form with include_thoughts), function calls as tool_calls."""
+    """An assistant message (or a delta) for Gemini parts: function calls as tool_calls, thought parts
+    in the content before the answer, in <thought> tags ([3P] the endpoint puts thought summaries in the
+    content, BerriAI/litellm #11188, 2025; the tag is as remembered of the docs, not re-checked here)."""
     text = "".join(f"<thought>{p['text']}</thought>" if p.get("thought") else p["text"] for p in parts if "text" in p)
     calls = []
     for position, part in enumerate((p for p in parts if "functionCall" in p), start=first_call):
