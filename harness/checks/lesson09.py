@@ -151,8 +151,9 @@ def check_next_action(fn) -> str:
          "look at what dominates the request before choosing.")
     at = usage(documents=900, history=2500, tool_outputs=3000)  # exactly 7,000 = 0.7 x 10,000
     rule(call(rid, fn, at, SEED_ALLOCATIONS, window) == "none", rid,
-         "a total exactly at threshold x window (7,000 of 10,000) is not past it: 'none' (every category within "
-         "its allocation).", "'past' is strictly greater than.")
+         "a total exactly at threshold x window (7,000 of 10,000) is not past it, and every category is within its "
+         "allocation x window (tool outputs 3,000 of 3,500): 'none'.",
+         "'past' is strictly greater than, and an allocation is a share of the window, not of the request.")
     rule(call(rid, fn, usage(documents=2100), SEED_ALLOCATIONS, window) == "drop_document", rid,
          "documents past their allocation (2,100 > 0.20 x 10,000) get their own remedy, 'drop_document', even far "
          "under the threshold.", "triggers per category: each category has its own allocation and its own remedy.")
