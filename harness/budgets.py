@@ -87,8 +87,3 @@ def check_allocations(allocations: dict) -> dict:
                          "most 1. Lower one of them.")
     return allocations
 
-
-def shares(usage: dict, window: int) -> dict:
-    """Each category's tokens as a share of the window (what the panel compares with the allocations)."""
-    require_number("window", window, 1)
-    return {name: tokens / window for name, tokens in usage.items()}

@@ -17,7 +17,7 @@ def test_the_panel_opens_drawn_on_the_seed_allocations():
     sliders, threshold, status, figure = _parts(budget_panel(split_by_category, next_action))
     assert {name: s.value for name, s in sliders.items()} == {"tool outputs": 0.35, "history": 0.3, "documents": 0.2}
     assert threshold.value == 0.7 and "reserve 15%" in status.value and "6 passed" in status.value
-    assert len(figure.data) == 7 and len(figure.data[0].x) > 0 and "mask" in figure.data[-1].text
+    assert len(figure.data) == 7 and len(figure.data[0].x) > 0 and "M" in figure.data[-1].text
 
 
 def test_every_control_a_keyboard_page_moves_redraws_the_chart():

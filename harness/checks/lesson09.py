@@ -58,9 +58,6 @@ def check_split(fn) -> str:
     return "every part in its category; the five add up to the request's prompt tokens"
 
 
-_KINDS = ("text", "document", "call", "response", "signature", "empty")
-
-
 def _part(kind: str, n: int) -> types.Part | None:
     if kind == "text":
         return types.Part.from_text(text=f"Step {n}: read the module, then run the tests.")
@@ -89,11 +86,15 @@ def _scase(spec, tools: bool, system: str) -> Case:
 def _split_cases() -> list:
     rng = generator()
     cases = [_scase([], False, ""), _scase([("user", ["empty"])], False, SYSTEM),
-             _scase([("model", ["document"])], False, ""), _scase([("user", ["signature", "call"])], True, "")]
+             _scase([("model", ["document"])], False, ""), _scase([("model", ["signature", "call"])], True, "")]
     for _ in range(120):
-        spec = [(rng.choice(("user", "model")),
-                 ["empty"] if rng.random() < 0.05 else [rng.choice(_KINDS[:5]) for _ in range(rng.randint(1, 3))])
-                for _ in range(rng.randint(0, 5))]
+        spec = []
+        for _ in range(rng.randint(0, 5)):
+            role = rng.choice(("user", "model"))
+            # Kinds the wire allows in that role: calls come from the model, responses from the user's side.
+            kinds = ("text", "document", "response", "signature") if role == "user" else ("text", "document", "call",
+                                                                                          "signature")
+            spec.append((role, ["empty"] if rng.random() < 0.05 else [rng.choice(kinds) for _ in range(rng.randint(1, 3))]))
         cases.append(_scase(spec, rng.random() < 0.5, rng.choice(("", SYSTEM))))
     return cases
 

@@ -23,7 +23,7 @@ QUESTIONS = [
                     "needed nothing, and can still be late on a turn that did."),
              wrong=[("Schedules are harder to code", "A schedule is one modulo; the reason is what each rewrite costs."),
                     ("The API refuses periodic rewrites", "The API accepts any valid history; the cost is yours.")]),
-    Question("In which category does the model's function call `read_file {\"path\": \"README.md\"}` count?",
+    Question("In which category does the model's function call read_file(path='README.md') count?",
              right=("History", "The call is the model's move; only the function response, the tool's output, counts "
                                "as a tool output."),
              wrong=[("Tool outputs", "Only the response part holds the output; masking replaces responses, never calls."),

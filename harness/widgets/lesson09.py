@@ -18,6 +18,7 @@ COLOURS = {"system": "#8c8c8c", "tools": "#bdbdbd", "documents": "#9467bd", "his
            "tool_outputs": "#ff7f0e"}
 # Each range puts the seed's share where one page of the keyboard (5 steps) makes its trigger act on
 # this task: history peaks under 500 tokens here (measured 2026-12-02), so its slider reaches 0.
+SHORT = {"mask": "M", "compact": "C", "drop_document": "D"}  # the chart's marks; the status line spells them out
 SLIDERS = {"tool_outputs": 0.6, "history": 0.4, "documents": 0.3}  # the category -> the slider's top
 
 
@@ -33,7 +34,7 @@ def traces_of(report, policy, window: int, threshold: float) -> list[dict]:
     sent = [policy.sent(i) for i in range(len(report.turns))]
     bars = [dict(x=turns, y=[usage[name] for usage in sent]) for name in CATEGORIES]
     line = dict(x=[0.5, max(turns) + 0.5], y=[threshold * window] * 2)
-    acted = [(turn, sum(usage.values()), ", ".join(entry["actions"]))
+    acted = [(turn, sum(usage.values()), " + ".join(SHORT[action] for action in entry["actions"]))
              for turn, usage, entry in zip(turns, sent, policy.turns) if entry["actions"]]
     marks = dict(x=[a[0] for a in acted], y=[a[1] for a in acted], text=[a[2] for a in acted])
     return bars + [line, marks]
@@ -44,7 +45,8 @@ def status_of(report, policy) -> str:
                       if e["actions"]) or "nothing fired"
     shares = ", ".join(f"{name.replace('_', ' ')} {share:.0%}" for name, share in policy.allocations.items())
     line = f"threshold {policy.threshold:.0%} of {policy.window:,} = {policy.threshold * policy.window:,.0f} tokens"
-    return f"<b>{report.status_line()}</b><br>allocations: {shares}; {line}<br>actions before the calls: {fired}"
+    return (f"<b>{report.status_line()}</b><br>allocations: {shares}; {line}<br>actions before the calls "
+            f"(M mask, C compact, D drop_document): {fired}")
 
 
 def budget_panel(split, decide, window: int = 6000, client=None) -> widgets.VBox:
