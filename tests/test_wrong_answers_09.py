@@ -214,3 +214,38 @@ def test_the_generated_comparison_catches_what_the_named_cases_miss():
     result = run_check("9.1", documents_in_any_message)
     assert result.status == "failed"
     assert "[model: document]" in result.rule, result.line()
+
+
+# Correct answers in other words, written from the exercise text alone: each must pass.
+def split_written_otherwise(system_instruction, tools, contents):
+    totals = {"system": approx_tokens(system_instruction), "tools": tool_tokens(tools), "documents": 0,
+              "history": 0, "tool_outputs": 0}
+    for message in contents:
+        for part in message.parts or ():
+            if part.function_response:
+                totals["tool_outputs"] += part_tokens(part)
+            elif message.role == "user" and part.text and is_document(part.text):
+                totals["documents"] += part_tokens(part)
+            else:
+                totals["history"] += part_tokens(part)
+    return totals
+
+
+def policy_written_with_shares(usage, allocations, window, threshold=0.7, done=()):
+    check_allocations(allocations)
+    total = sum(usage.values())
+    if total / window > threshold:
+        if usage["tool_outputs"] / total > 0.5 and "mask" not in done:
+            return "mask"
+        if "compact" not in done:
+            return "compact"
+    for category, remedy in [("tool_outputs", "mask"), ("documents", "drop_document"), ("history", "compact")]:
+        share = allocations.get(category)
+        if share is not None and usage[category] / window > share and remedy not in done:
+            return remedy
+    return "none"
+
+
+@pytest.mark.parametrize("exercise_id, answer", [("9.1", split_written_otherwise), ("9.2", policy_written_with_shares)])
+def test_a_right_answer_in_other_words_passes(exercise_id, answer):
+    assert run_check(exercise_id, answer).status == "passed", run_check(exercise_id, answer).line()
