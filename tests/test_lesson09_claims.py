@@ -118,3 +118,33 @@ def test_the_quiz_figures_follow_the_policy():
     assert sum(heavy.values()) == 7600 and next_action(heavy, SEED_ALLOCATIONS, 10_000) == "mask"
     documents = {"system": 100, "tools": 500, "documents": 2100, "history": 800, "tool_outputs": 500}
     assert sum(documents.values()) == 4000 and next_action(documents, SEED_ALLOCATIONS, 10_000) == "drop_document"
+
+
+def _run(**shares_and_threshold):
+    from harness.budgets import SEED_ALLOCATIONS, split_by_category
+    from harness.widgets.lesson09 import run_policy
+
+    threshold = shares_and_threshold.pop("threshold", 0.7)
+    allocations = {**{k: v for k, v in SEED_ALLOCATIONS.items() if k != "reserve"}, **shares_and_threshold}
+    return run_policy(split_by_category, next_action, allocations, 6000, threshold)
+
+
+def _first(policy, action):
+    return next(i for i, actions in enumerate(_actions(policy)) if action in actions)
+
+
+def test_what_the_panel_text_says_each_setting_does():
+    claim(LESSON, "Try a tool-output allocation of 0.1 (masking fires earlier)")
+    claim(LESSON, "a history allocation of 0.05 (history's own trigger compacts)")
+    claim(LESSON, "documents at 0 (every page is dropped)")
+    claim(LESSON, "or a threshold of 1.0 (the category triggers alone)")
+    _, seed = _run()
+    _, early = _run(tool_outputs=0.1)
+    assert _first(early, "mask") < _first(seed, "mask")
+    _, history = _run(history=0.05)
+    compacting = [i for i, actions in enumerate(_actions(history)) if "compact" in actions]
+    assert any(sum(_measured(history, i).values()) <= 0.7 * 6000 for i in compacting)  # not the total's trigger
+    _, bare = _run(documents=0.0)
+    assert bare.sent(len(bare.turns) - 1)["documents"] == 0
+    report, alone = _run(threshold=1.0)
+    assert any(_actions(alone)) and max(t.prompt_tokens for t in report.turns) <= 6000
