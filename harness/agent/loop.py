@@ -64,7 +64,7 @@ def _with_documents(history: list, documents) -> list:
     return [head, *history[1:]]
 
 
-def _apply_policy(policy, history, documents, config: AgentConfig, act) -> tuple:
+def _apply_policy(policy, history, documents, act) -> tuple:
     """Ask `policy` what to do to the next request and do it, until it answers "none" (lesson 09).
     `act[action](history)` does the masking and the compaction; returns (history, documents, actions)."""
     done = []
@@ -187,22 +187,25 @@ def run_agent(config: AgentConfig | None = None, *, client=None, workdir: str | 
     summarize, store = summarizer_for(client, config.model, config.summary_max_tokens), {}
     request = types.GenerateContentConfig(system_instruction=SYSTEM_PROMPT, tools=[TOOL])
     report.status = f"stopped: max turns {config.max_turns} reached"
+    folded = []  # messages folded by the policy's compaction before the current call (lesson 09)
+
+    def compact_now(old):
+        block = state(set(report.edited), report.last_verdict) if config.harness_state else ""
+        new, n = compact(old, config.keep_recent_turns, summarize, block)
+        folded.append(n)
+        return new
+
+    act = {"mask": lambda old: mask(old, store, config.mask_keep_last), "compact": compact_now}
     for turn in range(len(report.turns) + 1, config.max_turns + 1):
         if config.over_cap(report.input_tokens + report.output_tokens):
             report.status = f"stopped: session token cap {config.session_token_cap:,} reached"
             break
         workspace.new_turn()
         started = time.perf_counter()
-        actions, folded = [], []
+        actions = []
+        folded.clear()
         if policy is not None:
-            def compact_now(old):
-                block = state(set(report.edited), report.last_verdict) if config.harness_state else ""
-                new, n = compact(old, config.keep_recent_turns, summarize, block)
-                folded.append(n)
-                return new
-
-            act = {"mask": lambda old: mask(old, store, config.mask_keep_last), "compact": compact_now}
-            history, documents, actions = _apply_policy(policy, history, documents, config, act)
+            history, documents, actions = _apply_policy(policy, history, documents, act)
         view = mask(history, store, config.mask_keep_last) if config.masking else history
         response = client.models.generate_content(model=config.model, contents=plain(_with_documents(view, documents)),
                                                   config=request)
