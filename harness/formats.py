@@ -239,3 +239,21 @@ class CallMatcher:
                 del self._pending[index]
                 return call
         return default
+
+
+# --- Retrieved documents (lesson 09's harness attaches them; its category split reads them) ---------
+DOCUMENT_PREFIX = "[Retrieved document "
+
+
+def document_text(rank: int, title: str, text: str) -> str:
+    """A retrieved document as the model sees it: a header line with its rank (1 = most relevant), then its text.
+
+    >>> document_text(2, "Rounding", "Half up.")
+    '[Retrieved document 2: Rounding]\\nHalf up.'
+    """
+    return f"{DOCUMENT_PREFIX}{rank}: {title}]\n{text}"
+
+
+def is_document(text: str) -> bool:
+    """True for a text part written by `document_text`."""
+    return text.startswith(DOCUMENT_PREFIX)

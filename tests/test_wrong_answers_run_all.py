@@ -1,4 +1,4 @@
-"""Each lesson 00-08 run top to bottom with a wrong answer in every exercise: no cell shows an error
+"""Each lesson 00-09 run top to bottom with a wrong answer in every exercise: no cell shows an error
 and the quiz renders. A failed check hands the cells below the harness's function (`mine`), so a
 student who is stuck still sees the rest of the lesson work.
 
@@ -15,7 +15,7 @@ from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parents[1]
 TESTS = Path(__file__).resolve().parent
-LESSONS = sorted((ROOT / "solutions").glob("0[0-8]_*.ipynb"))
+LESSONS = sorted((ROOT / "solutions").glob("0[0-9]_*.ipynb"))
 
 # The fixture each exercise gets, as an expression over the three fixture modules.
 FIXTURES = {
@@ -27,10 +27,12 @@ FIXTURES = {
     "7.1": "wrong79('7.1', 'multiplies by the per-million rate per token')",
     "7.2": "wrong79('7.2', 'clips the price at zero')",
     "8.1": "wrong79('8.1', 'any key point, not all')", "8.2": "wrong79('8.2', 'any compaction at all')",
+    "9.1": "w09.calls_as_tool_outputs", "9.2": "w09.always_compacts_first",
 }
 IMPORTS = f"""import sys
 sys.path.insert(0, {str(TESTS)!r})
 import test_wrong_answers_00_03 as w03, test_wrong_answers_04_06 as w46, test_wrong_answers_07_12 as w712
+import test_wrong_answers_09 as w09
 
 def wrong79(exercise, what):
     return next(fn for ex, said, fn, _ in w712.WRONG if (ex, said) == (exercise, what))

@@ -20,7 +20,8 @@ from google.genai import types
 
 from harness.agent.checkpoint import ON_DAMAGE, append_turn, damaged_line, open_checkpoint, recover
 from harness.agent.config import AgentConfig
-from harness.arguments import require_callable, require_client, require_instance, require_path, require_text
+from harness.arguments import (require_callable, require_client, require_instance, require_list_of_text, require_path,
+                               require_text)
 from harness.agent.report import RunReport, TurnRecord
 from harness.client import plain
 from harness.compaction import compact, harness_state, summarizer_for
@@ -52,6 +53,33 @@ def _run_calls(calls, workspace: Workspace, config: AgentConfig, record: TurnRec
     first_line = output.splitlines()[0] if output else ""
     record.result = record.verdict or first_line[:60]
     return types.Content(role="user", parts=parts)
+
+
+def _with_documents(history: list, documents) -> list:
+    """The history with the retrieved documents (most relevant first) as extra parts of the task message:
+    the harness holds them and attaches them to every request, so compaction never folds them."""
+    if not documents:
+        return history
+    head = types.Content(role="user", parts=[*history[0].parts, *(types.Part.from_text(text=d) for d in documents)])
+    return [head, *history[1:]]
+
+
+def _apply_policy(policy, history, documents, act) -> tuple:
+    """Ask `policy` what to do to the next request and do it, until it answers "none" (lesson 09).
+    `act[action](history)` does the masking and the compaction; returns (history, documents, actions)."""
+    done = []
+    while True:
+        action = policy(SYSTEM_PROMPT, [TOOL], _with_documents(history, documents), tuple(done))
+        if action == "none" or action in done:
+            return history, documents, done
+        if action == "drop_document":
+            documents = documents[:-1]  # sorted most relevant first: the last is the least relevant
+        elif action in act:
+            history = act[action](history)
+        else:
+            raise ValueError(f"the policy answered {action!r}: it must answer 'mask', 'compact', 'drop_document' "
+                             "or 'none'.")
+        done.append(action)
 
 
 def _task_copy(workdir, task: str, reuse: bool) -> Path:
@@ -98,7 +126,8 @@ def _prepare(workdir, checkpoint, task, config: AgentConfig, on_damage):
 def run_agent(config: AgentConfig | None = None, *, client=None, workdir: str | os.PathLike | None = None,
               checkpoint: str | os.PathLike | None = None, on_turn: Callable | None = None, task: str | None = None,
               on_damage: str = "stop", compact: Callable = compact, truncate: Callable = truncate_output,
-              mask: Callable = mask_observations, state: Callable = harness_state) -> RunReport:
+              mask: Callable = mask_observations, state: Callable = harness_state, documents=(),
+              policy: Callable | None = None) -> RunReport:
     """Run the agent on `config.task` (the invoicing task by default) and return its report.
 
     `task`: the first user message, if not the task's own prompt.
@@ -112,6 +141,11 @@ def run_agent(config: AgentConfig | None = None, *, client=None, workdir: str | 
     `on_damage`: what to do with a damaged checkpoint: "stop" (raise, naming the line), "resume"
     (from the last good turn) or "restart"; the last two keep the old file as a backup first.
     `on_turn(record)`: called after each turn is checkpointed (a progress bar, a delay in tests).
+    `documents`: retrieved documents (texts written by `formats.document_text`, most relevant first),
+    attached to the task message of every request.
+    `policy(system_instruction, tools, contents, done)`: if given, it replaces the ratio trigger (lesson 09):
+    before each call the loop asks it for an action ("mask", "compact", "drop_document" or "none"),
+    does it, and asks again with the actions done so far, until "none". See `harness.triggers`.
     """
     from harness import connect
 
@@ -127,6 +161,11 @@ def run_agent(config: AgentConfig | None = None, *, client=None, workdir: str | 
         require_callable(name, value)
     if on_turn is not None:
         require_callable("on_turn", on_turn)
+    if policy is not None:
+        require_callable("policy", policy)
+        if checkpoint:  # a checkpoint replays the history, not the policy's rewrites of it
+            raise ValueError("run_agent cannot checkpoint a run with a policy; pass one or the other.")
+    documents = list(require_list_of_text("documents", documents))
     if task is not None:
         require_text("task", task, empty=False)
     if on_damage not in ON_DAMAGE:
@@ -137,7 +176,7 @@ def run_agent(config: AgentConfig | None = None, *, client=None, workdir: str | 
         with tempfile.TemporaryDirectory(prefix="workbook-task-") as folder:
             return run_agent(config, client=client, workdir=folder, checkpoint=checkpoint, on_turn=on_turn,
                              task=task, on_damage=on_damage, compact=compact, truncate=truncate, mask=mask,
-                             state=state)
+                             state=state, documents=documents, policy=policy)
     workspace, history, report = _prepare(workdir, checkpoint, task or task_named(config.task).prompt, config,
                                           on_damage)
     if report.turns and not report.turns[-1].tool:  # resumed after the final answer: nothing left to do
@@ -148,15 +187,34 @@ def run_agent(config: AgentConfig | None = None, *, client=None, workdir: str | 
     summarize, store = summarizer_for(client, config.model, config.summary_max_tokens), {}
     request = types.GenerateContentConfig(system_instruction=SYSTEM_PROMPT, tools=[TOOL])
     report.status = f"stopped: max turns {config.max_turns} reached"
+    folded = []  # messages folded by the policy's compaction before the current call (lesson 09)
+
+    def compact_now(old):
+        block = state(set(report.edited), report.last_verdict) if config.harness_state else ""
+        new, n = compact(old, config.keep_recent_turns, summarize, block)
+        folded.append(n)
+        return new
+
+    act = {"mask": lambda old: mask(old, store, config.mask_keep_last), "compact": compact_now}
     for turn in range(len(report.turns) + 1, config.max_turns + 1):
         if config.over_cap(report.input_tokens + report.output_tokens):
             report.status = f"stopped: session token cap {config.session_token_cap:,} reached"
             break
         workspace.new_turn()
         started = time.perf_counter()
+        actions = []
+        folded.clear()
+        if policy is not None:
+            history, documents, actions = _apply_policy(policy, history, documents, act)
         view = mask(history, store, config.mask_keep_last) if config.masking else history
-        response = client.models.generate_content(model=config.model, contents=plain(view), config=request)
+        response = client.models.generate_content(model=config.model, contents=plain(_with_documents(view, documents)),
+                                                  config=request)
         record = TurnRecord(turn, response.usage_metadata)
+        if actions:  # done to this request before it was sent
+            record.trigger = "before this call: " + ", ".join(actions)
+            record.compacted = sum(folded)
+            if record.compacted:
+                record.summary_usage, record.summary_finish = summarize.usages[-1], summarize.finish_reasons[-1]
         content = response.candidates[0].content if response.candidates else None
         if content is None or not content.parts:
             report.status = "stopped: the model returned an empty response"
@@ -172,7 +230,7 @@ def run_agent(config: AgentConfig | None = None, *, client=None, workdir: str | 
         history = history + new
         record.seconds = time.perf_counter() - started
         compacted = None
-        if calls and config.compaction and record.prompt_tokens > config.compact_threshold:
+        if policy is None and calls and config.compaction and record.prompt_tokens > config.compact_threshold:
             block = state(set(report.edited) | set(record.edited),
                           record.verdict or report.last_verdict) if config.harness_state else ""
             history, record.compacted = compact(history, config.keep_recent_turns, summarize, block)

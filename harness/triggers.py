@@ -1,0 +1,127 @@
+"""Lesson 09: triggers, not schedules: the next thing a harness does to a request, from what it measures.
+
+Before each model call the harness measures the request by category (`harness.budgets`) and asks
+`next_action` what to do; it does that, measures again, and asks again with the actions already
+taken this turn in `done`, until the answer is "none". The rules, in order (« Techniques
+d'Optimisation de Contexte », its budget triggers and its decision table):
+
+1. Total past `threshold` x window: if tool outputs are over half of the request, "mask" first,
+   then "compact" the rest; otherwise "compact".
+2. A category past its own allocation x window gets its own remedy: tool outputs "mask" (resolved
+   observations), documents "drop_document" (the least relevant), history "compact".
+3. Otherwise "none". An action already in `done` is never returned again: the next rule applies.
+
+>>> usage = {"system": 100, "tools": 500, "documents": 900, "history": 1200, "tool_outputs": 3600}
+>>> next_action(usage, {"tool_outputs": 0.35, "history": 0.30, "documents": 0.20}, window=8000)
+'mask'
+>>> next_action(usage, {"tool_outputs": 0.35, "history": 0.30, "documents": 0.20}, window=8000, done=("mask",))
+'compact'
+>>> next_action(usage, {"tool_outputs": 0.35, "history": 0.30, "documents": 0.20}, window=20000)
+'none'
+"""
+from collections.abc import Callable
+
+from harness.arguments import require_callable, require_instance, require_int, require_number
+from harness.budgets import CATEGORIES, check_allocations, part_tokens, split_by_category
+
+ACTIONS = ("mask", "compact", "drop_document", "none")
+THRESHOLD = 0.7  # « Techniques d'Optimisation de Contexte »: compact once total use passes 70% of the window
+REMEDIES = (("tool_outputs", "mask"), ("documents", "drop_document"), ("history", "compact"))
+
+
+def _check_usage(usage: dict) -> dict:
+    require_instance("usage", usage, dict, "a dict of tokens by category (split_by_category's result)")
+    missing = [name for name in CATEGORIES if name not in usage]
+    if missing:
+        raise ValueError(f"usage lacks {missing}; pass split_by_category's result, which has every category.")
+    for name in CATEGORIES:
+        require_int(f"usage[{name!r}]", usage[name], 0)
+    return usage
+
+
+def next_action(usage: dict, allocations: dict, window: int, threshold: float = THRESHOLD, done=()) -> str:
+    """The next action on a request measured as `usage`: one of ACTIONS (the module docstring's rules)."""
+    _check_usage(usage)
+    check_allocations(allocations)
+    require_int("window", window, 1)
+    require_number("threshold", threshold, 0, 1)
+    require_instance("done", done, (tuple, list), "a tuple of the actions already taken this turn")
+    total = sum(usage[name] for name in CATEGORIES)
+    wanted = []
+    if total > threshold * window:
+        wanted += ["mask", "compact"] if usage["tool_outputs"] > total / 2 else ["compact"]
+    wanted += [remedy for category, remedy in REMEDIES
+               if category in allocations and usage[category] > allocations[category] * window]
+    return next((action for action in wanted if action not in done), "none")
+
+
+def single_trigger(usage: dict, allocations: dict, window: int, threshold: float = THRESHOLD, done=()) -> str:
+    """The baseline: one trigger, compact when the total passes `threshold` x window (allocations unused)."""
+    _check_usage(usage)
+    over = sum(usage[name] for name in CATEGORIES) > threshold * window
+    return "compact" if over and "compact" not in done else "none"
+
+
+class TriggerPolicy:
+    """What `run_agent(policy=...)` calls before each model call; it keeps what it measured and decided.
+
+    `split(system_instruction, tools, contents)` measures (9.1), `decide(usage, allocations, window,
+    threshold, done)` decides (9.2). `turns` holds one entry per model call: `steps`, the
+    (usage, contents) it measured, first as it stood then after each action, and `actions`, what was
+    done; `sent(turn)` is the usage of the request that call sent.
+    """
+
+    def __init__(self, allocations: dict, window: int, threshold: float = THRESHOLD,
+                 split: Callable = split_by_category, decide: Callable = next_action):
+        self.allocations, self.window = check_allocations(allocations), require_int("window", window, 1)
+        self.threshold = require_number("threshold", threshold, 0, 1)
+        self.split, self.decide = require_callable("split", split), require_callable("decide", decide)
+        self.turns: list[dict] = []
+
+    def __call__(self, system_instruction: str, tools: list, contents: list, done: tuple) -> str:
+        usage = self.split(system_instruction, tools, contents)
+        if not done:
+            self.turns.append({"steps": [], "actions": []})
+        turn = self.turns[-1]
+        turn["steps"].append((usage, contents))
+        action = self.decide(usage, self.allocations, self.window, self.threshold, tuple(done))
+        if action not in ACTIONS:
+            raise ValueError(f"the policy answered {action!r}; it must answer one of {ACTIONS}.")
+        if action != "none" and action not in done:
+            turn["actions"].append(action)
+        return action
+
+    def sent(self, index: int) -> dict:
+        """The usage by category of the request model call `index` (from 0) sent."""
+        return self.turns[index]["steps"][-1][0]
+
+    def __repr__(self):
+        return (f"TriggerPolicy({len(self.turns)} calls measured, window {self.window:,}, threshold {self.threshold:g}, "
+                f"actions {[a for t in self.turns for a in t['actions']]})")
+
+
+def reductions(policy: TriggerPolicy, action: str) -> list[float]:
+    """For each time `action` was done: the share of tokens it removed from what it rewrote.
+
+    "mask": of the tool outputs it replaced (each changed part, before and after); "compact": of the
+    history and tool outputs (what a compaction rewrites; system, tools and documents stay).
+    """
+    require_instance("policy", policy, TriggerPolicy, "a TriggerPolicy that a run used")
+    if action not in ("mask", "compact"):
+        raise ValueError(f"action must be 'mask' or 'compact', got {action!r}.")
+    found = []
+    for turn in policy.turns:
+        for done, (before, after) in zip(turn["actions"], zip(turn["steps"], turn["steps"][1:])):
+            if done != action:
+                continue
+            if action == "mask":
+                changed = [(old, new) for a, b in zip(before[1], after[1]) for old, new in zip(a.parts, b.parts)
+                           if old != new]
+                was = sum(part_tokens(old) for old, _ in changed)
+                now = sum(part_tokens(new) for _, new in changed)
+            else:
+                was = before[0]["history"] + before[0]["tool_outputs"]
+                now = after[0]["history"] + after[0]["tool_outputs"]
+            if was:
+                found.append(1 - now / was)
+    return found
