@@ -1,0 +1,1 @@
+"""Web addresses of the product pages."""
