@@ -24,7 +24,7 @@ from harness.arguments import require_callable, require_instance, require_int, r
 from harness.formats import verdict_line
 from harness.partitioning import PLAN_SHARE, MergeRefused, SubResult, merge_results, split_task
 from harness.scenarios import copy_task
-from harness.scenarios.repairs import FOLDER, PACKAGES, PROMPT, readme_section, subtask
+from harness.scenarios.repairs import FOLDER, PACKAGES, prompt_for, readme_section, subtask
 from harness.tokens import approx_tokens
 from harness.tools import TOOL, Workspace
 from harness.truncation import TOOL_OUTPUT_MAX_CHARS, truncate_output
@@ -139,7 +139,8 @@ def _report_call(results) -> int:
 
     lines = [f"- {', '.join(r.packages)}: {'finished' if r.finished else 'NOT finished'}; tests: {r.verdict or 'none'}; "
              f"edited: {', '.join(sorted(r.edits)) or 'nothing'}" for r in results]
-    prompt = f"Task given to the sub-agents: {PROMPT}\n\nSub-agent reports:\n" + "\n".join(lines)
+    task = prompt_for([p for r in results for p in r.packages])
+    prompt = f"The task: {task}\n\nSub-agent reports:\n" + "\n".join(lines)
     client = connect()  # held while the call runs: a client closes its connection when collected
     response = client.models.generate_content(
         model=MODEL, contents=prompt, config=types.GenerateContentConfig(system_instruction=COORDINATOR_PROMPT))

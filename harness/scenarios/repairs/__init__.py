@@ -1,7 +1,7 @@
-"""Lesson 10's task: five small independent packages, each with its own README rule, one bug and its tests.
+"""Lesson 10's task: four small independent packages, each with its own README rule, one bug and its tests.
 
-The packages (stock, grades, greetings, thermo, slugs) share no code, so the task splits into
-independent sub-tasks: `subtask(["stock", "slugs"])` registers and returns a task whose workspace
+The packages (stock, grades, greetings, thermo) share no code, so the task splits into
+independent sub-tasks: `subtask(["stock", "thermo"])` registers and returns a task whose workspace
 holds only those packages, their README sections and their tests. One agent can fix the whole
 task ("repairs"); a coordinator can give each sub-agent its own `subtask` (lesson 10).
 
@@ -11,9 +11,10 @@ task ("repairs"); a coordinator can give each sub-agent its own `subtask` (lesso
 >>> TASKS[name].bugs
 1
 
-The five bugs, each against its package's rule: a stock count of zero is not "out of stock"
+The four bugs, each against its package's rule: a stock count of zero is not "out of stock"
 (`< 0`), the pass mark itself fails (`> PASS_MARK`), names print in lower case, Fahrenheit adds
-23 instead of 32, slugs join words with underscores. Fixed, `pytest` prints "12 passed".
+23 instead of 32. Fixed, `pytest` prints "10 passed". (With a fifth package, the scenario
+invariant's hand-made trim of a compacted run no longer holds every module it must see.)
 """
 import atexit
 import re
@@ -26,10 +27,20 @@ from harness.engine.scenario import Skill, register
 from harness.scenarios import CodingTask, TASKS, add_task
 
 FOLDER = Path(__file__).parent / "task"
-PACKAGES = ("stock", "grades", "greetings", "thermo", "slugs")  # the README's order: sub-task 1..5
-PROMPT = ("The tests of the packages in your workspace fail. Make each package follow its rule in "
-          "README.md, run the tests to confirm, and when they pass, say what you changed.")
-TASK = add_task(CodingTask("repairs", FOLDER, prompt=PROMPT, bugs=len(PACKAGES)))
+PACKAGES = ("stock", "grades", "greetings", "thermo")  # sub-tasks 1..4, in the order the lesson adds them
+MODULES = {"stock": "stock/levels.py", "grades": "grades/marks.py", "greetings": "greetings/names.py",
+           "thermo": "thermo/convert.py"}
+
+
+def prompt_for(packages) -> str:
+    """The first user message of a run on `packages`: it names their modules, so that an agent whose
+    file listing was compacted away still knows which files are its own."""
+    named = ", ".join(f"{p} ({MODULES[p]})" for p in packages)
+    return (f"The tests of the packages in your workspace fail: {named}. Make each package follow its rule "
+            "in README.md, run the tests to confirm, and when they pass, say what you changed.")
+
+
+TASK = add_task(CodingTask("repairs", FOLDER, prompt=prompt_for(PACKAGES), bugs=len(PACKAGES)))
 _BUILT: list[Path] = []  # the folder of this process's sub-task copies, made on first use, removed at exit
 
 
@@ -69,7 +80,7 @@ def subtask(packages) -> str:
         intro = (FOLDER / "README.md").read_text().split("\n## ", 1)[0].rstrip()
         sections = "\n".join(readme_section(p) for p in packages)
         (folder / "README.md").write_text(f"{intro}\n\n{sections}")
-        add_task(CodingTask(name, folder, prompt=PROMPT, bugs=len(packages)))
+        add_task(CodingTask(name, folder, prompt=prompt_for(packages), bugs=len(packages)))
     return name
 
 
@@ -85,8 +96,6 @@ class Repairs(CodingAgent):
               code=re.compile(r"return (\w+)\.lower\(\)"), rewrite=lambda found, code: f"return {found.group(1)}.title()"),
         Skill("Fahrenheit adds 32", rule=re.compile(r"\badd 32\b", re.I),
               code=re.compile(r"\* 9 / 5 \+ 23\b"), rewrite=lambda found, code: "* 9 / 5 + 32"),
-        Skill("slugs joined by hyphens", rule=re.compile(r"\bjoined by hyphens\b", re.I),
-              code=re.compile(r'\.replace\(" ", "_"\)'), rewrite=lambda found, code: '.replace(" ", "-")'),
     )
 
 

@@ -1,1 +1,0 @@
-"""Web addresses of the product pages."""
