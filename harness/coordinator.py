@@ -38,7 +38,7 @@ RUNS_PER_SUBTASK = 2  # an estimate's test runs: one to see the failure, one to 
 COORDINATOR_PROMPT = ("You coordinate sub-agents that each fixed one part of a task. Read their reports and "
                       "tell the user, in two sentences, what was changed and whether the tests pass.")
 
-_RUNS: dict = {}  # (sub-task names, config) -> RunReport or (SubResult, RunReport): each run once
+_RUNS: dict = {}  # every run, test run and report call, by what it depends on: each made once per process
 
 
 @dataclass
@@ -110,32 +110,38 @@ def estimate_context(packages) -> int:
     return fixed + sum(estimate_tokens(p) for p in _packages(packages))
 
 
-def run_single(packages, config: AgentConfig = CONFIG) -> RunReport:
-    """One agent with compaction on every sub-task of `packages` together (remembered per process)."""
+def _run(packages, config: AgentConfig) -> tuple[RunReport, dict]:
+    """One agent on `packages` alone, and the text of each file it edited (each run once per process:
+    one agent on a single sub-task is the same run as that sub-task's sub-agent)."""
     packages = _packages(packages)
     require_instance("config", config, AgentConfig, "an AgentConfig")
     key = (tuple(packages), config)
     if key not in _RUNS:
-        _RUNS[key] = run_agent(config.__class__(**{**config.__dict__, "task": subtask(packages)}))
+        with tempfile.TemporaryDirectory(prefix="workbook-agent-") as folder:
+            report = run_agent(config.__class__(**{**config.__dict__, "task": subtask(packages)}), workdir=folder)
+            _RUNS[key] = report, {path: (Path(folder) / path).read_text() for path in report.edited}
     return _RUNS[key]
+
+
+def run_single(packages, config: AgentConfig = CONFIG) -> RunReport:
+    """One agent with compaction on every sub-task of `packages` together."""
+    return _run(packages, config)[0]
 
 
 def run_subagent(packages, config: AgentConfig = CONFIG) -> SubResult:
     """A sub-agent on `packages` alone, in a clean context, and its structured result."""
-    packages = _packages(packages)
-    key = ("sub", tuple(packages), config)
-    if key not in _RUNS:
-        with tempfile.TemporaryDirectory(prefix="workbook-subagent-") as folder:
-            report = run_agent(config.__class__(**{**config.__dict__, "task": subtask(packages)}), workdir=folder)
-            edits = {path: (Path(folder) / path).read_text() for path in report.edited}
-        verdict = report.last_verdict or ""
-        _RUNS[key] = SubResult(tuple(packages), passing(verdict), edits, tokens_of(report), verdict)
-    return _RUNS[key]
+    report, edits = _run(packages, config)
+    verdict = report.last_verdict or ""
+    return SubResult(tuple(_packages(packages)), passing(verdict), dict(edits), tokens_of(report), verdict)
 
 
 def _report_call(results) -> int:
     """The coordinator's own model call: read the structured results, report. Its tokens."""
     from harness import MODEL, connect
+
+    key = ("report", tuple(map(repr, results)))
+    if key in _RUNS:
+        return _RUNS[key]
 
     lines = [f"- {', '.join(r.packages)}: {'finished' if r.finished else 'NOT finished'}; tests: {r.verdict or 'none'}; "
              f"edited: {', '.join(sorted(r.edits)) or 'nothing'}" for r in results]
@@ -144,7 +150,20 @@ def _report_call(results) -> int:
     client = connect()  # held while the call runs: a client closes its connection when collected
     response = client.models.generate_content(
         model=MODEL, contents=prompt, config=types.GenerateContentConfig(system_instruction=COORDINATOR_PROMPT))
-    return input_and_output(response.usage_metadata)
+    _RUNS[key] = input_and_output(response.usage_metadata)
+    return _RUNS[key]
+
+
+def _tests_after(packages: list, merged: dict) -> str:
+    """The verdict of the task's tests on a fresh copy of `packages` with the `merged` edits written in."""
+    key = ("merged", tuple(packages), tuple(sorted(merged.items())))
+    if key not in _RUNS:
+        with tempfile.TemporaryDirectory(prefix="workbook-merged-") as folder:
+            root = copy_task(folder, subtask(packages))
+            for path, text in merged.items():
+                (root / path).write_text(text)
+            _RUNS[key] = (verdict_line(Workspace(root).run_command("pytest")) or "").strip("= ")
+    return _RUNS[key]
 
 
 def plan(packages, window: int = WINDOW, share: float = PLAN_SHARE, split=split_task) -> list[list[str]]:
@@ -168,11 +187,7 @@ def coordinate(partitions, *, merge=merge_results, config: AgentConfig = CONFIG)
     except MergeRefused as refusal:
         done.refused = str(refusal)
         return done
-    with tempfile.TemporaryDirectory(prefix="workbook-merged-") as folder:
-        root = copy_task(folder, subtask([p for partition in partitions for p in partition]))
-        for path, text in done.merged.items():
-            (root / path).write_text(text)
-        done.verdict = (verdict_line(Workspace(root).run_command("pytest")) or "").strip("= ")
+    done.verdict = _tests_after([p for partition in partitions for p in partition], done.merged)
     return done
 
 
