@@ -1,6 +1,6 @@
 """Partitioning a task across sub-agents: the split (10.1) and the merge that validates first (10.2).
 
-Seed 004 («Techniques d'Optimisation de Contexte») plans partitioning once the task's estimated
+« Techniques d'Optimisation de Contexte » plans partitioning once the task's estimated
 context passes 60% of the window, gives each sub-agent a clean context of its own sub-task, and
 validates that every partition finished before merging their structured results.
 
@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from harness.arguments import require_instance, require_int, require_list, require_number
 
-PLAN_SHARE = 0.6  # seed 004: plan partitioning when the estimated context passes 60% of the window
+PLAN_SHARE = 0.6  # « Techniques d'Optimisation de Contexte »: plan partitioning when the estimated context passes 60% of the window
 
 
 class MergeRefused(ValueError):
