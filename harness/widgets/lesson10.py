@@ -14,7 +14,7 @@ from harness.coordinator import CONFIG, PACKAGES, WINDOW, coordinate, crossing, 
 
 STYLES = [dict(name="one agent, with compaction", mode="lines+markers"),
           dict(name="coordinator + sub-agents", mode="lines+markers"),
-          dict(name="merge refused", mode="markers", marker=dict(size=14, symbol="x", color="crimson")),
+          dict(name="merge refused (tokens spent, nothing merged)", mode="markers", marker=dict(size=14, symbol="x", color="crimson")),
           dict(name="partitioning starts to pay", mode="markers",
                marker=dict(size=18, symbol="star", color="gold", line=dict(width=1, color="black")))]
 SUBAGENT_TURNS = {"enough (40)": 40, "too few (4)": 4}  # 4: a sub-agent edits but cannot re-run its tests
@@ -55,8 +55,10 @@ def partition_panel(split, merge) -> widgets.VBox:
     """A share slider and a sub-agent turns dropdown; both strategies' tokens for 1..4 sub-tasks."""
     # 0.2 x 8,000 = 1,600 tokens: every sub-task (estimated 1,206-1,590) is a partition of its own;
     # from 0.4 two fit together, from 0.8 three.
-    share = widgets.FloatSlider(value=0.2, min=0.2, max=1.0, step=0.1, description="share", continuous_update=False)
-    turns = widgets.Dropdown(options=list(SUBAGENT_TURNS), value="enough (40)", description="sub-agent turns")
+    share = widgets.FloatSlider(value=0.2, min=0.2, max=1.0, step=0.1, description="share of the window",
+                                continuous_update=False, style={"description_width": "initial"})
+    turns = widgets.Dropdown(options=list(SUBAGENT_TURNS), value="enough (40)", description="sub-agent turns",
+                             style={"description_width": "initial"})
 
     def current():
         return rows_for(split, merge, share.value, SUBAGENT_TURNS[turns.value])
