@@ -1,19 +1,20 @@
 """One agent against a coordinator and its sub-agents, on lesson 10's task: the runs and their tokens.
 
-`run_single(packages)` runs one agent (with compaction) on the sub-tasks together. `coordinate(...)`
-splits them (10.1), runs one sub-agent per partition in a clean context of its own sub-task,
-merges their structured results (10.2), applies the merge to a fresh copy of the whole task and
-runs its tests, and makes one call of its own to report: the coordinator's overhead.
+`run_single(packages)` runs one agent (with compaction) on the sub-tasks together. `plan(...)`
+splits them with a `split_task` (10.1); `coordinate(partitions)` runs one sub-agent per partition
+in a clean context of its own sub-task, merges their structured results with a `merge_results`
+(10.2), applies the merge to a fresh copy of the whole task and runs its tests, and makes one
+call of its own to report: the coordinator's overhead.
 
->>> done = coordinate([["stock"], ["grades"]])     # doctest: +SKIP
->>> done.merged.keys(), done.verdict               # doctest: +SKIP
-(dict_keys(['stock/levels.py', 'grades/marks.py']), '6 passed in 0.01s')
+>>> done = coordinate(plan(["stock", "grades"], share=0.2))   # doctest: +SKIP
+>>> done.partitions, sorted(done.merged), done.verdict         # doctest: +SKIP
+([['stock'], ['grades']], ['grades/marks.py', 'stock/levels.py'], '6 passed')
 
 Runs are deterministic on the glass box, so each (sub-task list, config) is run once per process
 and remembered: the panel redraws from the same runs.
 """
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from google.genai import types
@@ -31,7 +32,7 @@ from harness.truncation import TOOL_OUTPUT_MAX_CHARS, truncate_output
 from harness.usage import output_tokens
 
 # The lesson's window, scaled down as lesson 12's is: 8,000 tokens here stand for a real model's
-# 1,048,576, so that five small packages already crowd it. One agent compacts at 0.7 x WINDOW.
+# 1,048,576, so that four small packages already crowd it. One agent compacts at 0.7 x WINDOW.
 WINDOW = 8_000
 CONFIG = AgentConfig(task="repairs", context_budget=WINDOW, max_turns=40)  # 4 turns a package + 4, and detours
 RUNS_PER_SUBTASK = 2  # an estimate's test runs: one to see the failure, one to confirm the fix
@@ -50,7 +51,6 @@ class Coordination:
     refused: str = ""                                # why the merge was refused ("" when it merged)
     verdict: str = ""                                # the whole task's tests after the merge
     overhead_tokens: int = 0                         # the coordinator's own call
-    single: RunReport | None = None                  # set when the split kept one partition: one agent ran
 
     @property
     def subagent_tokens(self) -> int:
@@ -58,8 +58,6 @@ class Coordination:
 
     @property
     def total_tokens(self) -> int:
-        if self.single is not None:
-            return tokens_of(self.single)
         return self.subagent_tokens + self.overhead_tokens
 
     @property
@@ -67,8 +65,7 @@ class Coordination:
         return passing(self.verdict)
 
     def __repr__(self):
-        how = "one agent" if self.single else f"{len(self.partitions)} sub-agents"
-        return (f"Coordination({self.partitions}, {how}, {self.total_tokens:,} tokens, "
+        return (f"Coordination({self.partitions}, {len(self.partitions)} sub-agents, {self.total_tokens:,} tokens, "
                 f"overhead {self.overhead_tokens:,}, {self.refused or self.verdict!r})")
 
 
@@ -118,7 +115,7 @@ def _run(packages, config: AgentConfig) -> tuple[RunReport, dict]:
     key = (tuple(packages), config)
     if key not in _RUNS:
         with tempfile.TemporaryDirectory(prefix="workbook-agent-") as folder:
-            report = run_agent(config.__class__(**{**config.__dict__, "task": subtask(packages)}), workdir=folder)
+            report = run_agent(replace(config, task=subtask(packages)), workdir=folder)
             _RUNS[key] = report, {path: (Path(folder) / path).read_text() for path in report.edited}
     return _RUNS[key]
 
@@ -189,16 +186,6 @@ def coordinate(partitions, *, merge=merge_results, config: AgentConfig = CONFIG)
         return done
     done.verdict = _tests_after([p for partition in partitions for p in partition], done.merged)
     return done
-
-
-def run_planned(packages, window: int = WINDOW, share: float = PLAN_SHARE, *, split=split_task,
-                merge=merge_results, config: AgentConfig = CONFIG) -> Coordination:
-    """Plan, then act on the plan: one partition is one agent (no coordinator), more are coordinated."""
-    partitions = plan(packages, window, share, split)
-    if len(partitions) == 1:
-        single = run_single(partitions[0], config)
-        return Coordination(partitions, single=single, verdict=(single.last_verdict or "").strip("= "))
-    return coordinate(partitions, merge=merge, config=config)
 
 
 def sweep(max_subtasks: int = len(PACKAGES), *, merge=merge_results, config: AgentConfig = CONFIG) -> list[dict]:

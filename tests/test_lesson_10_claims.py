@@ -3,6 +3,8 @@
 The lesson's cells call the harness (harness.coordinator) on the glass box, which is deterministic:
 each test recomputes what a sentence says from the same calls, so text and numbers cannot drift.
 """
+from dataclasses import replace
+
 import pytest
 
 from harness import MODEL
@@ -81,7 +83,7 @@ def test_the_crossing_is_at_two_and_sixty_percent_is_passed_at_four(rows):
 def test_sub_agents_with_four_turns_do_not_finish_and_the_merge_refuses():
     claim("10", "Give the sub-agents four turns only: each reads, runs the tests, edits, and is stopped before it can "
                 "run them again. Its result says `finished=False`")
-    hurried = CONFIG.__class__(**{**CONFIG.__dict__, "max_turns": 4})
+    hurried = replace(CONFIG, max_turns=4)
     stopped = coordinate([[p] for p in PACKAGES[:2]], config=hurried)
     assert all(not r.finished and r.edits for r in stopped.results) and stopped.refused and stopped.merged is None
     assert SUBAGENT_TURNS["too few (4)"] == 4

@@ -7,6 +7,8 @@ crossing, where partitioning starts to cost fewer tokens than one agent, is mark
 
     >>> panel = partition_panel(split_task, merge_results)    # doctest: +SKIP
 """
+from dataclasses import replace
+
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
@@ -22,7 +24,7 @@ SUBAGENT_TURNS = {"enough (40)": 40, "too few (4)": 4}  # 4: a sub-agent edits b
 
 def rows_for(split, merge, share: float, turns: int) -> list[dict]:
     """One row per number of sub-tasks: both strategies' tokens, and whether the merge was refused."""
-    sub_config = CONFIG.__class__(**{**CONFIG.__dict__, "max_turns": turns})
+    sub_config = replace(CONFIG, max_turns=turns)
     rows = []
     for n in range(1, len(PACKAGES) + 1):
         done = coordinate(plan(PACKAGES[:n], WINDOW, share, split), merge=merge, config=sub_config)
