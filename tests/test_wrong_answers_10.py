@@ -262,6 +262,22 @@ def test_a_merge_that_checks_conflicts_first_passes_10_2():
     assert run_check("10.2", conflicts_first).status == "passed"
 
 
+def test_a_split_that_tests_the_whole_estimate_first_passes_10_1():
+    def whole_first(subtasks, window, share=0.6):
+        if sum(tokens for _, tokens in subtasks) <= share * window:
+            return [[name for name, _ in subtasks]] if subtasks else []
+        return split_task(subtasks, window, share)
+    assert run_check("10.1", whole_first).status == "passed"
+
+
+def test_a_count_refusal_in_other_words_passes_10_2():
+    def own_words(results, partitions):
+        if len(results) != len(partitions):
+            raise MergeRefused("every partition must report once")
+        return merge_results(results, partitions)
+    assert run_check("10.2", own_words).status == "passed"
+
+
 def test_no_hint_gives_the_expected_partitions():
     for exercise_id, wrong, _ in WRONG_ANSWERS:
         hint = run_check(exercise_id, wrong).hint
