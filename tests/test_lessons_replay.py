@@ -14,7 +14,7 @@ import pytest
 from nbclient import NotebookClient
 
 SOLUTIONS = Path(__file__).resolve().parent.parent / "solutions"
-LESSONS = ("04", "05", "06", "07", "09", "12")
+LESSONS = ("04", "05", "06", "07", "09", "10", "12")
 CELL_TIMEOUT = 300
 BYTES = re.compile(r"\([\d,]+ bytes\)")
 

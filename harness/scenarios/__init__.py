@@ -4,8 +4,8 @@ Each scenario is a package here that, when imported, registers what its glass bo
 (`harness.engine.scenario.register`) and, for a coding task, its files and prompt (`add_task`).
 Importing this package imports them all; `harness.connect()` does so before the first call.
 
->>> sorted(TASKS)
-['invoicing', 'shipping']
+>>> sorted(name for name in TASKS if ":" not in name)  # "repairs:stock" and such: sub-tasks made on demand
+['invoicing', 'repairs', 'shipping']
 >>> from tempfile import mkdtemp
 >>> root = copy_task(mkdtemp())
 >>> sorted(p.name for p in (root / "invoicing").glob("*.py"))
@@ -29,6 +29,7 @@ class CodingTask:
     name: str
     folder: Path  # README.md, the package, tests/ and a pytest.ini that makes the folder pytest's rootdir
     prompt: str   # what the agent is asked to do
+    bugs: int = 2  # how many rules its code breaks: a run that fixes the task edits this many files
 
     def __post_init__(self):
         missing = [n for n in ("README.md", "pytest.ini", "tests") if not (Path(self.folder) / n).exists()]
@@ -111,7 +112,7 @@ def restore_task(dest, task: str = DEFAULT_TASK) -> list[Path]:
 
 
 # Each package registers itself on import; a new scenario adds its name here.
-PACKAGES = ("invoicing", "shipping", "course")
+PACKAGES = ("invoicing", "shipping", "repairs", "course")
 for _package in PACKAGES:
     importlib.import_module(f"{__name__}.{_package}")
 

@@ -1,0 +1,1 @@
+# Present so pytest treats this folder as the task's root: tests import its packages from here.

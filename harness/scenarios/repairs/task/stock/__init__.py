@@ -1,0 +1,1 @@
+"""Stock levels of the shop's products."""
