@@ -6,14 +6,16 @@ real git repository pulled by the real nbgitpuller: a fix beside a line the stud
 """
 import copy
 import json
+import re
 import subprocess
 
 import nbformat
 import pytest
 
+from harness.workbook import LESSONS
 from harness.workbook.build import render
-from harness.workbook.cell_merge import META, reconcile, source_of
-from harness.workbook.update import main as update
+from harness.workbook.cell_merge import META, carry_cells, reconcile, source_of
+from harness.workbook.update import NOTHING, main as update
 
 STUB = 'def f():\n    """Return one."""\n    # YOUR CODE HERE\n    raise NotImplementedError("Exercise 3.1")'
 ANSWER = 'def f():\n    """Return one."""\n    return 1'
@@ -149,3 +151,88 @@ def test_update_outside_a_pulled_copy_says_what_to_do(tmp_path, capsys):
     (tmp_path / "lessons" / "03_lesson.ipynb").write_text(render(R1), encoding="utf-8")
     assert update(["--lessons", str(tmp_path), "--no-pull"]) == 2
     assert "not a git repository" in capsys.readouterr().err
+
+
+# A lesson renamed by the release: the capstone, 09 in the room's first pull, 12 in the new release.
+
+def numbered(number: int) -> dict:
+    """The shipped capstone as it reads when it is lesson `number` (its cell ids do not change)."""
+    text = (LESSONS / "12_capstone.ipynb").read_text(encoding="utf-8")
+    return json.loads(re.sub(r"\b12(\.\d)", rf"{number}\1", text))
+
+
+def release_marker(upstream, renamed: dict) -> None:
+    (upstream / ".workbook").mkdir(exist_ok=True)
+    (upstream / ".workbook" / "release.json").write_text(json.dumps({"renamed": renamed}), encoding="utf-8")
+
+
+def answered_capstone(nb: dict) -> dict:
+    mine = copy.deepcopy(nb)
+    exercise = next(c for c in mine["cells"] if "NotImplementedError(" in source_of(c))
+    exercise["source"] = source_of(exercise).split("    # YOUR CODE HERE")[0] + "    return 'my capstone answer'\n"
+    mine["cells"].append(nbformat.v4.new_markdown_cell("My own notes on the capstone.", id="mynotes1"))
+    return mine
+
+
+@pytest.fixture
+def renumbered(tmp_path):
+    """A copy pulled when the capstone was 09, answered and saved; then the release renames it to 12."""
+    from nbgitpuller.pull import GitPuller
+
+    upstream = tmp_path / "course"
+    git(tmp_path, "init", "-q", "-b", "student", str(upstream))
+    (upstream / "lessons").mkdir()
+    (upstream / "lessons" / "09_capstone.ipynb").write_text(render(numbered(9)), encoding="utf-8")
+    git(upstream, "add", "-A")
+    git(upstream, "commit", "-q", "-m", "release with the capstone as lesson 09")
+    copy_dir = tmp_path / "home" / "workbook"
+    for _ in GitPuller(str(upstream), str(copy_dir), branch="student").pull():
+        pass
+    old = copy_dir / "lessons" / "09_capstone.ipynb"
+    mine = answered_capstone(json.loads(old.read_text(encoding="utf-8")))
+    old.write_text(render(mine), encoding="utf-8")
+    git(upstream, "mv", "lessons/09_capstone.ipynb", "lessons/12_capstone.ipynb")
+    (upstream / "lessons" / "12_capstone.ipynb").write_text(render(numbered(12)), encoding="utf-8")
+    release_marker(upstream, {"09_capstone.ipynb": "12_capstone.ipynb"})
+    git(upstream, "add", "-A")
+    git(upstream, "commit", "-q", "-m", "release with the capstone as lesson 12")
+    return copy_dir, mine
+
+
+def students_cells(nb: dict) -> dict[str, str]:
+    return {c["id"]: source_of(c) for c in nb["cells"] if "my capstone answer" in source_of(c)
+            or "My own notes" in source_of(c)}
+
+
+def test_a_renamed_lesson_takes_the_students_cells_to_its_new_name(renumbered, capsys):
+    copy_dir, mine = renumbered
+    lessons = copy_dir / "lessons"
+    assert update(["--lessons", str(copy_dir)]) == 0  # the pull, then the carry
+    capsys.readouterr()
+    assert not (lessons / "09_capstone.ipynb").exists(), "the old file is left behind beside the new one"
+    now = json.loads((lessons / "12_capstone.ipynb").read_text(encoding="utf-8"))
+    assert students_cells(now) == students_cells(mine) and len(students_cells(mine)) == 2, "the student's work is lost"
+    assert any('check("12.1"' in source_of(c) for c in now["cells"]), "the new lesson's own cells did not arrive"
+
+    # A tab still open on 09 saves it again after the pull: the next update carries it, and says so.
+    (lessons / "09_capstone.ipynb").write_text(render(mine), encoding="utf-8")
+    new_cell = next(c for c in now["cells"] if "my capstone answer" in source_of(c))
+    new_cell["source"] = source_of(new_cell) + "# edited again under the new name\n"
+    (lessons / "12_capstone.ipynb").write_text(render(now), encoding="utf-8")
+    assert update(["--lessons", str(copy_dir), "--no-pull"]) == 0
+    said = capsys.readouterr().out
+    assert "09_capstone.ipynb is now 12_capstone.ipynb" in said and "kept as lessons/09_capstone.backup-" in said, said
+    assert not (lessons / "09_capstone.ipynb").exists() and list(lessons.glob("09_capstone.backup-*.ipynb"))
+    final = json.loads((lessons / "12_capstone.ipynb").read_text(encoding="utf-8"))
+    texts = [source_of(c) for c in final["cells"]]
+    assert any("edited again under the new name" in t for t in texts), "the work under the new name was written over"
+    assert any("Your version from 09_capstone.ipynb" in t and "my capstone answer" in t for t in texts), \
+        "the old file's version of a cell edited in both is not beside the new one"
+    assert update(["--lessons", str(copy_dir), "--no-pull"]) == 0
+    assert NOTHING in capsys.readouterr().out
+
+
+def test_a_renamed_lesson_the_student_never_opened_leaves_nothing_behind(tmp_path):
+    old = numbered(9)
+    merged, changes = carry_cells(old, numbered(12), [numbered(12), old], "r2", "09_capstone.ipynb")
+    assert changes == [] and merged == numbered(12)
