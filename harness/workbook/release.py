@@ -33,7 +33,12 @@ from harness.workbook.build import CHECK_CELL, expected_files, expected_lessons
 LINK = re.compile(r"\]\((?P<target>[^)\s#]+)(?:#[^)\s]*)?\)")  # a markdown link; its #anchor dropped
 CALLS_CHECK = re.compile(r"^\s*check\(\s*[\"']\d+\.\d+[\"']", re.MULTILINE)  # what a check cell starts with
 MARKER = Path(".workbook") / "release.json"  # says "this folder is a release": safe to replace
-SHIPPED = ("pyproject.toml", "jupyter/overrides.json")  # copied as they are, beside the package
+SHIPPED = ("pyproject.toml", "jupyter/overrides.json",  # copied as they are, beside the package
+           "jupyter/jupyter_server_config.d/context-engineering-workbook.json")
+# Lessons an earlier release shipped under another name: old file -> new file. `workbook update` (run by
+# the link too) carries a student's cells from the old file to the new one, so a room that pulled the
+# old numbering loses nothing. Add a line whenever a lesson is renumbered; never remove one.
+RENAMED = {"09_capstone.ipynb": "12_capstone.ipynb"}
 GITIGNORE = ".venv/\n__pycache__/\n*.egg-info/\nbuild/\n.ipynb_checkpoints/\n.env\nlessons/*.backup-*.ipynb\n"
 STUDENT_README = """\
 # Context Engineering Workbook
@@ -159,8 +164,9 @@ def write_release(out: Path, solutions: Path = SOLUTIONS, project: Path = ROOT) 
     (out / "README.md").write_text(STUDENT_README, encoding="utf-8")
     (out / ".gitignore").write_text(GITIGNORE, encoding="utf-8")
     linked_files(out, project)
-    (out / MARKER).write_text(json.dumps({"from_commit": source_commit(project), "lessons": list(lessons)},
-                                         indent=1) + "\n", encoding="utf-8")
+    renamed = {old: new for old, new in RENAMED.items() if new in lessons and old not in lessons}
+    (out / MARKER).write_text(json.dumps({"from_commit": source_commit(project), "lessons": list(lessons),
+                                          "renamed": renamed}, indent=1) + "\n", encoding="utf-8")
     return list(lessons)
 
 
