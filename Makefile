@@ -9,7 +9,8 @@ STAMP := $(VENV)/.installed
 setup: $(STAMP)
 
 # Re-install only when the dependency list changes.
-$(STAMP): pyproject.toml jupyter/overrides.json jupyter/jupyter_server_config.py jupyter/ipython_kernel_config.py
+$(STAMP): pyproject.toml jupyter/overrides.json jupyter/jupyter_server_config.py jupyter/ipython_kernel_config.py \
+		jupyter/jupyter_server_config.d/context-engineering-workbook.json
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed: found " + sys.version.split()[0])'
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
@@ -21,6 +22,9 @@ $(STAMP): pyproject.toml jupyter/overrides.json jupyter/jupyter_server_config.py
 	cp jupyter/overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
 	# Terminals open in lessons/ with the venv's bin/ on the PATH, however the server is started.
 	mkdir -p $(VENV)/etc/jupyter && cp jupyter/jupyter_server_config.py $(VENV)/etc/jupyter/
+	# The workbook link runs `workbook update` after its pull (harness/workbook/link.py).
+	mkdir -p $(VENV)/etc/jupyter/jupyter_server_config.d
+	cp jupyter/jupyter_server_config.d/context-engineering-workbook.json $(VENV)/etc/jupyter/jupyter_server_config.d/
 	# A lesson kernel's start-up speed-ups, so that `import harness` stays plain (harness/startup.py).
 	mkdir -p $(VENV)/etc/ipython && cp jupyter/ipython_kernel_config.py $(VENV)/etc/ipython/
 	touch $(STAMP)

@@ -11,11 +11,13 @@ import subprocess
 
 import nbformat
 import pytest
+import requests
 
 from harness.workbook import LESSONS
 from harness.workbook.build import render
 from harness.workbook.cell_merge import META, carry_cells, reconcile, source_of
 from harness.workbook.update import NOTHING, main as update
+from running_jupyter import jupyter_server
 
 STUB = 'def f():\n    """Return one."""\n    # YOUR CODE HERE\n    raise NotImplementedError("Exercise 3.1")'
 ANSWER = 'def f():\n    """Return one."""\n    return 1'
@@ -236,3 +238,40 @@ def test_a_renamed_lesson_the_student_never_opened_leaves_nothing_behind(tmp_pat
     old = numbered(9)
     merged, changes = carry_cells(old, numbered(12), [numbered(12), old], "r2", "09_capstone.ipynb")
     assert changes == [] and merged == numbered(12)
+
+
+# The link: nbgitpuller pulls, then sends the browser to its urlpath, the workbook's update page.
+
+def follow_the_link(server, upstream, lesson_path: str) -> requests.Response:
+    """What the link's page does in the browser: nbgitpuller's pull API, then its redirect to urlpath."""
+    page = server.call("GET", "git-pull", params={"repo": str(upstream), "branch": "student", "targetpath": "workbook",
+                                                 "urlpath": f"workbook-update/{lesson_path}"})
+    assert f'data-path="workbook-update/{lesson_path}"' in page.text, "nbgitpuller ignored urlpath"
+    events = server.call("GET", "git-pull/api", params={"repo": str(upstream), "branch": "student",
+                                                        "targetpath": "workbook"}).text
+    assert '"phase": "finished"' in events, events[-800:]
+    return requests.get(f"{server.url}workbook-update/{lesson_path}", headers={"Authorization": f"token {server.token}"},
+                        allow_redirects=False, timeout=120)
+
+
+def test_the_link_runs_update_after_its_pull_and_says_what_it_brought_back(tmp_path):
+    upstream = tmp_path / "course"
+    git(tmp_path, "init", "-q", "-b", "student", str(upstream))
+    publish(upstream, R1)
+    path = "workbook/lessons/03_lesson.ipynb"
+    with jupyter_server(tmp_path, tmp_path / "runtime") as server:
+        first = follow_the_link(server, upstream, path)  # the first click: a clone, nothing to bring back
+        assert first.status_code == 302 and first.headers["Location"].endswith(f"/lab/tree/{path}"), first.text[:500]
+        lesson = tmp_path / path
+        lesson.write_text(render(student_copy()), encoding="utf-8")
+        publish(upstream, R2)
+        again = follow_the_link(server, upstream, path)  # after a fix: the report, then on to the lesson
+        assert again.status_code == 200 and "cell ex" in again.text and "beside yours" in again.text, again.text[:800]
+        assert f'href="/lab/tree/{path}"' in again.text and "Open 03_lesson.ipynb" in again.text
+        now = json.loads(lesson.read_text(encoding="utf-8"))
+        assert sources(now)["ex"] == ANSWER and any(FIXED_STUB in source_of(c) for c in now["cells"])
+        outside = requests.get(f"{server.url}workbook-update/..%2F..%2Fetc", timeout=60,
+                               headers={"Authorization": f"token {server.token}"}, allow_redirects=False)
+        assert outside.status_code == 404, "the page ran on a folder outside the server's files"
+        anonymous = requests.get(f"{server.url}workbook-update/{path}", allow_redirects=False, timeout=60)
+        assert anonymous.status_code in (302, 403), "the page ran for a caller with no token"
