@@ -75,12 +75,13 @@ cost money; `WORKBOOK_OFFLINE=1` forces the glass box. Your key is never printed
 ## Updates
 
 When your instructor publishes a fix: save and close your lessons (File > Close and Shut Down
-Notebook), then run `workbook update` in a terminal (or click the workbook link again, then run
-it). It pulls the fix and lists every change your copy did not take, cell by cell: a cell you
-never edited gets the fix; beside a cell you edited, the new version appears in a cell marked
-"Update from your instructor", and yours is never written over. If a lesson was open and
-JupyterLab says "File Changed", choose Revert if you had saved; if you chose Overwrite, run
-`workbook update` again: it brings back what the old tab dropped. A fix to the `harness` package
+Notebook), then click the workbook link again (or run `workbook update` in a terminal: the same).
+It pulls the fix and lists every change your copy did not take, cell by cell: a cell you never
+edited gets the fix; beside a cell you edited, the new version appears in a cell marked "Update
+from your instructor", and yours is never written over. A lesson that was renumbered keeps your
+work: it is moved into the lesson's new file. If a lesson was open and JupyterLab says "File
+Changed", choose Revert if you had saved; if you chose Overwrite, click the link again (or run
+`workbook update`): it brings back what the old tab dropped. A fix to the `harness` package
 reaches a running notebook after Kernel > Restart.
 """
 
