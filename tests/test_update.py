@@ -178,7 +178,12 @@ def answered_capstone(nb: dict) -> dict:
 
 @pytest.fixture
 def renumbered(tmp_path):
-    """A copy pulled when the capstone was 09, answered and saved; then the release renames it to 12."""
+    return renumber(tmp_path)
+
+
+def renumber(tmp_path, grown: bool = False):
+    """A copy pulled when the capstone was 09, answered and saved; then the release renames it to 12
+    (`grown`: and adds so much to it that git no longer sees a rename)."""
     from nbgitpuller.pull import GitPuller
 
     upstream = tmp_path / "course"
@@ -194,7 +199,10 @@ def renumbered(tmp_path):
     mine = answered_capstone(json.loads(old.read_text(encoding="utf-8")))
     old.write_text(render(mine), encoding="utf-8")
     git(upstream, "mv", "lessons/09_capstone.ipynb", "lessons/12_capstone.ipynb")
-    (upstream / "lessons" / "12_capstone.ipynb").write_text(render(numbered(12)), encoding="utf-8")
+    new = numbered(12)
+    if grown:
+        new["cells"].append(nbformat.v4.new_markdown_cell("A long new appendix.\n" * 20_000, id="appendix"))
+    (upstream / "lessons" / "12_capstone.ipynb").write_text(render(new), encoding="utf-8")
     release_marker(upstream, {"09_capstone.ipynb": "12_capstone.ipynb"})
     git(upstream, "add", "-A")
     git(upstream, "commit", "-q", "-m", "release with the capstone as lesson 12")
@@ -275,3 +283,18 @@ def test_the_link_runs_update_after_its_pull_and_says_what_it_brought_back(tmp_p
         assert outside.status_code == 404, "the page ran on a folder outside the server's files"
         anonymous = requests.get(f"{server.url}workbook-update/{path}", allow_redirects=False, timeout=60)
         assert anonymous.status_code in (302, 403), "the page ran for a caller with no token"
+
+
+def test_a_rename_the_merge_did_not_follow_is_carried_too(tmp_path, capsys):
+    """When git's merge does not see the rename (the file changed too much), nbgitpuller keeps the
+    student's 09 (a modify/delete conflict) beside a fresh 12: the update moves the work across."""
+    copy_dir, mine = renumber(tmp_path, grown=True)
+    assert update(["--lessons", str(copy_dir)]) == 0
+    said = capsys.readouterr().out
+    assert "09_capstone.ipynb is now 12_capstone.ipynb" in said and "2 cell(s) of yours" in said, said
+    lessons = copy_dir / "lessons"
+    now = json.loads((lessons / "12_capstone.ipynb").read_text(encoding="utf-8"))
+    assert students_cells(now) == students_cells(mine)
+    assert not (lessons / "09_capstone.ipynb").exists()
+    assert update(["--lessons", str(copy_dir)]) == 0, "the next pull stumbled on the removed old file"
+    assert not (lessons / "09_capstone.ipynb").exists() and NOTHING in capsys.readouterr().out

@@ -137,7 +137,8 @@ def carry_renamed(folder: Path, ref: str) -> list[Moved]:
 def _remove(folder: Path, path: Path) -> None:
     """Remove `path`, from git's index too when the copy tracks it, so the next pull does not bring it back."""
     relative = path.relative_to(folder).as_posix()
-    if subprocess.run(["git", "-C", str(folder), "ls-files", "--error-unmatch", relative], capture_output=True).returncode:
+    tracked = subprocess.run(["git", "-C", str(folder), "ls-files", "--error-unmatch", relative], capture_output=True)
+    if tracked.returncode:
         path.unlink()
     else:
         _git(folder, "rm", "--quiet", "--force", "--", relative)
@@ -187,7 +188,8 @@ def main(argv: list[str]) -> int:
               f"{len(move.changes)} cell(s) of yours carried into it")
         for change in move.changes:
             print(f"  {change.describe()}")
-        kept = f", and {move.new.name} before this update as {workbook.shown(move.new_backup)}" if move.new_backup else ""
+        kept = (f", and {move.new.name} before this update as {workbook.shown(move.new_backup)}"
+                if move.new_backup else "")
         print(f"Your {move.old.name} is kept as {workbook.shown(move.old_backup)}{kept}.")
         _warn_if_open(move.old)
         _warn_if_open(move.new)
