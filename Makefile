@@ -63,7 +63,8 @@ HUB_VENV ?= /var/tmp/workbook-hub-venv
 test-hub: setup $(HUB_VENV)/.installed
 	@$(PY) -c 'import jupyterhub, jupyterhub_idle_culler' 2>/dev/null || $(PY) -m pip install --quiet 'jupyterhub==5.4.6' jupyterhub-idle-culler
 	@test -x $(CHP) || npm install --silent --prefix build/hub/node configurable-http-proxy
-	$(HUB_VENV)/bin/python -m pip install --quiet --no-deps --force-reinstall .  # this clone's workbook, as it is now
+	# The hub test then runs INSTRUCTORS.md's install into this venv again, from a clone of the last commit.
+	$(HUB_VENV)/bin/python -m pip install --quiet --no-deps --force-reinstall .
 	WORKBOOK_HUB=1 WORKBOOK_CHP=$(abspath $(CHP)) WORKBOOK_HUB_PYTHON=$(HUB_VENV)/bin/python \
 		$(PY) -m pytest tests/hub -p no:randomly -v -s
 
