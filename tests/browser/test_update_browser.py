@@ -100,8 +100,9 @@ def test_the_link_pulls_then_updates_and_shows_what_it_brought_back(lab, page, t
     lab.start_kernel(path)  # the test's notebook names no kernel: no "Select Kernel" dialog over the screenshot
     page.get_by_role("link", name="Open 03_lesson.ipynb").click()
     page.wait_for_url(f"**/lab/tree/{path}", timeout=OPEN_TIMEOUT_MS)
-    offered = page.locator(f"{NOTEBOOK} .jp-MarkdownCell", has_text="Update from your instructor")
-    offered.wait_for(timeout=OPEN_TIMEOUT_MS)
+    # The rendered text, not only the cell: the screenshot must show the copy as the student reads it.
+    offered = page.locator(f"{NOTEBOOK} .jp-MarkdownCell .jp-RenderedMarkdown", has_text="Update from your instructor")
+    offered.wait_for(state="visible", timeout=OPEN_TIMEOUT_MS)
     offered.scroll_into_view_if_needed()
     page.screenshot(path=str(SCREENSHOTS / "update-4-link-lesson.png"))
     mine = next(c for c in json.loads(lesson.read_text(encoding="utf-8"))["cells"] if c["id"] == "ex")
