@@ -9,7 +9,8 @@ STAMP := $(VENV)/.installed
 setup: $(STAMP)
 
 # Re-install only when the dependency list changes.
-$(STAMP): pyproject.toml jupyter/overrides.json jupyter/jupyter_server_config.py jupyter/ipython_kernel_config.py
+$(STAMP): pyproject.toml jupyter/overrides.json jupyter/jupyter_server_config.py jupyter/ipython_kernel_config.py \
+		jupyter/jupyter_server_config.d/context-engineering-workbook.json
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed: found " + sys.version.split()[0])'
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
@@ -22,6 +23,9 @@ $(STAMP): pyproject.toml jupyter/overrides.json jupyter/jupyter_server_config.py
 	cp jupyter/overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
 	# Terminals open in lessons/ with the venv's bin/ on the PATH, however the server is started.
 	mkdir -p $(VENV)/etc/jupyter && cp jupyter/jupyter_server_config.py $(VENV)/etc/jupyter/
+	# The workbook link runs `workbook update` after its pull (harness/workbook/link.py).
+	mkdir -p $(VENV)/etc/jupyter/jupyter_server_config.d
+	cp jupyter/jupyter_server_config.d/context-engineering-workbook.json $(VENV)/etc/jupyter/jupyter_server_config.d/
 	# A lesson kernel's start-up speed-ups, so that `import harness` stays plain (harness/startup.py).
 	mkdir -p $(VENV)/etc/ipython && cp jupyter/ipython_kernel_config.py $(VENV)/etc/ipython/
 	touch $(STAMP)
@@ -60,7 +64,8 @@ HUB_VENV ?= /var/tmp/workbook-hub-venv
 test-hub: setup $(HUB_VENV)/.installed
 	@$(PY) -c 'import jupyterhub, jupyterhub_idle_culler' 2>/dev/null || $(PY) -m pip install --quiet 'jupyterhub==5.4.6' jupyterhub-idle-culler
 	@test -x $(CHP) || npm install --silent --prefix build/hub/node configurable-http-proxy
-	$(HUB_VENV)/bin/python -m pip install --quiet --no-deps --force-reinstall .  # this clone's workbook, as it is now
+	# The hub test then runs INSTRUCTORS.md's install into this venv again, from a clone of the last commit.
+	$(HUB_VENV)/bin/python -m pip install --quiet --no-deps --force-reinstall .
 	WORKBOOK_HUB=1 WORKBOOK_CHP=$(abspath $(CHP)) WORKBOOK_HUB_PYTHON=$(HUB_VENV)/bin/python \
 		$(PY) -m pytest tests/hub -p no:randomly -v -s
 

@@ -95,7 +95,7 @@ c.Spawner.default_url = "/lab"
 # The workbook's python first on the PATH: `workbook check 03` and `python` work in a hub terminal.
 c.Spawner.environment = {"PATH": os.pathsep.join([str(Path(sys.executable).parent), env("PATH", "/usr/bin:/bin")])}
 c.Spawner.args = [
-    # An idle kernel holds ~150 MiB, and a student who opened every lesson holds ten: each goes after
+    # An idle kernel holds ~130 MiB, and a student who opened every lesson holds one each: each goes after
     # WORKBOOK_KERNEL_IDLE_MINUTES idle, its tab open or not (the tab then starts a fresh kernel).
     f"--MappingKernelManager.cull_idle_timeout={kernel_idle_seconds}",
     f"--MappingKernelManager.cull_interval={max(5, min(120, kernel_idle_seconds // 2))}",

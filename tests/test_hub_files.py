@@ -99,3 +99,32 @@ def test_a_trusted_room_is_named_and_its_secrets_are_files_of_the_hub_alone(tmp_
     assert len(config.SharedPasswordAuthenticator.admin_password) >= 32
     with pytest.raises(SystemExit, match="trusted-room"):
         load_config(tmp_path, monkeypatch, uid=1000, WORKBOOK_HUB_MODE="single")
+
+
+SCHEMA = ROOT / "build" / "hub" / "z2jh-4.3.5-values.schema.yaml"
+DEFAULTS = ROOT / "build" / "hub" / "z2jh-4.3.5-values.yaml"
+
+
+def _merged(defaults: dict, values: dict) -> dict:
+    """What helm validates: the chart's values.yaml with ours over it, key by key."""
+    merged = dict(defaults)
+    for key, value in values.items():
+        merged[key] = _merged(merged[key], value) if isinstance(value, dict) and isinstance(merged.get(key), dict) \
+            else value
+    return merged
+
+
+@pytest.mark.skipif(not (SCHEMA.is_file() and DEFAULTS.is_file()), reason=(
+    "chart 4.3.5's schema is not here (no network to fetch it from): curl -sfL -o build/hub/z2jh-4.3.5-values"
+    ".schema.yaml https://raw.githubusercontent.com/jupyterhub/zero-to-jupyterhub-k8s/4.3.5/jupyterhub/values."
+    "schema.yaml, and the same for jupyterhub/values.yaml into build/hub/z2jh-4.3.5-values.yaml"))
+def test_config_yaml_is_valid_values_for_chart_4_3_5():
+    """helm checks the values against the chart's values.schema.json before rendering anything; the
+    schema refuses unknown keys at most levels, so a misspelt key fails here, not on the cluster."""
+    jsonschema = pytest.importorskip("jsonschema")
+    validator = jsonschema.Draft7Validator(yaml.safe_load(SCHEMA.read_text(encoding="utf-8")))
+    values = _merged(yaml.safe_load(DEFAULTS.read_text(encoding="utf-8")), CONFIG)
+    errors = [f"{'.'.join(map(str, error.path))}: {error.message}" for error in validator.iter_errors(values)]
+    assert not errors, errors
+    misspelt = _merged(values, {"singleuser": {"memroy": {}}})
+    assert list(validator.iter_errors(misspelt)), "the schema let a misspelt key through: is it the chart's?"

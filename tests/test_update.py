@@ -6,14 +6,18 @@ real git repository pulled by the real nbgitpuller: a fix beside a line the stud
 """
 import copy
 import json
+import re
 import subprocess
 
 import nbformat
 import pytest
+import requests
 
+from harness.workbook import LESSONS
 from harness.workbook.build import render
-from harness.workbook.cell_merge import META, reconcile, source_of
-from harness.workbook.update import main as update
+from harness.workbook.cell_merge import META, carry_cells, reconcile, source_of
+from harness.workbook.update import NOTHING, main as update
+from running_jupyter import jupyter_server
 
 STUB = 'def f():\n    """Return one."""\n    # YOUR CODE HERE\n    raise NotImplementedError("Exercise 3.1")'
 ANSWER = 'def f():\n    """Return one."""\n    return 1'
@@ -149,3 +153,148 @@ def test_update_outside_a_pulled_copy_says_what_to_do(tmp_path, capsys):
     (tmp_path / "lessons" / "03_lesson.ipynb").write_text(render(R1), encoding="utf-8")
     assert update(["--lessons", str(tmp_path), "--no-pull"]) == 2
     assert "not a git repository" in capsys.readouterr().err
+
+
+# A lesson renamed by the release: the capstone, 09 in the room's first pull, 12 in the new release.
+
+def numbered(number: int) -> dict:
+    """The shipped capstone as it reads when it is lesson `number` (its cell ids do not change)."""
+    text = (LESSONS / "12_capstone.ipynb").read_text(encoding="utf-8")
+    return json.loads(re.sub(r"\b12(\.\d)", rf"{number}\1", text))
+
+
+def release_marker(upstream, renamed: dict) -> None:
+    (upstream / ".workbook").mkdir(exist_ok=True)
+    (upstream / ".workbook" / "release.json").write_text(json.dumps({"renamed": renamed}), encoding="utf-8")
+
+
+def answered_capstone(nb: dict) -> dict:
+    mine = copy.deepcopy(nb)
+    exercise = next(c for c in mine["cells"] if "NotImplementedError(" in source_of(c))
+    exercise["source"] = source_of(exercise).split("    # YOUR CODE HERE")[0] + "    return 'my capstone answer'\n"
+    mine["cells"].append(nbformat.v4.new_markdown_cell("My own notes on the capstone.", id="mynotes1"))
+    return mine
+
+
+@pytest.fixture
+def renumbered(tmp_path):
+    return renumber(tmp_path)
+
+
+def renumber(tmp_path, grown: bool = False):
+    """A copy pulled when the capstone was 09, answered and saved; then the release renames it to 12
+    (`grown`: and adds so much to it that git no longer sees a rename)."""
+    from nbgitpuller.pull import GitPuller
+
+    upstream = tmp_path / "course"
+    git(tmp_path, "init", "-q", "-b", "student", str(upstream))
+    (upstream / "lessons").mkdir()
+    (upstream / "lessons" / "09_capstone.ipynb").write_text(render(numbered(9)), encoding="utf-8")
+    git(upstream, "add", "-A")
+    git(upstream, "commit", "-q", "-m", "release with the capstone as lesson 09")
+    copy_dir = tmp_path / "home" / "workbook"
+    for _ in GitPuller(str(upstream), str(copy_dir), branch="student").pull():
+        pass
+    old = copy_dir / "lessons" / "09_capstone.ipynb"
+    mine = answered_capstone(json.loads(old.read_text(encoding="utf-8")))
+    old.write_text(render(mine), encoding="utf-8")
+    git(upstream, "mv", "lessons/09_capstone.ipynb", "lessons/12_capstone.ipynb")
+    new = numbered(12)
+    if grown:
+        new["cells"].append(nbformat.v4.new_markdown_cell("A long new appendix.\n" * 20_000, id="appendix"))
+    (upstream / "lessons" / "12_capstone.ipynb").write_text(render(new), encoding="utf-8")
+    release_marker(upstream, {"09_capstone.ipynb": "12_capstone.ipynb"})
+    git(upstream, "add", "-A")
+    git(upstream, "commit", "-q", "-m", "release with the capstone as lesson 12")
+    return copy_dir, mine
+
+
+def students_cells(nb: dict) -> dict[str, str]:
+    return {c["id"]: source_of(c) for c in nb["cells"] if "my capstone answer" in source_of(c)
+            or "My own notes" in source_of(c)}
+
+
+def test_a_renamed_lesson_takes_the_students_cells_to_its_new_name(renumbered, capsys):
+    copy_dir, mine = renumbered
+    lessons = copy_dir / "lessons"
+    assert update(["--lessons", str(copy_dir)]) == 0  # the pull, then the carry
+    capsys.readouterr()
+    assert not (lessons / "09_capstone.ipynb").exists(), "the old file is left behind beside the new one"
+    now = json.loads((lessons / "12_capstone.ipynb").read_text(encoding="utf-8"))
+    assert students_cells(now) == students_cells(mine) and len(students_cells(mine)) == 2, "the student's work is lost"
+    assert any('check("12.1"' in source_of(c) for c in now["cells"]), "the new lesson's own cells did not arrive"
+
+    # A tab still open on 09 saves it again after the pull: the next update carries it, and says so.
+    (lessons / "09_capstone.ipynb").write_text(render(mine), encoding="utf-8")
+    new_cell = next(c for c in now["cells"] if "my capstone answer" in source_of(c))
+    new_cell["source"] = source_of(new_cell) + "# edited again under the new name\n"
+    (lessons / "12_capstone.ipynb").write_text(render(now), encoding="utf-8")
+    assert update(["--lessons", str(copy_dir), "--no-pull"]) == 0
+    said = capsys.readouterr().out
+    assert "09_capstone.ipynb is now 12_capstone.ipynb" in said and "kept as lessons/09_capstone.backup-" in said, said
+    assert not (lessons / "09_capstone.ipynb").exists() and list(lessons.glob("09_capstone.backup-*.ipynb"))
+    final = json.loads((lessons / "12_capstone.ipynb").read_text(encoding="utf-8"))
+    texts = [source_of(c) for c in final["cells"]]
+    assert any("edited again under the new name" in t for t in texts), "the work under the new name was written over"
+    assert any("Your version from 09_capstone.ipynb" in t and "my capstone answer" in t for t in texts), \
+        "the old file's version of a cell edited in both is not beside the new one"
+    assert update(["--lessons", str(copy_dir), "--no-pull"]) == 0
+    assert NOTHING in capsys.readouterr().out
+
+
+def test_a_renamed_lesson_the_student_never_opened_leaves_nothing_behind(tmp_path):
+    old = numbered(9)
+    merged, changes = carry_cells(old, numbered(12), [numbered(12), old], "r2", "09_capstone.ipynb")
+    assert changes == [] and merged == numbered(12)
+
+
+# The link: nbgitpuller pulls, then sends the browser to its urlpath, the workbook's update page.
+
+def follow_the_link(server, upstream, lesson_path: str) -> requests.Response:
+    """What the link's page does in the browser: nbgitpuller's pull API, then its redirect to urlpath."""
+    page = server.call("GET", "git-pull", params={"repo": str(upstream), "branch": "student", "targetpath": "workbook",
+                                                 "urlpath": f"workbook-update/{lesson_path}"})
+    assert f'data-path="workbook-update/{lesson_path}"' in page.text, "nbgitpuller ignored urlpath"
+    events = server.call("GET", "git-pull/api", params={"repo": str(upstream), "branch": "student",
+                                                        "targetpath": "workbook"}).text
+    assert '"phase": "finished"' in events, events[-800:]
+    return requests.get(f"{server.url}workbook-update/{lesson_path}", headers={"Authorization": f"token {server.token}"},
+                        allow_redirects=False, timeout=120)
+
+
+def test_the_link_runs_update_after_its_pull_and_says_what_it_brought_back(tmp_path):
+    upstream = tmp_path / "course"
+    git(tmp_path, "init", "-q", "-b", "student", str(upstream))
+    publish(upstream, R1)
+    path = "workbook/lessons/03_lesson.ipynb"
+    with jupyter_server(tmp_path, tmp_path / "runtime") as server:
+        first = follow_the_link(server, upstream, path)  # the first click: a clone, nothing to bring back
+        assert first.status_code == 302 and first.headers["Location"].endswith(f"/lab/tree/{path}"), first.text[:500]
+        lesson = tmp_path / path
+        lesson.write_text(render(student_copy()), encoding="utf-8")
+        publish(upstream, R2)
+        again = follow_the_link(server, upstream, path)  # after a fix: the report, then on to the lesson
+        assert again.status_code == 200 and "cell ex" in again.text and "beside yours" in again.text, again.text[:800]
+        assert f'href="/lab/tree/{path}"' in again.text and "Open 03_lesson.ipynb" in again.text
+        now = json.loads(lesson.read_text(encoding="utf-8"))
+        assert sources(now)["ex"] == ANSWER and any(FIXED_STUB in source_of(c) for c in now["cells"])
+        outside = requests.get(f"{server.url}workbook-update/..%2F..%2Fetc", timeout=60,
+                               headers={"Authorization": f"token {server.token}"}, allow_redirects=False)
+        assert outside.status_code == 404, "the page ran on a folder outside the server's files"
+        anonymous = requests.get(f"{server.url}workbook-update/{path}", allow_redirects=False, timeout=60)
+        assert anonymous.status_code in (302, 403), "the page ran for a caller with no token"
+
+
+def test_a_rename_the_merge_did_not_follow_is_carried_too(tmp_path, capsys):
+    """When git's merge does not see the rename (the file changed too much), nbgitpuller keeps the
+    student's 09 (a modify/delete conflict) beside a fresh 12: the update moves the work across."""
+    copy_dir, mine = renumber(tmp_path, grown=True)
+    assert update(["--lessons", str(copy_dir)]) == 0
+    said = capsys.readouterr().out
+    assert "09_capstone.ipynb is now 12_capstone.ipynb" in said and "2 cell(s) of yours" in said, said
+    lessons = copy_dir / "lessons"
+    now = json.loads((lessons / "12_capstone.ipynb").read_text(encoding="utf-8"))
+    assert students_cells(now) == students_cells(mine)
+    assert not (lessons / "09_capstone.ipynb").exists()
+    assert update(["--lessons", str(copy_dir)]) == 0, "the next pull stumbled on the removed old file"
+    assert not (lessons / "09_capstone.ipynb").exists() and NOTHING in capsys.readouterr().out

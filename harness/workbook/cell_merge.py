@@ -13,6 +13,10 @@ does not hold the change. For each cell of the release (found by cell id):
   text is put beside theirs, in a marked markdown cell that never runs ("offered"), once per version;
 - the release added a cell their copy lacks: it is put back where the release has it ("added").
 
+A lesson renamed by the release (the capstone renumbered from 09 to 12) keeps its cell ids, so
+`carry_cells` moves the student's cells from the copy under the old name into the new one
+("carried"), and puts a cell they edited in both beside the new one, marked, never over it.
+
     >>> old = {"cells": [{"id": "a", "cell_type": "code", "source": "x = 1", "metadata": {}}]}
     >>> new = {"cells": [{"id": "a", "cell_type": "code", "source": "x = 2", "metadata": {}}]}
     >>> merged, changes = reconcile(old, [new, old], "r2")
@@ -29,14 +33,15 @@ META = "workbook_update"  # cell metadata of this module's own: never the grader
 @dataclass(frozen=True)
 class Change:
     cell_id: str
-    kind: str  # "restored", "offered" or "added"
+    kind: str  # "restored", "offered", "added" or "carried"
     first_line: str  # of the release's version, to name the cell to the student
 
     def describe(self) -> str:
         what = {"restored": "the fix was missing: the cell now holds the new version (you had not edited it)",
                 "offered": "you edited this cell, so the new version is beside yours, in a cell marked "
                            "'Update from your instructor': take what you need from it, then delete it",
-                "added": "a new cell of the release was missing: it is back in its place"}[self.kind]
+                "added": "a new cell of the release was missing: it is back in its place",
+                "carried": "your version of this cell, from the lesson's old file, is now in the new one"}[self.kind]
         return f"cell {self.cell_id} ({self.first_line[:60]!r}): {what}"
 
 
@@ -56,18 +61,18 @@ def _landed(mine: str, new: str, before: str) -> bool:
     return added <= mine_lines and not (removed & mine_lines) if added or removed else True
 
 
-def marked_copy(cell: dict, release: str) -> dict:
+def marked_copy(cell: dict, release: str, heading: str = "") -> dict:
     """The release's cell as a markdown cell that never runs (a code cell would redefine the student's
     function with the stub), fenced so its text shows as it is."""
     source = source_of(cell)
     fence = "`" * max(3, 1 + _longest_backticks(source))
     language = "python" if cell["cell_type"] == "code" else "markdown"
     key = version_key(source)
+    heading = heading or (f"**Update from your instructor** (release {release}) to the cell above, which is "
+                          f"yours and was not changed. Take what you need from it, then delete this cell.")
     return {"id": f"{cell['id'][:40]}-update-{key[:8]}", "cell_type": "markdown",
             "metadata": {META: {"update_of": cell["id"], "version": key, "release": release}},
-            "source": f"**Update from your instructor** (release {release}) to the cell above, which is yours "
-                      f"and was not changed. Take what you need from it, then delete this cell.\n\n"
-                      f"{fence}{language}\n{source}\n{fence}"}
+            "source": f"{heading}\n\n{fence}{language}\n{source}\n{fence}"}
 
 
 def _longest_backticks(text: str) -> int:
@@ -130,3 +135,42 @@ def _fresh(cell: dict) -> dict:
     if fresh["cell_type"] == "code":
         fresh.update(outputs=[], execution_count=None)
     return fresh
+
+
+def carry_cells(old: dict, new: dict, history: list[dict], release: str, old_name: str
+                ) -> tuple[dict, list[Change]]:
+    """`new` (the student's copy under a lesson's new name) with the cells the student wrote in `old`
+    (their copy under the old name) carried over, and the list of them.
+
+    history: the lesson in each release, under either name. A cell is the student's when its text is
+    in none of them. A cell of theirs from `old` replaces the same cell of `new` when that one still
+    holds a release's text, is put beside it (marked) when they edited that one too, and is inserted
+    after the cell it followed when `new` lacks it. Neither notebook is modified.
+    """
+    released = {}
+    for notebook in history:
+        for cell in notebook["cells"]:
+            released.setdefault(cell.get("id"), set()).add(source_of(cell))
+    merged = copy.deepcopy(new)
+    cells = merged["cells"]
+    changes, previous_id = [], None
+    for cell in old["cells"]:
+        cell_id, mine = cell.get("id"), source_of(cell)
+        index = next((i for i, c in enumerate(cells) if c.get("id") == cell_id), None)
+        ours = "update_of" in cell.get("metadata", {}).get(META, {})  # a marked copy: never the student's work
+        if ours or mine in released.get(cell_id, ()) or (index is not None and source_of(cells[index]) == mine):
+            previous_id = cell_id if index is not None else previous_id
+            continue
+        if index is None:
+            index = 1 + next((i for i, c in enumerate(cells) if c.get("id") == previous_id), -1)
+            cells.insert(index, copy.deepcopy(cell))
+        elif source_of(cells[index]) in released.get(cell_id, ()):
+            cells[index] = {**copy.deepcopy(cell),
+                            "metadata": {**cells[index].get("metadata", {}), **cell.get("metadata", {})}}
+        else:
+            cells.insert(index + 1, marked_copy(cell, release, f"**Your version from {old_name}**, the lesson's "
+                                                               "old file (the cell above is yours too). Keep what "
+                                                               "you need, then delete this cell."))
+        changes.append(Change(cell_id, "carried", mine.split("\n")[0]))
+        previous_id = cell_id
+    return merged, changes

@@ -33,7 +33,12 @@ from harness.workbook.build import CHECK_CELL, expected_files, expected_lessons
 LINK = re.compile(r"\]\((?P<target>[^)\s#]+)(?:#[^)\s]*)?\)")  # a markdown link; its #anchor dropped
 CALLS_CHECK = re.compile(r"^\s*check\(\s*[\"']\d+\.\d+[\"']", re.MULTILINE)  # what a check cell starts with
 MARKER = Path(".workbook") / "release.json"  # says "this folder is a release": safe to replace
-SHIPPED = ("pyproject.toml", "jupyter/overrides.json")  # copied as they are, beside the package
+SHIPPED = ("pyproject.toml", "jupyter/overrides.json",  # copied as they are, beside the package
+           "jupyter/jupyter_server_config.d/context-engineering-workbook.json")
+# Lessons an earlier release shipped under another name: old file -> new file. `workbook update` (run by
+# the link too) carries a student's cells from the old file to the new one, so a room that pulled the
+# old numbering loses nothing. Add a line whenever a lesson is renumbered; never remove one.
+RENAMED = {"09_capstone.ipynb": "12_capstone.ipynb"}
 GITIGNORE = ".venv/\n__pycache__/\n*.egg-info/\nbuild/\n.ipynb_checkpoints/\n.env\nlessons/*.backup-*.ipynb\n"
 STUDENT_README = """\
 # Context Engineering Workbook
@@ -70,12 +75,13 @@ cost money; `WORKBOOK_OFFLINE=1` forces the glass box. Your key is never printed
 ## Updates
 
 When your instructor publishes a fix: save and close your lessons (File > Close and Shut Down
-Notebook), then run `workbook update` in a terminal (or click the workbook link again, then run
-it). It pulls the fix and lists every change your copy did not take, cell by cell: a cell you
-never edited gets the fix; beside a cell you edited, the new version appears in a cell marked
-"Update from your instructor", and yours is never written over. If a lesson was open and
-JupyterLab says "File Changed", choose Revert if you had saved; if you chose Overwrite, run
-`workbook update` again: it brings back what the old tab dropped. A fix to the `harness` package
+Notebook), then click the workbook link again (or run `workbook update` in a terminal: the same).
+It pulls the fix and lists every change your copy did not take, cell by cell: a cell you never
+edited gets the fix; beside a cell you edited, the new version appears in a cell marked "Update
+from your instructor", and yours is never written over. A lesson that was renumbered keeps your
+work: it is moved into the lesson's new file. If a lesson was open and JupyterLab says "File
+Changed", choose Revert if you had saved; if you chose Overwrite, click the link again (or run
+`workbook update`): it brings back what the old tab dropped. A fix to the `harness` package
 reaches a running notebook after Kernel > Restart.
 """
 
@@ -159,8 +165,9 @@ def write_release(out: Path, solutions: Path = SOLUTIONS, project: Path = ROOT) 
     (out / "README.md").write_text(STUDENT_README, encoding="utf-8")
     (out / ".gitignore").write_text(GITIGNORE, encoding="utf-8")
     linked_files(out, project)
-    (out / MARKER).write_text(json.dumps({"from_commit": source_commit(project), "lessons": list(lessons)},
-                                         indent=1) + "\n", encoding="utf-8")
+    renamed = {old: new for old, new in RENAMED.items() if new in lessons and old not in lessons}
+    (out / MARKER).write_text(json.dumps({"from_commit": source_commit(project), "lessons": list(lessons),
+                                          "renamed": renamed}, indent=1) + "\n", encoding="utf-8")
     return list(lessons)
 
 

@@ -14,22 +14,31 @@ This command finds those, cell by cell, against every release the branch holds
 (`harness.workbook.cell_merge`), and never writes over a cell you edited. Run it after clicking
 the link, or instead of it; run it again after any "File Changed" > Overwrite: it finds the fixes the
 old tab dropped and brings them back the same way. Nothing is deleted: the notebook is backed up first.
+
+A lesson the release renamed (its `.workbook/release.json` says which: the capstone went from 09 to
+12) is carried too: the cells the student wrote in the old file move into the new one, and the old
+file is kept as a backup, then removed, so no work is left behind under a name no lesson has.
+
+The link runs this command itself (`harness.workbook.link`), with `--no-pull` after its own pull.
 """
 import argparse
 import json
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from harness.workbook import LessonsNotFound, find_workbook, keep_backup
 from harness.workbook.build import render
-from harness.workbook.cell_merge import Change, reconcile
+from harness.workbook.cell_merge import Change, carry_cells, reconcile
+from harness.workbook.release import MARKER
 
 RELEASES_READ = 200  # a term's releases, and more: older ones cannot matter to a copy made this term
 FILE_CHANGED = (
     "{lesson} is open in JupyterLab. When its tab says \"File Changed\": choose Revert if you had saved (the file "
     "on disk holds your work and the fixes); with unsaved work in the tab, choose Cancel, then File > Save Notebook "
     "As... to keep it under a new name. If you chose Overwrite, run `workbook update` again: it brings the fixes back.")
+NOTHING = "Every change of the release is in your copy: nothing to bring back."
 
 
 class UpdateError(RuntimeError):
@@ -76,9 +85,63 @@ def deepen(folder: Path, branch: str) -> None:
 
 
 def release_history(folder: Path, ref: str, path: str) -> list[dict]:
-    """The notebook at `path` in each commit of `ref` that changed it, newest first."""
-    commits = _git(folder, "log", f"--max-count={RELEASES_READ}", "--format=%H", ref, "--", path).split()
+    """The notebook at `path` in each commit of `ref` that changed it (not the one that removed it), newest first."""
+    commits = _git(folder, "log", f"--max-count={RELEASES_READ}", "--diff-filter=AMR", "--format=%H", ref,
+                   "--", path).split()
     return [json.loads(_git(folder, "show", f"{commit}:{path}")) for commit in commits]
+
+
+def renamed_lessons(folder: Path, ref: str) -> dict[str, str]:
+    """Old lesson file -> new one, as the release records them ({} for a release that records none)."""
+    shown = subprocess.run(["git", "-C", str(folder), "show", f"{ref}:{MARKER.as_posix()}"],
+                           capture_output=True, text=True)
+    return json.loads(shown.stdout).get("renamed", {}) if shown.returncode == 0 else {}
+
+
+@dataclass(frozen=True)
+class Moved:
+    """A renamed lesson whose old file was still here: what was carried, and where both are kept."""
+    old: Path
+    new: Path
+    changes: list[Change]
+    old_backup: Path
+    new_backup: Path | None  # None when nothing had to be carried
+
+
+def carry_renamed(folder: Path, ref: str) -> list[Moved]:
+    """Move the student's cells of each renamed lesson still here under its old name into the new file."""
+    release = _git(folder, "rev-parse", "--short", ref).strip()
+    moved = []
+    for old_name, new_name in renamed_lessons(folder, ref).items():
+        old, new = folder / "lessons" / old_name, folder / "lessons" / new_name
+        if not old.is_file():
+            continue  # the pull's rename already took their edits along, or they never opened it
+        if not new.is_file():
+            new.write_text(_git(folder, "show", f"{ref}:lessons/{new_name}"), encoding="utf-8")
+        try:
+            mine_old, mine_new = (json.loads(path.read_text(encoding="utf-8")) for path in (old, new))
+        except ValueError:
+            continue  # a notebook JupyterLab cannot open either: left as it is for the student to see
+        history = [*release_history(folder, ref, f"lessons/{new_name}"),
+                   *release_history(folder, ref, f"lessons/{old_name}")]
+        merged, changes = carry_cells(mine_old, mine_new, history, release, old_name)
+        new_backup = keep_backup(new) if changes else None
+        if changes:
+            new.write_text(render(merged), encoding="utf-8")
+        old_backup = keep_backup(old)
+        _remove(folder, old)
+        moved.append(Moved(old, new, changes, old_backup, new_backup))
+    return moved
+
+
+def _remove(folder: Path, path: Path) -> None:
+    """Remove `path`, from git's index too when the copy tracks it, so the next pull does not bring it back."""
+    relative = path.relative_to(folder).as_posix()
+    tracked = subprocess.run(["git", "-C", str(folder), "ls-files", "--error-unmatch", relative], capture_output=True)
+    if tracked.returncode:
+        path.unlink()
+    else:
+        _git(folder, "rm", "--quiet", "--force", "--", relative)
 
 
 def update_lessons(folder: Path, ref: str) -> dict[Path, tuple[list[Change], Path]]:
@@ -115,12 +178,23 @@ def main(argv: list[str]) -> int:
         deepen(workbook.root, branch)
         ref = f"origin/{branch}"
         print(f"Pulled the release ({_git(workbook.root, 'rev-parse', '--short', ref).strip()}).")
+        moved = carry_renamed(workbook.root, ref)
         changed = update_lessons(workbook.root, ref)
     except (LessonsNotFound, UpdateError) as error:
         print(error, file=sys.stderr)
         return 2
-    if not changed:
-        print("Every change of the release is in your copy: nothing to bring back.")
+    for move in moved:
+        print(f"{move.old.name} is now {move.new.name} (the lessons were renumbered): "
+              f"{len(move.changes)} cell(s) of yours carried into it")
+        for change in move.changes:
+            print(f"  {change.describe()}")
+        kept = (f", and {move.new.name} before this update as {workbook.shown(move.new_backup)}"
+                if move.new_backup else "")
+        print(f"Your {move.old.name} is kept as {workbook.shown(move.old_backup)}{kept}.")
+        _warn_if_open(move.old)
+        _warn_if_open(move.new)
+    if not changed and not moved:
+        print(NOTHING)
     for target, (changes, backup) in changed.items():
         print(f"{target.name}: {len(changes)} change(s) of the release did not land in your copy")
         for change in changes:

@@ -4,6 +4,8 @@
 One hub for every test here, in the shipped default mode (one OS account per student, run as root),
 with idle kernels culled after 90 s so that culling is seen within the test."""
 import os
+import sys
+import time
 
 import pytest
 
@@ -20,6 +22,10 @@ def hub():
     from harness.workbook import ROOT
     from running_hub import student_accounts_hub
 
+    started = time.time()
     with student_accounts_hub(ROOT / "build" / "hub" / "jupyterhub.log",
                               WORKBOOK_KERNEL_IDLE_MINUTES=KERNEL_IDLE_MINUTES) as running:
         yield running
+    from capacity import capacity_block
+
+    print(capacity_block(started), file=sys.stderr)

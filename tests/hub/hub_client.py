@@ -1,6 +1,10 @@
 """What a student's browser does on the hub, over HTTP and websockets: log in, wait for the server,
 follow the nbgitpuller link, open and run a notebook through the kernel protocol, save it through
-the contents API, type a command in a JupyterLab terminal."""
+the contents API, type a command in a JupyterLab terminal.
+
+Every wait has a deadline and fails saying what it waited for: a websocket read alone only times
+out when nothing at all arrives, and a kernel or a shell that keeps talking without ever finishing
+(a hang seen once) would otherwise hold the test for ever."""
 import json
 import re
 import time
@@ -14,7 +18,9 @@ import websocket
 from nbformat.v4 import output_from_msg
 
 READY_SECONDS = 180  # a server spawning while the rest of the room spawns too
-CELL_SECONDS = 300
+CELL_SECONDS = 300  # one cell of a lesson, the room running at once on two cores
+PULL_SECONDS = 300  # nbgitpuller's pull and, after it, the link's `workbook update`
+COMMAND_SECONDS = 600  # a command typed in a terminal: `workbook check 03` while the room checks too
 
 
 @dataclass
@@ -67,15 +73,24 @@ class Student:
     def git_pull(self, repo: str, branch: str, targetpath: str) -> list[dict]:
         """nbgitpuller's event stream, read as the page's JavaScript reads it, until it finishes."""
         query = urlencode({"repo": repo, "branch": branch, "targetpath": targetpath})
-        events = []
-        with self.session.get(f"{self.server}git-pull/api?{query}", stream=True, timeout=300) as stream:
+        events, deadline = [], time.monotonic() + PULL_SECONDS
+        with self.session.get(f"{self.server}git-pull/api?{query}", stream=True, timeout=PULL_SECONDS) as stream:
             stream.raise_for_status()
             for line in stream.iter_lines(decode_unicode=True):
                 if line and line.startswith("data:"):
                     events.append(json.loads(line[5:]))
                     if events[-1].get("phase") in ("finished", "error"):
                         break
+                if time.monotonic() > deadline:
+                    raise AssertionError(f"{self.name}'s pull sent no 'finished' within {PULL_SECONDS} s: {events[-3:]}")
         return events
+
+    def follow_link(self, lesson: str) -> requests.Response:
+        """Where the link's page sends the browser once the pull is done: its urlpath, the workbook's
+        update page (harness/workbook/link.py), not followed further."""
+        answer = self.session.get(f"{self.server}workbook-update/{lesson}", allow_redirects=False, timeout=PULL_SECONDS)
+        assert answer.status_code in (200, 302), f"{self.name}'s update page: {answer.status_code} {answer.text[:500]}"
+        return answer
 
     def load(self, path: str) -> nbformat.NotebookNode:
         return nbformat.from_dict(self.api("GET", f"api/contents/{path}", params={"content": 1}).json()["content"])
@@ -93,9 +108,9 @@ class Student:
         channel = websocket.create_connection(url, header=[f"Authorization: token {self.token}"], timeout=CELL_SECONDS)
         start = time.monotonic()
         try:
-            for cell in notebook.cells:
+            for index, cell in enumerate(notebook.cells):
                 if cell.cell_type == "code":
-                    cell.outputs, cell.execution_count = _execute(channel, cell.source)
+                    cell.outputs, cell.execution_count = _execute(channel, cell.source, f"{self.name}'s {path}, cell {index}")
         finally:
             channel.close()
         return notebook, time.monotonic() - start
@@ -105,11 +120,12 @@ class Student:
         name = self.api("POST", "api/terminals").json()["name"]
         url = re.sub("^http", "ws", self.server) + f"terminals/websocket/{name}"
         shell = websocket.create_connection(url, header=[f"Authorization: token {self.token}"], timeout=CELL_SECONDS)
-        output = ""
+        output, deadline = "", time.monotonic() + COMMAND_SECONDS
         try:
             shell.send(json.dumps(["stdin", f"{command}; echo __STATUS__$?\r"]))
             while not (done := re.search(r"__STATUS__(\d+)", output)):
-                kind, *payload = json.loads(shell.recv())
+                kind, *payload = json.loads(receive(shell, deadline, f"`{command}` to end in {self.name}'s terminal "
+                                                                      f"(its output so far: {output[-300:]!r})"))
                 output += payload[0] if kind == "stdout" else ""
         finally:
             shell.close()
@@ -117,7 +133,20 @@ class Student:
         return int(done.group(1)), output
 
 
-def _execute(channel, code: str) -> tuple[list, int | None]:
+def receive(socket, deadline: float, waited_for: str) -> str:
+    """The next websocket message, or an AssertionError naming what was waited for once `deadline`
+    (time.monotonic()) has passed, however many other messages arrived meanwhile."""
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise AssertionError(f"gave up waiting for {waited_for}: the deadline passed")
+    socket.settimeout(left)
+    try:
+        return socket.recv()
+    except websocket.WebSocketTimeoutException:
+        raise AssertionError(f"gave up waiting for {waited_for} after {left:.0f} s of silence") from None
+
+
+def _execute(channel, code: str, cell: str) -> tuple[list, int | None]:
     """One execute_request on the kernel's channels; its outputs in nbformat form and its count."""
     msg_id = uuid.uuid4().hex
     channel.send(json.dumps({
@@ -126,9 +155,9 @@ def _execute(channel, code: str) -> tuple[list, int | None]:
         "parent_header": {}, "metadata": {}, "channel": "shell", "buffers": [],
         "content": {"code": code, "silent": False, "store_history": True, "user_expressions": {},
                     "allow_stdin": False, "stop_on_error": True}}))
-    outputs, count = [], None
+    outputs, count, deadline = [], None, time.monotonic() + CELL_SECONDS
     while True:
-        message = json.loads(channel.recv())
+        message = json.loads(receive(channel, deadline, f"{cell} to finish running (idle) within {CELL_SECONDS} s"))
         if message.get("parent_header", {}).get("msg_id") != msg_id or message.get("channel") != "iopub":
             continue
         kind = message["msg_type"]

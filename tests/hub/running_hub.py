@@ -1,10 +1,13 @@
-"""A real JupyterHub on 127.0.0.1 run with the shipped hub/jupyterhub_config.py, for the hub tests,
-and the local git repository of the student release its students pull.
+"""A real JupyterHub on 127.0.0.1, set up by running INSTRUCTORS.md's own commands, for the hub tests.
 
-`student_accounts_hub` is the shipped default: one OS account per student (the hub as root). Its
-accounts are named with a random prefix and group of their own (`wbt1a2b-ada`, group `wbt1a2b`),
-which no real account uses, and are removed with their homes when the tests end, passed or not.
-The course clone (this one) is closed to other accounts while it runs, as INSTRUCTORS.md says to.
+`student_accounts_hub` is the shipped default: one OS account per student (the hub as root). It
+runs every command block of INSTRUCTORS.md's "Hosting on JupyterHub" section as written there,
+read from the page, with the test's paths put in (`HostingPaths`): a bare copy of this repository
+stands for the git host and for `/srv/course.git`; the instructor's clone, made from it, is
+`/root/workbook`; the release is built and pushed from that clone, and the hub runs its config.
+So the hub runs this repository's last commit: commit before `make test-hub`. Its accounts are
+named with a random prefix and group of their own (`wbt1a2b-ada`, group `wbt1a2b`), which no real
+account uses, and are removed with their homes when the tests end, passed or not.
 """
 import os
 import pwd
@@ -24,72 +27,76 @@ import psutil
 import requests
 
 from harness.workbook import ROOT
-from harness.workbook.release import commit_to_branch, write_release
-from running_jupyter import free_port, stop_process
+from hub_client import Student
+from running_jupyter import stop_process, free_port
 
-CONFIG = ROOT / "hub" / "jupyterhub_config.py"
 GUIDE = ROOT / "INSTRUCTORS.md"
-CHP = os.environ.get("WORKBOOK_CHP", "configurable-http-proxy")
+HOSTING = "\n## Hosting on JupyterHub\n"
 CLASS_PASSWORD = "class-password-for-the-test"
 START_SECONDS = 120
+RAN: list[str] = []  # the guide's blocks run so far in this session, for the test that all were
 
 
-def documented_command(containing: str, **paths: str) -> str:
-    """The one command line of INSTRUCTORS.md's "One machine" section that holds `containing`, with
-    the instructor's paths replaced by the test's (`paths`: documented path -> the test's), so the
-    hub test runs the guide's own text, not a copy of it."""
-    section = GUIDE.read_text(encoding="utf-8").split("### One machine", 1)[1].split("\n### ", 1)[0]
-    blocks = re.findall(r"```\n(.*?)```", section, re.S)
-    lines = [line.strip() for block in blocks for line in block.splitlines() if containing in line]
-    assert len(lines) == 1, f"INSTRUCTORS.md's One machine section has {len(lines)} commands holding {containing!r}"
-    command = lines[0].split("  # ")[0]
-    for documented, here in sorted(paths.items(), key=lambda item: -len(item[0])):  # longest first
-        command = command.replace(documented, here)
-    return command
+def guide_blocks() -> list[str]:
+    """Every fenced block of INSTRUCTORS.md's hosting section, unindented (blocks inside list items)."""
+    section = GUIDE.read_text(encoding="utf-8").split(HOSTING, 1)[1].split("\n## ", 1)[0]
+    return ["".join(line[len(found[1]):] for line in found[2].splitlines(keepends=True))
+            for found in re.finditer(r"^( *)```\n(.*?)^\1```$", section, re.S | re.M)]
 
 
-def run_documented(containing: str, **paths: str) -> subprocess.CompletedProcess:
-    command = documented_command(containing, **paths)
-    done = subprocess.run(["sh", "-c", command], capture_output=True, text=True, timeout=1800)
-    assert done.returncode == 0, f"INSTRUCTORS.md's `{command}` failed: {done.stdout[-1500:]}{done.stderr[-1500:]}"
+def documented(containing: str, paths: dict[str, str]) -> str:
+    """The one block of the hosting section that holds `containing`, with the instructor's paths
+    replaced by the test's (documented text -> the test's, longest first); recorded as run."""
+    blocks = [block for block in guide_blocks() if containing in block]
+    assert len(blocks) == 1, f"INSTRUCTORS.md's hosting section has {len(blocks)} blocks holding {containing!r}"
+    RAN.append(blocks[0])
+    text = blocks[0]
+    for written, here in sorted(paths.items(), key=lambda item: -len(item[0])):
+        text = text.replace(written, here)
+    return text
+
+
+def run_documented(containing: str, paths: dict[str, str]) -> subprocess.CompletedProcess:
+    """Run the block holding `containing` as one shell script that stops at the first failing line."""
+    script = documented(containing, paths)
+    done = subprocess.run(["sh", "-e", "-c", script], capture_output=True, text=True, timeout=1800)
+    assert done.returncode == 0, f"INSTRUCTORS.md's\n{script}\nfailed: {done.stdout[-1500:]}{done.stderr[-1500:]}"
     return done
 
 
-def release_repository(base: Path) -> Path:
-    """base/course.git: a git repository whose branch `student` holds the release (base/release)."""
-    upstream = base / "course.git"
-    subprocess.run(["git", "init", "-q", "-b", "main", str(upstream)], check=True)
-    subprocess.run(["git", "-C", str(upstream), "commit", "-q", "--allow-empty", "-m", "course"], check=True)
-    write_release(base / "release")
-    assert commit_to_branch(base / "release", "student", upstream)
-    return upstream
+def hosting_paths(base: Path, hub_venv: Path, prefix: str, group: str) -> dict[str, str]:
+    """The guide's paths and names -> this test's: everything lives in `base`, the venv is `hub_venv`."""
+    return {"https://GIT/ORG/REPO": str(base / "course.git"), "/srv/course.git": str(base / "course.git"),
+            "/root/workbook": str(base / "workbook"), "/opt/workbook": str(hub_venv),
+            "/srv/workbook-hub": str(base / "state"), "/root/submissions": str(base / "submissions"),
+            "/root/grades": str(base / "grades"), "the class password": CLASS_PASSWORD,
+            # npm's global folder and /etc/gitconfig belong to the machine: the test uses its own
+            "npm install -g": f"npm install --prefix {ROOT / 'build' / 'hub' / 'node'}",
+            "git config --system": f"git config --file {base / 'gitconfig'}",
+            "workbook-students": group, "wb-ada": f"{prefix}ada"}
 
 
 @contextmanager
-def running_hub(base: Path, extra_config: str = "", python: str = sys.executable, **extra_env: str):
-    """The hub of the environment of `python`, its state in base/state, its log in base/jupyterhub.log;
-    stopped (with every server it spawned, and its proxy) on exit. Yields url, state, env and the
-    headers of an admin service."""
-    admin_token = secrets.token_hex(16)
-    overlay = base / "test_config.py"  # the shipped config, plus a token for the test's own admin calls
-    overlay.write_text(f"load_subconfig({str(CONFIG)!r})\n"
-                       f"c.JupyterHub.services.append({{'name': 'hub-test', 'api_token': {admin_token!r}}})\n"
-                       "c.JupyterHub.load_roles.append({'name': 'hub-test', 'scopes': ['admin:users', "
-                       "'admin:servers', 'admin:server_state'], 'services': ['hub-test']})\n" + extra_config)
-    # The class password, written as INSTRUCTORS.md says (the hub makes the others at its first start).
-    for step in ("mkdir -p -m 700", "class_password)"):
-        run_documented(step, **{"/srv/workbook-hub": str(base / "state"), "the class password": CLASS_PASSWORD})
+def running_hub(base: Path, paths: dict[str, str], **extra_env: str):
+    """INSTRUCTORS.md's start command, its state in base/state, its log in base/jupyterhub.log;
+    stopped (with every server it spawned, and its proxy) on exit. Yields url, state, env, pid, the
+    hub's python and the headers of the instructor (the admin, logged in with the guide's password)."""
+    command = documented("bin/jupyterhub -f", paths)
+    hub_binary, config = re.fullmatch(r"\s*(\S+/jupyterhub) -f (\S+)\s*", command).groups()
+    overlay = base / "test_config.py"  # the shipped config, and git pointed at the test's /etc/gitconfig
+    overlay.write_text(f"load_subconfig({config!r})\n"
+                       f"c.Spawner.environment['GIT_CONFIG_GLOBAL'] = {str(base / 'gitconfig')!r}\n")
     port = free_port()
     env = dict(os.environ, WORKBOOK_HUB_DIR=str(base / "state"), WORKBOOK_HUB_IP="127.0.0.1",
                WORKBOOK_HUB_PORT=str(port), WORKBOOK_HUB_API_PORT=str(free_port()),
-               WORKBOOK_PROXY_API_PORT=str(free_port()), WORKBOOK_CHP=CHP,
+               WORKBOOK_PROXY_API_PORT=str(free_port()),
+               WORKBOOK_CHP=str(ROOT / "build" / "hub" / "node" / "node_modules" / ".bin" / "configurable-http-proxy"),
                **extra_env)
     for name in ("GEMINI_API_KEY", "GOOGLE_API_KEY", "WORKBOOK_OFFLINE", "WORKBOOK_CHECKS_RAISE"):
         env.pop(name, None)  # students run as a student would: no key, checks that do not raise
     log_path = base / "jupyterhub.log"
     log = open(log_path, "w")
-    process = subprocess.Popen([str(Path(python).with_name("jupyterhub")), "-f", str(overlay)],
-                               cwd=base, env=env, stdout=log, stderr=subprocess.STDOUT)
+    process = subprocess.Popen([hub_binary, "-f", str(overlay)], cwd=base, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + START_SECONDS
@@ -102,9 +109,11 @@ def running_hub(base: Path, extra_config: str = "", python: str = sys.executable
             assert process.poll() is None and time.monotonic() < deadline, \
                 f"JupyterHub did not start: {log_path.read_text()[-2000:]}"
             time.sleep(0.5)
-        yield {"url": url, "state": base / "state", "base": base, "log": log_path,
-               "admin": {"Authorization": f"token {admin_token}"}, "env": env, "pid": process.pid,
-               "python": python}
+        instructor = Student(url, "instructor")
+        instructor.login(run_documented("admin_password", paths).stdout.strip())
+        yield {"url": url, "state": base / "state", "base": base, "log": log_path, "env": env, "pid": process.pid,
+               "admin": {"Authorization": f"token {instructor.token}"},
+               "python": str(Path(hub_binary).with_name("python"))}
     finally:
         stop_process(process, grace=60)  # the hub stops every server it spawned, and its proxy
         log.close()
@@ -136,36 +145,37 @@ def remove_accounts(prefix: str, group: str) -> None:
 
 @contextmanager
 def student_accounts_hub(log_copy: Path, **extra_env: str):
-    """The shipped configuration as an instructor runs it: as root, one OS account per student, the
-    course clone closed to other accounts. Yields running_hub's dict plus repo, prefix and group."""
+    """The shipped configuration as an instructor sets it up and runs it, from INSTRUCTORS.md: as
+    root, one OS account per student. Yields running_hub's dict plus repo, clone, release, paths,
+    prefix and group."""
     import pytest
 
-    python = Path(os.environ.get("WORKBOOK_HUB_PYTHON", sys.executable))
-    if closed := closed_to_others(python.resolve()):
-        pytest.fail(f"{closed} is closed to other accounts, so a student's server cannot use {python}: run "
+    hub_venv = Path(os.environ.get("WORKBOOK_HUB_PYTHON", sys.executable)).parent.parent
+    if closed := closed_to_others(hub_venv.resolve()):
+        pytest.fail(f"{closed} is closed to other accounts, so a student's server cannot use {hub_venv}: run "
                     f"`make test-hub` (it makes /var/tmp/workbook-hub-venv from HUB_PYTHON, /usr/bin/python3), "
                     f"or set WORKBOOK_HUB_PYTHON to a venv every account can run.")
+    if subprocess.run(["git", "-C", str(ROOT), "diff", "--quiet", "HEAD", "--", "harness", "hub", "solutions",
+                       "lessons", "INSTRUCTORS.md", "pyproject.toml", "jupyter"]).returncode:
+        print("\n[hub test] uncommitted changes are not tested: the hub runs the last commit", file=sys.stderr)
     tag = secrets.token_hex(2)
     prefix, group = f"wbt{tag}-", f"wbt{tag}"
     # Not under pytest's tmp folder: it is 0700 to root, and the students must reach their homes.
     base = Path(tempfile.mkdtemp(prefix="workbook-hub-"))
     base.chmod(0o711)
-    clone_mode = stat.S_IMODE(ROOT.stat().st_mode)
-    ROOT.chmod(clone_mode & ~0o077)  # INSTRUCTORS.md: the clone the hub runs from is closed to students
+    paths = hosting_paths(base, hub_venv, prefix, group)
     try:
-        upstream = release_repository(base)
-        # A repository on the hub machine belongs to root, and git refuses to pull from another user's
-        # repository ("dubious ownership") unless a global or system config marks it safe; an
-        # instructor marks it in /etc/gitconfig (INSTRUCTORS.md's command), the test in a config of its own.
-        marked = base / "gitconfig"
-        # (the test's repository has a work tree, so the path git checks is its .git, a bare one's is itself)
-        run_documented("safe.directory", **{"--system": f"--file {marked}", "/srv/course.git": str(upstream / ".git")})
-        safe = f"c.Spawner.environment['GIT_CONFIG_GLOBAL'] = {str(marked)!r}\n"
-        with running_hub(base, safe, str(python), WORKBOOK_HUB_ACCOUNT_PREFIX=prefix,
-                         WORKBOOK_HUB_ACCOUNT_GROUP=group, **extra_env) as running:
-            yield {**running, "repo": str(upstream), "prefix": prefix, "group": group}
+        # The git host: a bare copy of this repository (its current branch is the clone's).
+        subprocess.run(["git", "clone", "--quiet", "--bare", str(ROOT), str(base / "course.git")], check=True)
+        run_documented("git clone", paths)  # step 1: the closed clone, the venv, the proxy
+        run_documented("harness release", paths)  # the release, pushed to branch student
+        run_documented("safe.directory", paths)  # step 5
+        run_documented("class_password)", paths)  # step 2
+        with running_hub(base, paths, WORKBOOK_HUB_ACCOUNT_PREFIX=prefix, WORKBOOK_HUB_ACCOUNT_GROUP=group,
+                         **extra_env) as running:
+            yield {**running, "repo": str(base / "course.git"), "clone": base / "workbook", "paths": paths,
+                   "release": base / "workbook" / "build" / "student", "prefix": prefix, "group": group}
     finally:
-        ROOT.chmod(clone_mode)
         if (base / "jupyterhub.log").exists():  # kept for a failure's reader: base goes with the accounts
             log_copy.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(base / "jupyterhub.log", log_copy)

@@ -18,6 +18,7 @@ import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import psutil
 import pytest
@@ -26,7 +27,7 @@ import requests
 from harness.workbook import ROOT, SOLUTIONS
 from harness.workbook.build import BEGIN, END
 from hub_client import Student
-from running_hub import CLASS_PASSWORD, run_documented
+from running_hub import CLASS_PASSWORD, documented, run_documented
 
 LESSON = "03_budgeted_assembly"
 TARGET = "context-engineering-workbook"  # the nbgitpuller link's targetpath
@@ -93,18 +94,26 @@ def test_a_class_on_the_hub(hub):
 
     progress("spawned", figures)
 
-    # 2. The nbgitpuller link, then its API as the page's JavaScript calls it.
+    # 2. INSTRUCTORS.md's link: its page, its pull API as the page's JavaScript calls it, then the
+    # page it sends the browser to, the workbook's update (nothing to bring back: straight on to the lesson).
     first = students[names[0]]
-    link = first.session.get(f"{hub['url']}/hub/user-redirect/git-pull",
-                             params={"repo": hub["repo"], "branch": "student", "targetpath": TARGET,
-                                     "urlpath": f"lab/tree/{TARGET}/lessons/{LESSON}.ipynb"})
-    assert link.ok and link.url.startswith(f"{first.server}git-pull?"), f"the link ended at {link.url}"
+    link = documented("user-redirect/git-pull", {**hub["paths"], "https://HUB": hub["url"]}).strip()
+    page = first.session.get(link)
+    assert page.ok and page.url.startswith(f"{first.server}git-pull?"), f"the link ended at {page.url}"
+    goes_to = re.search(r'data-path="([^"]+)"', page.text).group(1)
+    assert goes_to.startswith(f"workbook-update/{TARGET}/lessons/"), f"the link's page goes on to {goes_to}"
     start = time.monotonic()
+
+    def click(student):
+        return student.git_pull(hub["repo"], "student", TARGET), student.follow_link(goes_to.split("/", 1)[1])
+
     with ThreadPoolExecutor(len(names)) as pool:
-        pulled = dict(zip(names, pool.map(lambda s: s.git_pull(hub["repo"], "student", TARGET), students.values())))
-    figures["pull_all_s"] = round(time.monotonic() - start, 1)
-    for name, events in pulled.items():
+        pulled = dict(zip(names, pool.map(click, students.values())))
+    figures["link_all_s"] = round(time.monotonic() - start, 1)  # the pull and the update, the room at once
+    for name, (events, landed) in pulled.items():
         assert events[-1].get("phase") == "finished", f"{name}'s pull: {events[-3:]}"
+        assert landed.status_code == 302 and landed.headers["Location"].endswith(goes_to.split("/", 1)[1]), \
+            f"{name}'s update page after the first pull: {landed.status_code} {landed.text[:500]}"
         home = hub["state"] / "homes" / name / TARGET
         assert (home / "lessons" / f"{LESSON}.ipynb").is_file() and not (home / "solutions").exists()
         assert (home / "lessons" / "GLOSSARY.md").is_file(), "the glossary every lesson links to is missing"
@@ -156,9 +165,19 @@ def test_a_class_on_the_hub(hub):
         assert status == (0 if plans[name] == "3.1 3.2" else 1), output[-800:]
     progress("checked in terminals", figures)
 
-    # 5. The instructor collects the homes (a snapshot), and grades them below.
-    submissions = hub["base"] / "submissions"
-    shutil.copytree(hub["state"] / "homes", submissions)
+    # 5. The instructor collects the homes (a snapshot) and grades them: INSTRUCTORS.md's commands, from
+    # the hub's venv (a copy of the workbook, no solutions/ in it), against lesson 03 only, the one the class ran.
+    pristine = hub["base"] / "pristine"
+    pristine.mkdir()
+    shutil.copy2(hub["release"] / "lessons" / f"{LESSON}.ipynb", pristine)
+    start = time.monotonic()
+    run_documented("harness grade", {**hub["paths"], "/root/workbook/lessons": str(pristine)})
+    figures["grade_s"] = round(time.monotonic() - start, 1)
+    with (Path(hub["paths"]["/root/grades"]) / "gradebook.csv").open(encoding="utf-8") as file:
+        rows = [row for row in csv.DictReader(file) if row["lesson"] == LESSON]
+    for name in names:
+        graded = {row["exercise"]: row["status"] for row in rows if row["student"] == name}
+        assert graded == EXPECTED[plans[name]], f"{name} was graded {graded}"
 
     # 6. `workbook reset 03` while the lesson is open, then after doing what it says.
     # The lesson open in a tab (again: its kernel from the run may have been culled as idle by now).
@@ -172,20 +191,6 @@ def test_a_class_on_the_hub(hub):
     assert status == 0 and "Restored" in output and "Your version is kept" in output, output[-1500:]
     backups = list((hub["state"] / "homes" / names[0] / TARGET / "lessons").glob(f"{LESSON}.backup-*.ipynb"))
     assert len(backups) == 1 and "check+json" in backups[0].read_text(encoding="utf-8")  # the run's outputs kept
-    grades = hub["base"] / "grades"
-    start = time.monotonic()
-    pristine = hub["base"] / "pristine"  # grade lesson 03 only: the one the class ran
-    pristine.mkdir()
-    shutil.copy2(hub["base"] / "release" / "lessons" / f"{LESSON}.ipynb", pristine)
-    # INSTRUCTORS.md's command, from the hub's venv (a copy of the workbook, no solutions/ in it).
-    run_documented("harness grade", **{"/opt/workbook/bin/python": hub["python"], "/root/submissions": str(submissions),
-                                       "/root/grades": str(grades), "/root/workbook/lessons": str(pristine)})
-    figures["grade_s"] = round(time.monotonic() - start, 1)
-    with (grades / "gradebook.csv").open(encoding="utf-8") as file:
-        rows = [row for row in csv.DictReader(file) if row["lesson"] == LESSON]
-    for name in names:
-        graded = {row["exercise"]: row["status"] for row in rows if row["student"] == name}
-        assert graded == EXPECTED[plans[name]], f"{name} was graded {graded}"
 
     FIGURES.parent.mkdir(parents=True, exist_ok=True)
     FIGURES.write_text(json.dumps(figures, indent=1) + "\n")

@@ -126,7 +126,7 @@ def test_students_are_separate_os_accounts(hub):
     hub_files = {"admin_password": str(private / "admin_password"), "class_password_file": str(private / "class_password"),
                  "cookie_secret": str(private / "cookie_secret"), "database": str(private / "jupyterhub.sqlite"),
                  "proxy_token": str(private / "proxy_token"), "hub_environ": f"/proc/{hub['pid']}/environ",
-                 "solutions": str(ROOT / "solutions" / f"{LESSON}.ipynb")}
+                 "solutions": str(hub["clone"] / "solutions" / f"{LESSON}.ipynb")}
     assert all(Path(path).exists() for path in hub_files.values()), "a file the probe tries does not exist"
     hub_secrets = [Path(hub_files[n]).read_text().strip() for n in ("admin_password", "cookie_secret", "proxy_token")]
     environment = run_cell(students[NAMES[0]], "import os, json; print(json.dumps(dict(os.environ)))")
