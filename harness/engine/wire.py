@@ -214,8 +214,9 @@ def _count(content: dict, key: str) -> int:
 
 
 # A function response turn may say role "function" (Google's 2024 REST examples, and public client code
-# sending it to Gemini, seen 2026-12-01) or "tool" (reported accepted in issue 20; not verified here) on the
-# models before 3.5, which read both as the user's turn. From 3.5 on both are Gemini's 400 (the row's
+# sending it to Gemini, seen 2026-12-01) or "tool" (the cookbook's Function_calling quickstart, cell 36: its
+# saved output, unchanged since before 2025-11-18, is a 2.5 model's answer) on the models before 3.5, which
+# read both as the user's turn. From 3.5 on both are Gemini's 400 (the row's
 # `function_role_accepted`, harness/models.py, with its sources). Any other role stays BAD_ROLE.
 RESPONSE_ROLES = ("function", "tool")
 
