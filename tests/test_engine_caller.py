@@ -271,3 +271,11 @@ def test_a_clause_that_restates_the_same_request_with_no_value_makes_no_second_c
               "parameters": {"type": "object", "required": ["location"], "properties": {"location": {"type": "string"}}}}
     text = "Find comedy movies playing in Mountain View, CA.\nFirst, find the movie titles."
     assert calls_of(caller.act(declared(movies, text=text))) == [("find_movies", {"location": "Mountain View, CA"})]
+
+
+def test_travel_asks_for_a_destination_and_an_optional_place_is_filled_when_shown():
+    destination = {"name": "get_destination", "description": "Get the destination that the user wants to go to",
+                   "parameters": {"type": "OBJECT", "properties": {"destination": {
+                       "type": "STRING", "description": "Destination that the user wants to go to"}}}}
+    assert calls_of(caller.act(declared(destination, text="I'd like to travel to Paris."))) == [
+        ("get_destination", {"destination": "Paris"})]

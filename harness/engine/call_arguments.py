@@ -30,7 +30,8 @@ property gets a value when one is shown, and a required property always gets one
 
 `argument_sets` makes one set per value when the clause lists several for the one property that
 takes a name ("the weather in Paris, London and Tokyo": three calls, as Gemini makes them).
-Optional properties with nothing shown are left out. Types are read case-insensitively (the SDK
+Optional properties with nothing shown are left out; an optional string takes a name that fits it
+('travel to Paris' -> destination). Types are read case-insensitively (the SDK
 sends "STRING" for a `types.Schema`, "string" for a Python function's JSON schema).
 """
 import re
@@ -125,7 +126,14 @@ class _Reader:
         return int(value) if integer else value
 
     def name_for(self, name: str, schema: dict) -> str | None:
-        """The proper name a string property takes: next to its word, after a place word, or the next."""
+        """The proper name a string property takes: one that fits it, else the next."""
+        fitting = self.fitting_name(name, schema)
+        if fitting is not None:
+            return fitting
+        return self.take(self.spans[0][0]) if self.spans else None
+
+    def fitting_name(self, name: str, schema: dict) -> str | None:
+        """A name next to the property's word ('the Barbie movie'), or for a place one after a place word."""
         words = _property_words(name, schema)
         for phrase, at in self.spans:  # 'the Barbie movie', 'movie Barbie'
             if at >= 0:
@@ -137,7 +145,7 @@ class _Reader:
             for phrase, at in self.spans:
                 if at >= 0 and _PLACE.search(self.where[:at]):
                     return self.take(phrase)
-        return self.take(self.spans[0][0]) if self.spans else None
+        return None
 
     def string(self, name: str, schema: dict):
         words = _property_words(name, schema)
@@ -210,8 +218,11 @@ def _fill(schema: dict | None, reader: _Reader) -> dict:
     for name in order:
         prop = properties[name] if isinstance(properties[name], dict) else {}
         raw = next((v for text in reader.texts if (v := _named_value(name, text)) is not None), None)
+        kind = str(prop.get("type", "string")).lower()
+        if raw is None and name not in required and kind == "string" and not prop.get("enum"):
+            raw = reader.fitting_name(name, prop)  # an optional place or title the message does show
         if raw is not None or name in required:
-            args[name] = _typed(str(prop.get("type", "string")).lower(), raw, prop, name, reader)
+            args[name] = _typed(kind, raw, prop, name, reader)
     return {name: args[name] for name in properties if name in args}
 
 
