@@ -21,14 +21,28 @@ Edit PRICES (or make your own `Price`) to re-bill a recorded session at another 
 from collections.abc import Mapping
 
 from harness.arguments import require_instance, require_int, require_number, require_optional_text, require_text, shown
-from harness.models import MODELS, Price
+from harness.models import LATEST, MODELS, ROUTED, Price
 from harness.usage import Usage, output_tokens, require_usage, token_count
 
 Usages = Usage | list[Usage] | tuple[Usage, ...]  # one usage record or a session's list of them
 PRICES_AS_OF = "2026-12-01"  # the date of harness/models.py's rows; check the provider's page before you rely on them
 
+
+class PriceSheets(dict):
+    """name -> Price, where a deprecated id or a `-latest` alias reads as the model Gemini serves for it
+    (`PRICES["gemini-3.7-flash"] is PRICES["gemini-3.8-flash"]`): that model bills the call. Only the
+    table's own rows are listed, so a menu of sheets shows each price once."""
+
+    def __missing__(self, name):
+        short = name.removeprefix("models/") if isinstance(name, str) else name
+        served = ROUTED.get(short) or LATEST.get(short) or (short if short != name else None)
+        if served is None or not dict.__contains__(self, served):
+            raise KeyError(name)
+        return self[served]
+
+
 # One price sheet per model of harness/models.py (the one table of model facts), plus a contrast row.
-PRICES = {name: row.price for name, row in MODELS.items()}
+PRICES = PriceSheets({name: row.price for name, row in MODELS.items()})
 # The contrast the Towards AI tutor article draws: cached input 50x cheaper than input (0.0028 vs 0.14 $/M).
 # NOTE: its output rate is an assumption made for the lessons (twice the input rate), not a quote.
 PRICES["contrast-50x (DeepSeek-like)"] = Price(0.14, 0.0028, 0.28, 0.0,
@@ -39,11 +53,15 @@ PRICE_SHEETS = sorted(PRICES, key=lambda name: PRICES[name].input)
 
 
 def priced_model(model: str | None = None) -> str:
-    """The PRICES key for `model` (default: harness.MODEL, the model the lessons call)."""
+    """The PRICES key for `model` (default: harness.MODEL, the model the lessons call).
+
+    A deprecated id or a `-latest` alias is priced as the model Gemini serves for it, since that model
+    bills the call: `priced_model("gemini-3.7-flash")` -> 'gemini-3.8-flash' (harness.models.ROUTED)."""
     require_optional_text("model", model)
     from harness import MODEL
 
-    model = (model or MODEL).removeprefix("models/")
+    model = (model or MODEL).strip().removeprefix("models/")
+    model = model if model in PRICES else ROUTED.get(model) or LATEST.get(model) or model
     if model not in PRICES:
         raise ValueError(f"No price for model {model!r} in harness.billing.PRICES (it has {', '.join(PRICES)}). "
                          f"Add a row: PRICES[{model!r}] = Price(input=..., cached_input=..., output=...).")

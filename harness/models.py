@@ -79,6 +79,9 @@ class Model:
     note: str = ""
     later_price: Price | None = None  # the rate after `price_until`, where a change is announced
     price_until: str = ""  # the last day (ISO) of `price`, as the pricing page words it ("until 2026-12-31")
+    # A function response turn may say role "function" or "tool" (Google's 2024 REST examples); from 3.5 on
+    # that is a 400 and only "user" goes: see FUNCTION_ROLE_REFUSED below.
+    function_role_accepted: bool = True
 
     @property
     def open_to_new_keys(self) -> bool:
@@ -105,19 +108,20 @@ _ROWS = (
           # storage 0.50 then 1.00 [3P]); the cached rate is taken to stay at 10% of input, as on every 3.x row.
           # Read as: 2026-12-31 is the last introductory day (the page's "until"); whether the change lands at
           # the start or the end of that day is not stated.
-          later_price=Price(1.50, 0.15, 7.50, 1.00), price_until="2026-12-31"),
+          later_price=Price(1.50, 0.15, 7.50, 1.00), price_until="2026-12-31", function_role_accepted=False),
     Model("gemini-3.6-flash", Price(1.50, 0.15, 7.50, 1.00), 4096, 1_048_576, 65_536, True, "medium",
           ("low", "medium", "high"), "live", "2026-12-01",
           "[OFF] ai.google.dev/gemini-api/docs/whats-new-gemini-3.6 (read 2026-12-01: default thinking medium, "
           "$1.50 input / $7.50 output, 1M context, 64K output) and caching page (4,096, updated 2026-10-13); "
           "cached rate taken as 10% of input [OFF caching page]; storage [3P]",
-          note="previous-generation Flash, still served; gemini-3.5-flash is routed here"),
+          note="previous-generation Flash, still served; gemini-3.5-flash is routed here", function_role_accepted=False),
     Model("gemini-3.5-flash-lite", Price(0.30, 0.03, 2.50, None), 4096, 1_048_576, 65_536, True,
           "minimal", ("minimal", "low", "medium", "high"), "live", "2026-12-01",
           "[OFF] Google Cloud model page 'Gemini 3.5 Flash-Lite' (limits, default minimal thinking, "
           "'a suitable replacement model for Gemini 2.5 Flash'); input/output [OFF] pricing copies; cached [3P]; "
           "cache minimum assumed equal to the other 3.x rows",
-          note="ignores temperature/top_p/top_k; a request ending on a model turn is an error"),
+          note="ignores temperature/top_p/top_k; a request ending on a model turn is an error",
+          function_role_accepted=False),
     Model("gemini-3.1-pro-preview", Price(2.00, 0.20, 12.00, 4.50, note="above 200k tokens: 4.00 input, 18.00 output"),
           4096, 1_048_576, 65_536, True, "high", ("low", "medium", "high"), "preview", "2026-12-01",
           "[OFF] caching page (updated 2026-10-13), pricing page copies; cached and storage rates [3P]"),
@@ -131,7 +135,7 @@ _ROWS = (
           4096, 1_048_576, 65_536, True, "medium", ("low", "medium", "high"), "live", "2026-12-01",
           "[OFF] 'latest model' guide (default thinking medium, levels low/medium/high, 1M tokens shared by input "
           "and output, 64K output by default) and caching page; cached rate [3P] (LiteLLM, TokenMeter v0.13.1)",
-          note="no thinking_budget (use thinking_level); implicit caching only"),
+          note="no thinking_budget (use thinking_level); implicit caching only", function_role_accepted=False),
     Model("gemini-3-flash-preview", Price(0.50, 0.05, 3.00, 1.00), 1024, 1_048_576, 65_536, True,
           "high", ("minimal", "low", "medium", "high"), "preview", "2026-12-01",
           "[OFF] caching page of May 2026 (minimum 1,024); prices [3P]"),
@@ -161,6 +165,13 @@ LATEST = {"gemini-flash-latest": "gemini-3.8-flash", "gemini-flash-lite-latest":
 # A project that used the 2.5 models before September 2026 still has them: set this to 1 and the glass box
 # serves them as Gemini serves such a project. Unset (a new key), they get Gemini's 404 below.
 LEGACY_SETTING = "WORKBOOK_LEGACY_MODELS"
+# Gemini's 400 for a function response turn under role "function" (or "tool") on the models from 3.5 on, as
+# quoted whole on gemini-3.7-flash in blakeblackshear/frigate PR #24013 (2026-08-16); the same refusal in
+# sashiko-dev/sashiko PR #500 (2026-09-10), firebase/quickstart-ios PR #1871 ("no longer true for Gemini
+# 3.5", 2026-09-12) and genkit-ai/genkit PR #5777 ("for latest models", 2026-07-21) [3P], read 2026-12-02.
+# Which older 3.x rows still take it is not reported: they keep the 2024 behaviour.
+FUNCTION_ROLE_REFUSED = ("Role '{role}' is not supported. Please use a valid role: SYSTEM, SYSTEM_1, USER, ASSISTANT, "
+                         "DEVELOPER, CONTEXT, USER_CONTEXT, MODEL, USER.")
 # [3P] issue reports quoting Gemini's 404, July-Aug 2026.
 CLOSED_TO_NEW_KEYS = ("This model models/{model} is no longer available to new users. Please update your code to "
                       "use a newer model for the latest features and improvements.")

@@ -79,3 +79,34 @@ def test_price_for_follows_the_workbook_model(monkeypatch):
     assert price_for() is PRICES["gemini-2.5-pro"] and price_for("models/gemini-2.5-flash") is PRICES["gemini-2.5-flash"]
     with pytest.raises(ValueError, match="Add a row"):
         price_for("gemini-9-ultra")
+
+
+@pytest.mark.parametrize("asked", ["gemini-3.7-flash", "gemini-3.5-flash", "gemini-flash-latest",
+                                   "gemini-flash-lite-latest", "gemini-pro-latest", "models/gemini-3.7-flash"])
+def test_a_routed_id_or_alias_is_priced_as_the_model_gemini_serves_for_it(asked, monkeypatch):
+    import harness
+    from harness.billing import PRICE_SHEETS, price_for, priced_model
+    from harness.models import model_row
+
+    served = model_row(asked).id
+    assert priced_model(asked) == served and price_for(asked) is PRICES[served] and PRICES[asked] is PRICES[served]
+    monkeypatch.setattr(harness, "MODEL", asked)
+    assert price_for() is PRICES[served]
+    assert asked not in PRICE_SHEETS and asked not in PRICES  # the menus list each sheet once
+    with pytest.raises(KeyError):
+        PRICES["gemini-9-ultra"]
+
+
+def test_a_session_on_a_routed_workbook_model_bills_from_its_first_call(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    program = ("from harness.agent import AgentConfig, run_agent\n"
+               "report = run_agent(AgentConfig(max_turns=2))\n"
+               "print(f'{report.cost:.9f}', report.turns[0].usage.prompt_token_count)\n")
+    env = {**os.environ, "WORKBOOK_MODEL": "gemini-3.7-flash", "WORKBOOK_OFFLINE": "1"}
+    done = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    cost, prompt = done.stdout.split()
+    assert float(cost) > 0 and int(prompt) > 0

@@ -121,6 +121,14 @@ def test_a_deprecated_model_says_which_model_answers_it(tmp_path):
     assert model.startswith("ok") and "deprecated" in model and "gemini-3.8-flash" in model
 
 
+@pytest.mark.parametrize("key, mark", [("", "ok"), (FAKE_KEY, "!!")])
+def test_a_latest_alias_is_warned_about_as_v1beta_only(tmp_path, key, mark):
+    done = doctor("--quick", cwd=tmp_path, WORKBOOK_MODEL="gemini-flash-latest", GEMINI_API_KEY=key,
+                  GOOGLE_GEMINI_BASE_URL=f"http://127.0.0.1:{free_port()}")
+    model = lines_of(done)["model"]
+    assert model.startswith(mark) and "v1beta only" in model and "WORKBOOK_MODEL=gemini-3.8-flash" in model, done.stdout
+
+
 def test_the_key_in_the_projects_env_is_found_from_the_lessons_folder(tmp_path):
     """Kernels run in lessons/; the README puts .env at the project's top."""
     (tmp_path / "lessons").mkdir()

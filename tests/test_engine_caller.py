@@ -165,3 +165,117 @@ def test_arguments_respect_enums_numbers_and_negation():
                              "power": {"type": "BOOLEAN"}, "a": {"type": "INTEGER"}, "b": {"type": "INTEGER"}}}
     assert call_arguments.arguments(schema, "Turn off the heater, set 19 then 21 in fahrenheit.") == \
         {"unit": "fahrenheit", "power": False, "a": 19, "b": 21}
+
+
+# A spread of client programs (issue 20): the cookbook's function-calling quickstart (June 2026) and the
+# docs' examples, with what Gemini's saved outputs show it does.
+def declared(*declarations, mode=None, contents=None, text=""):
+    request = {"tools": [{"functionDeclarations": list(declarations)}], "contents": contents or [user(text)]}
+    if mode:
+        request["toolConfig"] = {"functionCallingConfig": {"mode": mode}}
+    return request
+
+
+def calls_of(parts):
+    return [(p["functionCall"]["name"], p["functionCall"]["args"]) for p in parts if "functionCall" in p]
+
+
+WEATHER = {"name": "get_weather", "description": "Get the current weather in a given location.",
+           "parameters": {"type": "object", "required": ["location"], "properties": {"location": {
+               "type": "string", "description": "The city and state, e.g. San Francisco, CA"}}}}
+
+
+def test_a_list_of_places_makes_one_parallel_call_each():
+    parts = caller.act(declared(WEATHER, text="What's the weather in Paris, London and Tokyo?"))
+    assert calls_of(parts) == [("get_weather", {"location": city}) for city in ("Paris", "London", "Tokyo")]
+
+
+def multiply(a: float, b: float):
+    """returns a * b."""
+    return a * b
+
+
+def add(a: float, b: float):
+    """returns a + b."""
+    return a + b
+
+
+def test_each_asks_for_a_product_and_the_answer_quotes_it(glass_box):
+    chat = glass_box.chats.create(model=MODEL, config={"tools": [add, multiply]})
+    reply = chat.send_message("I have 57 cats, each owns 44 mittens, how many mittens is that in total?")
+    call = chat.get_history()[1].parts[0].function_call
+    assert (call.name, call.args) == ("multiply", {"a": 57, "b": 44}) and "2508" in reply.text
+
+
+THEATERS = {"name": "find_theaters", "description": "Find theaters based on location and optionally movie title "
+            "which are currently playing in theaters.", "parameters": {"type": "object", "required": ["location", "movie"],
+            "properties": {"location": {"type": "string", "description": "The city and state, e.g. San Francisco, CA"},
+                           "movie": {"type": "string", "description": "Any movie title"}}}}
+SHOWTIMES = {"name": "get_showtimes", "description": "Find the start times for movies playing in a specific theater.",
+             "parameters": {"type": "object", "required": ["location", "movie", "theater", "date"], "properties": {
+                 name: {"type": "string"} for name in ("location", "movie", "theater", "date")}}}
+
+
+def test_the_function_named_by_the_request_wins_over_one_that_only_shares_a_stem():
+    parts = caller.act(declared(SHOWTIMES, THEATERS, text="Which theaters in Mountain View, CA show the Barbie movie?"))
+    assert calls_of(parts) == [("find_theaters", {"location": "Mountain View, CA", "movie": "Barbie"})]
+
+
+def test_a_later_step_takes_its_values_from_the_result_of_the_function_named_like_them():
+    contents = [user("Find showtimes in Mountain View, CA on 01/01/2025 for what find_theaters gave.")]
+    contents += [{"role": "model", "parts": [{"functionCall": {"name": "find_theaters", "args": {}}}]},
+                 {"role": "user", "parts": [{"functionResponse": {"name": "find_theaters", "response": {
+                     "result": ["Googleplex 16", "Android Theatre"]}}}]}]
+    [(name, args)] = calls_of(caller.act(declared(SHOWTIMES, contents=contents)))
+    assert name == "get_showtimes" and args["theater"] == "Googleplex 16" and args["date"] == "01/01/2025"
+
+
+PARTY_DECLARATIONS = [{"name": "power_disco_ball", "description": "Powers the spinning disco ball.",
+                       "parameters": {"type": "object", "required": ["power"], "properties": {"power": {"type": "boolean"}}}},
+                      {"name": "start_music", "description": "Play some music matching the specified parameters.",
+                       "parameters": {"type": "object", "required": ["energetic"], "properties": {
+                           "energetic": {"type": "boolean", "description": "Whether the music is energetic or not."}}}},
+                      {"name": "dim_lights", "description": "Dim the lights.", "parameters": {"type": "object",
+                       "required": ["brightness"], "properties": {"brightness": {"type": "number"}}}}]
+
+
+def test_mode_any_makes_the_same_three_party_calls_each_round_as_gemini_does():
+    request = declared(*PARTY_DECLARATIONS, mode="ANY", text="Turn this place into a party!")
+    first = caller.act(request)
+    assert [name for name, _ in calls_of(first)] == ["power_disco_ball", "start_music", "dim_lights"]
+    request["contents"] += [{"role": "model", "parts": first}, {"role": "user", "parts": [
+        {"functionResponse": {"name": name, "response": {"result": True}}} for name, _ in calls_of(first)]}]
+    assert calls_of(caller.act(request)) == calls_of(first)  # ANY never answers in text
+
+
+def test_names_joined_by_and_stay_one_call_and_fill_a_list():
+    meeting = {"name": "schedule_meeting", "description": "Schedules a meeting with specified attendees at a given "
+               "time and date.", "parameters": {"type": "object", "required": ["attendees", "date", "time"], "properties": {
+                   "attendees": {"type": "array", "items": {"type": "string"}}, "date": {"type": "string"},
+                   "time": {"type": "string"}}}}
+    text = "Schedule a meeting with Bob and Alice for 03/27/2025 at 10:00 AM about the Q3 planning."
+    assert calls_of(caller.act(declared(meeting, text=text))) == [
+        ("schedule_meeting", {"attendees": ["Bob", "Alice"], "date": "03/27/2025", "time": "10:00 AM"})]
+
+
+def test_an_enum_value_named_by_the_request_selects_the_function_and_fills_it():
+    thermostat = {"name": "set_thermostat", "description": "Set the thermostat.", "parameters": {
+        "type": "OBJECT", "required": ["mode", "temperature"], "properties": {
+            "mode": {"type": "STRING", "enum": ["cool", "heat", "off"]}, "temperature": {"type": "INTEGER"}}}}
+    assert calls_of(caller.act(declared(thermostat, text="Please heat the house to 21 degrees."))) == [
+        ("set_thermostat", {"mode": "heat", "temperature": 21})]
+
+
+def test_a_clause_that_restates_the_same_request_with_no_value_makes_no_second_call():
+    movies = {"name": "find_movies", "description": "find movie titles currently playing in theaters",
+              "parameters": {"type": "object", "required": ["location"], "properties": {"location": {"type": "string"}}}}
+    text = "Find comedy movies playing in Mountain View, CA.\nFirst, find the movie titles."
+    assert calls_of(caller.act(declared(movies, text=text))) == [("find_movies", {"location": "Mountain View, CA"})]
+
+
+def test_travel_asks_for_a_destination_and_an_optional_place_is_filled_when_shown():
+    destination = {"name": "get_destination", "description": "Get the destination that the user wants to go to",
+                   "parameters": {"type": "OBJECT", "properties": {"destination": {
+                       "type": "STRING", "description": "Destination that the user wants to go to"}}}}
+    assert calls_of(caller.act(declared(destination, text="I'd like to travel to Paris."))) == [
+        ("get_destination", {"destination": "Paris"})]

@@ -173,3 +173,13 @@ def test_both_documented_dummies_pass_as_bytes_and_as_rest_text(glass_box, dummy
                                                       "thoughtSignature": dummy}]},
                          {"role": "user", "parts": [{"functionResponse": {"name": "list_files", "response": {}}}]}]}
     assert glass_box._api_client.request("post", f"models/{SIGNED}:generateContent", body)
+
+
+def test_a_text_answer_with_thoughts_carries_a_signature_on_its_last_part_and_it_goes_back(glass_box):
+    # The cookbook's Get_started (June 2026) prints response.parts[1].thought_signature of such an answer.
+    config = types.GenerateContentConfig(thinking_config=types.ThinkingConfig(thinking_level="high", include_thoughts=True))
+    chat = glass_box.chats.create(model=SIGNED, config=config)
+    reply = chat.send_message("My dog is called Rex.")
+    assert reply.parts[0].thought and not reply.parts[0].thought_signature
+    assert reply.parts[-1].thought_signature and not reply.parts[-1].thought
+    assert "Rex" in chat.send_message("What is my dog called?").text  # the signed answer goes back: accepted

@@ -89,6 +89,27 @@ def test_a_byte_order_mark_is_a_400():
     assert generate(HELLO)[0] == 200  # the same body without it is fine
 
 
+# The cookbook's REST quickstarts send these bodies and their saved outputs show Gemini's 200
+# (google-gemini/cookbook e26e33d2, 2026-06-17: rest/Caching_REST, rest/Prompting_REST, rest/JSON_mode_REST).
+@pytest.mark.parametrize("raw", [
+    b'{"contents": [{"role": "user", "parts": [{"text": "Hello."}]},\n  ]}',
+    b'{"contents": [{"parts": [{"text": "Hello."}]}], "generationConfig": {"maxOutputTokens": 200,\n}, }',
+    b'{"contents": [{"parts": [{"text": "List cookies with this schema:\n  {\'type\': \'object\'}"}]}]}'])
+def test_a_trailing_comma_or_a_raw_line_break_in_a_string_is_read_as_gemini_reads_it(raw):
+    status, body = generate(raw)
+    assert status == 200, body
+    assert body["candidates"][0]["content"]["parts"][0]["text"]
+
+
+def test_a_comma_in_a_string_stays_and_other_broken_json_is_still_a_400():
+    from harness.engine.wire import parse_body
+
+    assert parse_body(b'{"t": "a,] \\", ,}", "l": [1,],}') == {"t": 'a,] ", ,}', "l": [1]}
+    for raw in (b'{"contents": [,]}', b'{"contents": [{"parts": [{"text": \'hi\'}]}]}', b'{contents: []}'):
+        status, body = generate(raw)
+        assert status == 400 and "Invalid JSON payload received" in body["error"]["message"], raw
+
+
 @pytest.mark.parametrize("contents, where", [
     ([{"role": "user", "parts": [{"text": ""}]}], "contents[0].parts[0].data"),
     ([{"role": "user", "parts": [{"text": "Hi"}, {}]}], "contents[0].parts[1].data")])
@@ -199,13 +220,27 @@ def test_inline_text_counts_as_its_text(glass_box):
 
 
 @pytest.mark.parametrize("role, status", [("function", 200), ("tool", 200), ("assistant", 400), ("system", 400)])
-def test_a_function_response_turn_may_say_role_function_or_tool(role, status):
+def test_before_35_a_function_response_turn_may_say_role_function_or_tool(role, status):
     body = {"contents": [{"role": "user", "parts": [{"text": "List the files."}]},
                          {"role": "model", "parts": [{"functionCall": {"name": "list_files", "args": {}},
                                                       "thoughtSignature": "skip_thought_signature_validator"}]},
                          {"role": role, "parts": [{"functionResponse": {"name": "list_files", "response": {"files": []}}}]}],
             "tools": [{"functionDeclarations": [{"name": "list_files", "description": "List the files."}]}]}
-    answered, reply = generate(json.dumps(body).encode())
+    answered, reply = post("/v1beta/models/gemini-3.1-flash-lite:generateContent", json.dumps(body).encode())
     assert answered == status, reply
     if status == 400:
         assert reply["error"]["message"] == "Please use a valid role: user, model."
+
+
+@pytest.mark.parametrize("model", ["gemini-3.8-flash", "gemini-3.6-flash", "gemini-3.7-flash", "gemini-4-argon"])
+@pytest.mark.parametrize("role", ["function", "tool"])
+def test_from_35_on_a_function_response_under_role_function_or_tool_is_geminis_400(model, role):
+    # [3P] blakeblackshear/frigate PR #24013 (2026-08-16) quotes this 400 from gemini-3.7-flash.
+    body = {"contents": [{"role": "user", "parts": [{"text": "List the files."}]},
+                         {"role": "model", "parts": [{"functionCall": {"name": "list_files", "args": {}},
+                                                      "thoughtSignature": "skip_thought_signature_validator"}]},
+                         {"role": role, "parts": [{"functionResponse": {"name": "list_files", "response": {}}}]}]}
+    answered, reply = post(f"/v1beta/models/{model}:generateContent", json.dumps(body).encode())
+    assert answered == 400 and reply["error"]["message"].startswith(f"Role '{role}' is not supported. Please use")
+    body["contents"][2]["role"] = "user"
+    assert post(f"/v1beta/models/{model}:generateContent", json.dumps(body).encode())[0] == 200

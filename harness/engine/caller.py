@@ -30,7 +30,7 @@ import re
 from collections import Counter
 
 from harness.engine import reader
-from harness.engine.call_arguments import arguments
+from harness.engine.call_arguments import argument_sets
 from harness.engine.function_choice import plan
 from harness.engine.prompt import canonical, content_text, response_output
 from harness.engine.signatures import current_turn_start
@@ -72,14 +72,15 @@ def _turn(request: dict) -> tuple[str, list, list]:
 
 
 def _calls(asked: list, text: str, results: list) -> list[dict]:
-    """functionCall parts for (declaration, clause) pairs; the same call asked twice is made once."""
-    context = "\n".join([text] + [output for _, output in results])
+    """functionCall parts for (declaration, clause) pairs, one per value a clause lists; the same call
+    asked twice is made once."""
     calls, seen = [], set()
     for declaration, clause in asked:
-        call = {"name": declaration["name"], "args": arguments(schema_of(declaration), clause, context)}
-        if canonical(call) not in seen:
-            seen.add(canonical(call))
-            calls.append(call)
+        for args in argument_sets(schema_of(declaration), clause, text, results):
+            call = {"name": declaration["name"], "args": args}
+            if canonical(call) not in seen:
+                seen.add(canonical(call))
+                calls.append(call)
     return calls
 
 
@@ -117,7 +118,9 @@ def act(request: dict) -> list[dict]:
     if pending and _IN_ORDER.search(text):
         pending = pending[:1]  # a sequence: the next step waits for this one's result
     if mode == "ANY" and not pending:
-        pending = calls[:1] or _calls([(candidates[0], text)], text, results)
+        # ANY never answers in text: Gemini makes the same calls again each round (the cookbook's party in
+        # mode ANY repeats its three calls until the SDK's 10 remote calls run out, saved output 2026-06).
+        pending = calls or _calls([(candidates[0], text)], text, results)
     if pending:
         return [{"functionCall": call} for call in pending]
     return [{"text": answer_from(results)}] if results else reader.respond(request)

@@ -145,7 +145,7 @@ def generate(model_name: str, body: dict, api_version: str, method: str = "gener
     check_generation(config, model)
     thinking = resolve(config, model)
     request, cached = _with_cache(model, body)
-    request["contents"] = response_roles_as_user(request["contents"])
+    request["contents"] = response_roles_as_user(request["contents"], model)
     check_built_in_tools(request.get("tools") or [])
     check_contents(request["contents"])
     check_parts((body.get("systemInstruction") or {}).get("parts") or [], "GenerateContentRequest.system_instruction")

@@ -84,12 +84,14 @@ def _issued_here(signature: str) -> bool:
 
 
 def sign(parts: list, request: dict, model: str) -> list:
-    """The parts with a signature on the first functionCall, for models that require one."""
-    if not model_row(model).signatures_required:
+    """The parts with a signature on the first functionCall, for models that require one; an answer
+    without a call carries one on its last part. NOTE: the docs say a signature may come on text parts
+    too ([OFF] docs/thought-signatures, read 2026-12-02), and the cookbook's Get_started (June 2026)
+    prints `response.parts[1].thought_signature` of a Gemini 3 answer after its thought summary as
+    bytes: the last part."""
+    if not model_row(model).signatures_required or not parts:
         return parts
-    first = next((i for i, part in enumerate(parts) if "functionCall" in part), None)
-    if first is None:
-        return parts
+    first = next((i for i, part in enumerate(parts) if "functionCall" in part), len(parts) - 1)
     digest = hashlib.sha256(canonical([model, request.get("contents"), parts]).encode()).digest()
     signed = dict(parts[first], thoughtSignature=base64.b64encode(_ISSUED + digest[:18]).decode())
     return parts[:first] + [signed] + parts[first + 1:]

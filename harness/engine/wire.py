@@ -14,8 +14,9 @@ A `WireError` turns into the body the SDK parses into `google.genai.errors.Clien
 `{"error": {"code": 400, "message": "...", "status": "INVALID_ARGUMENT"}}`.
 """
 import json
+import re
 
-from harness.models import CLOSED_TO_NEW_KEYS, LATEST, MODELS, ROUTED, legacy_models_allowed
+from harness.models import CLOSED_TO_NEW_KEYS, FUNCTION_ROLE_REFUSED, LATEST, MODELS, ROUTED, legacy_models_allowed
 
 ROLES = ("user", "model")
 CALL_AFTER_USER = ("Please ensure that function call turn comes immediately after a user turn "
@@ -68,17 +69,51 @@ def _unique(pairs: list) -> dict:
     return dict(pairs)
 
 
+# Laxer than strict JSON where Google's parser is: the cookbook's REST quickstarts send bodies with a comma
+# before `}` or `]` and with raw line breaks inside a string, and their saved outputs show Gemini's 200
+# (google-gemini/cookbook at e26e33d2, 2026-06-17: rest/Caching_REST cell 16, rest/Prompting_REST cells 22
+# and 24, rest/Embeddings_REST cell 8, rest/JSON_mode_REST cell 8, read 2026-12-02). Nothing else lax
+# (comments, single quotes, bare names) was seen accepted, so nothing else is.
+_STRING_OR_TRAILING_COMMA = re.compile(rb'"(?:[^"\\]|\\.)*"|,(?=\s*[}\]])', re.S)
+
+
+def _without_trailing_commas(raw: bytes) -> bytes:
+    """`{"a": [1, 2,],}` -> `{"a": [1, 2 ] }`; a comma inside a string stays. NOTE: a space, not nothing,
+    takes the comma's place, so a later error still names the column the student sees."""
+    def blank_trailing(found):
+        if found.group(0) != b",":
+            return found.group(0)
+        after_value = raw[:found.start()].rstrip()[-1:] not in (b"[", b"{", b",")
+        return b" " if after_value else b","  # `[,]` stays broken, as Google's parser leaves it
+    return _STRING_OR_TRAILING_COMMA.sub(blank_trailing, raw)
+
+
+def _loads(raw: bytes):
+    """JSON with raw control characters allowed in strings; trailing commas read only when the body needs
+    it (a rare body pays the extra pass, and a broken one is reported where it first breaks)."""
+    def read(text: bytes):
+        return json.loads(text, parse_constant=_no_constants, object_pairs_hook=_unique, strict=False)
+    try:
+        return read(raw)
+    except json.JSONDecodeError as first:
+        try:
+            return read(_without_trailing_commas(raw))
+        except json.JSONDecodeError:
+            raise first from None
+
+
 def parse_body(raw: bytes) -> dict:
     """The JSON object in a request body ({} when empty); a 400 that says where the JSON breaks.
 
     Stricter than Python's json module where Google's parser is: no byte-order mark, no NaN or
-    Infinity, no name twice in one object."""
+    Infinity, no name twice in one object. Laxer where it is: a trailing comma, a raw line break in
+    a string."""
     if not raw.strip():
         return {}
     if raw.startswith(_BOM):
         raise invalid(f"{UNEXPECTED} The body starts with a byte-order mark (EF BB BF): send UTF-8 without it.")
     try:
-        body = json.loads(raw, parse_constant=_no_constants, object_pairs_hook=_unique)
+        body = _loads(raw)
     except RecursionError:  # deeper than Python's parser goes
         raise _too_deep() from None
     except _Refused as err:
@@ -179,16 +214,21 @@ def _count(content: dict, key: str) -> int:
 
 
 # A function response turn may say role "function" (Google's 2024 REST examples, and public client code
-# sending it to Gemini, seen 2026-12-01) or "tool" (reported accepted by the real API in issue 20; not
-# verified here). Gemini reads both as the user's turn; any other role stays BAD_ROLE.
+# sending it to Gemini, seen 2026-12-01) or "tool" (the cookbook's Function_calling quickstart, cell 36: its
+# saved output, unchanged since before 2025-11-18, is a 2.5 model's answer) on the models before 3.5, which
+# read both as the user's turn. From 3.5 on both are Gemini's 400 (the row's
+# `function_role_accepted`, harness/models.py, with its sources). Any other role stays BAD_ROLE.
 RESPONSE_ROLES = ("function", "tool")
 
 
-def response_roles_as_user(contents: list) -> list:
-    """`contents` with a function response turn under role function/tool read as role user."""
+def response_roles_as_user(contents: list, model: str) -> list:
+    """`contents` with a function response turn under role function/tool read as role user, on a model
+    that takes it; Gemini's 400 naming the role on one that does not."""
     def reads_as(content):
         parts = content.get("parts") or []
         if content.get("role") in RESPONSE_ROLES and parts and all("functionResponse" in p for p in parts):
+            if not MODELS[model].function_role_accepted:
+                raise invalid(FUNCTION_ROLE_REFUSED.format(role=content["role"]))
             return dict(content, role="user")
         return content
     return [reads_as(content) for content in contents]

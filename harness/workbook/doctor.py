@@ -11,7 +11,8 @@
 
 The first line says whether WORKBOOK_MODEL is in the workbook's table (harness/models.py) and open to
 new keys: an id the table lacks stops the report there, not as "could not reach Gemini"; a model
-closed to new keys is a warning that names its replacements. With a key it also asks Gemini: `models.get` for the model and one tiny call. A 404 ("no longer
+closed to new keys is a warning that names its replacements; a `-latest` alias (v1beta only) is
+one too, which fails the line when the calls would go online. With a key it also asks Gemini: `models.get` for the model and one tiny call. A 404 ("no longer
 available to new users") names the models open to new keys from harness/models.py; a network
 failure says to set WORKBOOK_OFFLINE=1. The key itself is never printed. The SDK's own
 `GOOGLE_GEMINI_BASE_URL` points the online checks at another server (the tests use a fake Gemini
@@ -76,7 +77,7 @@ def model_line() -> tuple[bool, str]:
     """Whether WORKBOOK_MODEL is a row of the workbook's table, and whether a new key may call it. A model
     the table lacks is said here, so the Gemini line never blames the network for it."""
     from harness import MODEL
-    from harness.models import ROUTED, UnknownModel, legacy_models_allowed, model_row
+    from harness.models import LATEST, ROUTED, UnknownModel, legacy_models_allowed, model_row
 
     try:
         row = model_row(MODEL)
@@ -86,6 +87,12 @@ def model_line() -> tuple[bool, str]:
     if name in ROUTED:
         return True, (f"{name} is deprecated: Gemini answers it with {row.id} (the reply's model_version says so); "
                       f"set WORKBOOK_MODEL={row.id}")
+    if name in LATEST:
+        # The SDK (google-genai >= 3.0) calls v1 unless told otherwise, and the aliases live on v1beta only:
+        # offline the glass box speaks v1beta and answers, online Gemini says 404.
+        said = (f"{name} is an alias Gemini serves on v1beta only (today {row.id}); the workbook calls v1 "
+                f"online, where it is a 404: set WORKBOOK_MODEL={row.id}")
+        return is_offline(), said if not is_offline() else f"{said} before you go online"
     if not row.open_to_new_keys:
         warning = (f"{row.id} is closed to new keys (Gemini's 404: no longer available to new users); use "
                    f"{replacements(row.id)}")

@@ -1,0 +1,194 @@
+"""The Gemini cookbook's text-only quickstart cells run against the glass box: how many come out clean.
+
+Prints, per edition, the count of cells that are clean / silent / 4xx / 5xx / crash, and each cell
+that is not clean with its cause. It is a measurement, not a test (the cookbook is not part of the
+workbook, and its cells change). Two editions, chosen by date from a clone of
+github.com/google-gemini/cookbook:
+
+    june    the last commit before 2026-06-22 (generateContent, before the quickstarts moved to the
+            Interactions API on 2026-06-23), with each notebook's model dropdown set to LIVE_MODEL
+    august  the last commit (the Interactions API quickstarts; 2026-08-07 in the copy read here),
+            run as shipped
+
+Run: .venv/bin/python benchmarks/cookbook_counts.py [path/to/cookbook] [june|august ...]
+
+What runs: every code cell of quickstarts/*.ipynb outside the notebooks of SKIPPED_NOTEBOOKS (media,
+live audio, files, OAuth, batch jobs: not text), less the cells whose source names a MEDIA_MARKERS
+item, `%%` cell magics (curl and shell) and the lines starting with `%` or `!` (installs). Each
+notebook runs top to bottom in a fresh IPython shell in its own process, offline, with
+`google.colab.userdata` answering the glass box's key, `time.sleep` shortened (the glass box has no
+rate limit) and the Gemini host rewritten to the glass box. A cell is
+
+    clean    it ran, and printed something if the cookbook's saved output shows it printed
+    silent   it ran, but printed nothing (or only "None") where the saved output shows more
+    4xx/5xx  an API error of that class (the SDK's, or the openai SDK's)
+    crash    any other exception (a NameError after an earlier failure counts here too, and is
+             counted apart as well)
+
+A cell whose import fails (ModuleNotFoundError: pandas, sklearn... that the notebook's `%pip` line
+would install) is listed but not counted.
+"""
+import json
+import os
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+LIVE_MODEL = "gemini-3.8-flash"  # the current Flash (harness/models.py); what the dropdown is set to
+DEFAULT_CLONE = Path("/work/.mirror/google-gemini+cookbook/repo")
+EDITIONS = {"june": "2026-06-22", "august": None}  # None: the last commit
+CELL_SECONDS = 30  # a cell still running after this is a crash (the glass box answers in milliseconds)
+NOTEBOOK_SECONDS = 300
+SKIPPED_NOTEBOOKS = ("Audio", "Video", "Image", "imagen", "Veo", "TTS", "Lyria", "LiveAPI", "LiveTranslate",
+                     "Spatial", "Nano_Banana", "PDF", "File_API", "File_Search", "robotics", "Omni",
+                     "Authentication_with_OAuth", "Batch_mode", "Webhooks", "Template",
+                     "New_in_002",  # the retired google-generativeai SDK
+                     "Deep_Research", "managed_agents")  # Google's hosted agents, not a model's text
+MEDIA_MARKERS = ("PIL", "Image(", ".jpg", ".jpeg", ".png", ".mp3", ".mp4", ".wav", ".pdf", "upload", "wget",
+                 "curl ", "urllib.request", "requests.get", "from_uri", "files.", "Audio(", "Video(", "mime_type=\"image",
+                 "google.colab import files", "display(Image", "image_", "audio", "video")
+GEMINI_HOST = "https://generativelanguage.googleapis.com"
+
+
+def edition_commit(clone: Path, before: str | None) -> str:
+    args = ["git", "-C", str(clone), "rev-list", "-1"] + ([f"--before={before}"] if before else []) + ["HEAD"]
+    return subprocess.run(args, capture_output=True, text=True, check=True).stdout.strip()
+
+
+def notebooks(clone: Path, commit: str) -> tuple[dict[str, dict], list[str]]:
+    """The notebooks counted, and the names of those the clone lists but does not hold (a snapshot
+    may leave its largest files out)."""
+    names = subprocess.run(["git", "-C", str(clone), "ls-tree", "--name-only", commit, "quickstarts/"],
+                           capture_output=True, text=True, check=True).stdout.split()
+    found, absent = {}, []
+    for name in names:
+        if name.endswith(".ipynb") and not any(skip in name for skip in SKIPPED_NOTEBOOKS):
+            raw = subprocess.run(["git", "-C", str(clone), "show", f"{commit}:{name}"], capture_output=True)
+            if raw.returncode:
+                absent.append(Path(name).stem)
+            else:
+                found[name] = json.loads(raw.stdout)
+    return found, absent
+
+
+def printed(outputs: list) -> str:
+    """The text a cell's saved outputs show (streams and displays)."""
+    texts = []
+    for output in outputs:
+        data = output.get("data") or {}
+        text = output.get("text") or data.get("text/markdown") or data.get("text/plain") or ""
+        texts.append("".join(text) if isinstance(text, list) else text)
+    return "".join(texts).strip()
+
+
+def runnable(source: str, set_model: bool) -> str | None:
+    """The cell's Python, less install lines; None for a cell the count leaves out."""
+    if source.lstrip().startswith("%%"):
+        return None
+    lines = [line for line in source.splitlines() if not line.lstrip().startswith(("%", "!"))]
+    code = "\n".join(lines)
+    if any(marker in code for marker in MEDIA_MARKERS):
+        return None
+    code = code.replace(GEMINI_HOST, "{GLASS_BOX}")
+    if set_model:  # the dropdown: `MODEL_ID = "gemini-3.5-flash" # @param [...]`
+        code = "\n".join(f'{line.split("=")[0]}= "{LIVE_MODEL}"' if "@param" in line and "MODEL" in line.split("=")[0]
+                         else line for line in code.splitlines())
+    return code if code.strip() else None
+
+
+# The worker: one notebook's cells in one IPython shell, one JSON line per cell on stdout.
+WORKER = r'''
+import json, os, signal, sys, time, types
+os.environ["WORKBOOK_OFFLINE"] = "1"
+from harness.client import OFFLINE_KEY
+from harness.engine.server import ensure_running
+base = ensure_running()
+os.environ.update(GOOGLE_GEMINI_BASE_URL=base, GOOGLE_API_KEY=OFFLINE_KEY, GEMINI_API_KEY=OFFLINE_KEY)
+colab = types.ModuleType("google.colab"); colab.userdata = types.SimpleNamespace(get=lambda name: OFFLINE_KEY)
+sys.modules["google.colab"] = colab
+real_sleep = time.sleep
+time.sleep = lambda seconds: real_sleep(min(seconds, 0.01))
+from IPython.core.interactiveshell import InteractiveShell
+from IPython.utils.capture import capture_output
+shell = InteractiveShell.instance()
+# What a notebook's import cell would give, where that cell is left out for also importing PIL.
+shell.run_cell("from IPython.display import HTML, Image, Markdown, display")
+def timed_out(*_):
+    raise TimeoutError("cell still running after %d s")
+signal.signal(signal.SIGALRM, timed_out)
+for line in sys.stdin:
+    cell = json.loads(line)
+    signal.alarm(cell["seconds"])
+    with capture_output() as seen:
+        result = shell.run_cell(cell["code"].replace("{GLASS_BOX}", base), silent=False)
+    signal.alarm(0)
+    error = result.error_in_exec or result.error_before_exec
+    text = (seen.stdout + "".join(str(o.data.get("text/plain", "")) + str(o.data.get("text/markdown", ""))
+                                  for o in seen.outputs)).strip()
+    codes = [getattr(error, name, None) for name in ("code", "status_code")]
+    print(json.dumps({"error": f"{type(error).__name__}: {str(error)[:160]}" if error else None,
+                      "code": next((c for c in codes if isinstance(c, int)), None), "printed": text[:300]}), flush=True)
+'''
+
+
+def classify(report: dict, saved: str) -> str:
+    if (report["error"] or "").startswith("ModuleNotFoundError"):
+        return "package"  # a library the notebook's %pip line installs (pandas, sklearn...): not counted
+    if report["error"]:
+        code = report["code"] or 0
+        return "4xx" if 400 <= code < 500 else "5xx" if 500 <= code < 600 else "crash"
+    if saved not in ("", "None") and report["printed"] in ("", "None"):
+        return "silent"
+    return "clean"
+
+
+def run_notebook(notebook: dict, set_model: bool) -> list[tuple[int, str, str]]:
+    """(cell index, outcome, detail) of each counted cell."""
+    cells = [(i, code, printed(c.get("outputs") or [])) for i, c in enumerate(notebook.get("cells", []))
+             if c.get("cell_type") == "code" and (code := runnable("".join(c.get("source", "")), set_model))]
+    if not cells:
+        return []
+    stdin = "".join(json.dumps({"code": code, "seconds": CELL_SECONDS}) + "\n" for _, code, _ in cells)
+    try:
+        done = subprocess.run([sys.executable, "-c", WORKER], input=stdin, capture_output=True, text=True,
+                              timeout=NOTEBOOK_SECONDS, cwd=Path(__file__).resolve().parents[1])
+        reports = [json.loads(line) for line in done.stdout.splitlines() if line.startswith('{"error"')]
+    except subprocess.TimeoutExpired:
+        reports = []
+    outcomes = []
+    for position, (index, _, saved) in enumerate(cells):
+        if position < len(reports):
+            report = reports[position]
+            outcomes.append((index, classify(report, saved), report["error"] or report["printed"][:80]))
+        else:
+            outcomes.append((index, "crash", "the notebook's process ended before this cell"))
+    return outcomes
+
+
+def main(argv: list[str]) -> None:
+    clone = Path(argv[0]) if argv and not argv[0] in EDITIONS else DEFAULT_CLONE
+    wanted = [name for name in argv if name in EDITIONS] or list(EDITIONS)
+    for edition in wanted:
+        commit = edition_commit(clone, EDITIONS[edition])
+        counts, misses = Counter(), []
+        held, absent = notebooks(clone, commit)
+        for name, notebook in held.items():
+            for index, outcome, detail in run_notebook(notebook, set_model=edition == "june"):
+                counts[outcome] += 1
+                # A NameError follows an earlier cell that failed or was left out: said apart.
+                counts["after"] += outcome == "crash" and detail.startswith("NameError")
+                if outcome != "clean":
+                    misses.append(f"  {outcome:7} {Path(name).stem} cell {index}: {detail}")
+        total = sum(counts[kind] for kind in ("clean", "silent", "4xx", "5xx", "crash"))
+        print(f"{edition} edition ({commit[:8]}): {counts['clean']} of {total} clean, {counts['silent']} silent, "
+              f"{counts['4xx']} 4xx, {counts['5xx']} 5xx, {counts['crash']} crash ({counts['after']} of them a "
+              f"NameError after an earlier cell failed or was left out); {counts['package']} cells not counted "
+              "(they import a package the workbook does not install)")
+        if absent:
+            print(f"  not in this copy of the cookbook, so not run: {', '.join(absent)}")
+        print("\n".join(misses))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
