@@ -553,6 +553,7 @@ STATE_WORDINGS = {
     "bold label, bullets": _state_worded("**Edited files:**", joined="bullets"),
     "backquoted, semicolons": _state_worded("- Edited files:", item=lambda p: f"`{p}`", joined="; "),
     "Last test run:": _state_worded("Edited files:", verdict_label="Last test run:"),
+    "summary labels": _state_worded("Changes made:", verdict_label="Last tests:"),
 }
 
 
