@@ -51,6 +51,7 @@ WRONG = [  # exercise, what the student did, the function, a phrase of the rule 
     ("7.1", "crashes on a None field", lambda u, p: sum((x.prompt_token_count - x.cached_content_token_count) * p["input"]
                                                         for x in _usages(u)) / 1e6, "raised TypeError"),
     ("7.1", "bills only the first call of a list", lambda u, p: _bill(_usages(u)[0], p), "sum of its calls"),
+    ("7.1", "rounds the dollars to 4 places", lambda u, p: round(_bill(u, p), 4), "rounds it to"),
     ("7.1", "reads the price as a dict only", lambda u, p: _bill(u, dict(p)), "object with attributes"),
     ("7.2", "leaves thinking tokens out", lambda a, b, p: _crossing(a, b, p, thoughts=False), "thinking tokens"),
     ("7.2", "leaves output tokens out", lambda a, b, p: _crossing(a, b, p, output=False), "output tokens"),

@@ -102,6 +102,10 @@ def _state_differs(case, got, want):
                     f"{(lines or [''])[0][:60]!r}.", "start with a line such as '[Harness-held state: ...]'.",
                     "headed as harness-held state")
     read, expected = parse_state(got), parse_state(want)
+    if read[0] != expected[0] and read[0] is not None and sorted(read[0]) == expected[0]:
+        return Diff(f"for {case.note} your block lists the edited files in the order {read[0]}; sorted, they are "
+                    f"{expected[0]}.", "sort the whole paths as strings, as sorted() does, whatever their folders "
+                    "or file names.", "the edited files sorted")
     if read != expected:
         files = "no files line" if read[0] is None else f"edited files {read[0]}"
         return Diff(f"for {case.note} the glass box reads your block as {files} and last verdict "
