@@ -116,7 +116,7 @@ CONFIGS = [
      "The window is exceeded: largest request 8,156 of 1,600 tokens."),
     ("tool outputs capped at 100 characters, nothing else", with_knobs(STRATEGIES["capped outputs"], tool_output_max_chars=100),
      "window", "The window is exceeded: largest request 2,344 of 1,600 tokens."),
-    ("the shipped compaction strategy unchanged", STRATEGIES["compaction at threshold"], "window",
+    ("the shipped compaction strategy unchanged", STRATEGIES["compaction at threshold"], "window, compacting",
      "The window is exceeded: largest request 3,171 of 1,600 tokens."),
     ("a compaction whose summaries are cut to 60 words", with_knobs(reference_config(), summary_words=60), "recall",
      "A planted fact was lost: planted facts recalled 0% (target 100%)."),
@@ -124,6 +124,8 @@ CONFIGS = [
      "recall", "A planted fact was lost: planted facts recalled 0% (target 100%)."),
     ("compaction with tool outputs capped at 200 characters", with_knobs(reference_config(), tool_output_max_chars=200),
      "whole answers", "The answers are cut: answers quoting a whole sentence 0% (full history 79%)."),
+    ("compaction with 40-word summaries", with_knobs(STRATEGIES["compaction at threshold"], summary_words=40),
+     "window, compacting", "The window is exceeded: largest request 3,144 of 1,600 tokens."),
     ("compaction keeping three recent turns word for word", with_knobs(reference_config(), keep_recent_turns=3), "cost",
      "Too expensive: $0.07589, 1.36x the full history (target at most 1.10x)."),
 ]

@@ -6,14 +6,20 @@ read them too); this module only holds the check and its hints.
 from harness.capstone import full_history, measure, verdict
 from harness.checks import call, exercise, rule
 
-# Each target of harness.capstone.verdict, in the order the check tries them: what the check says
-# when it is missed (before the measured readout), and its hint. harness.checks.docs reads it too,
+# Each target of harness.capstone.verdict (in the order verdict gives them, which the check follows):
+# what the check says when it is missed (before the measured readout), and its hint; "TARGET, compacting"
+# is the hint for a strategy that compacts, where the plain one would blame the lack of a technique. harness.checks.docs reads it too,
 # to show 12.1's recorded wrong configurations without running their sessions again.
 MISSED = {
     "window": ("The window is exceeded",
                "Capping the outputs cannot be enough: the questions and answers alone outgrow this window. "
                "Something must shrink the session as it grows; a threshold (ratio x budget) well under the window "
                "leaves room for the next search result."),
+    # The same target missed by a strategy that compacts: its threshold, not the lack of a technique.
+    "window, compacting": ("The window is exceeded",
+                           "Your compaction fires too late for this window: it waits until a prompt passes "
+                           "compact_ratio x context_budget, the next request adds a whole search result, and the "
+                           "summariser's own call must fit too. Put that threshold well under the window."),
     "recall": ("A planted fact was lost",
                "Each compaction keeps only as many facts as its word budget holds: read the summaries in the "
                "recording, then give the summary more room or compact less often. A session stopped by its "
@@ -37,7 +43,9 @@ def check_target(my_config):
          "Start from one of STRATEGIES and change knobs with with_knobs(strategy, knob=value).")
     got, full = measure(strategy), full_history()
     met = {name: (ok, readout) for name, ok, readout in verdict(got, full)}
-    for target, (missed, hint) in MISSED.items():
+    for target in met:
+        missed, hint = MISSED[f"{target}, compacting" if f"{target}, compacting" in MISSED and strategy.compaction
+                              else target]
         rule(met[target][0], "12.1", f"{missed}: {met[target][1]}.", hint)
     return "; ".join(readout for _, _, readout in verdict(got, full))
 
