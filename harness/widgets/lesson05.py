@@ -9,7 +9,6 @@ import ipywidgets as widgets
 import plotly.graph_objects as go
 
 from harness.agent import AgentConfig, run_agent
-from harness.widgets import moved
 
 STYLES = [dict(name="prompt", mode="lines+markers"),
           dict(name="threshold", mode="lines", line=dict(dash="dash", color="grey")),
@@ -48,9 +47,7 @@ def compaction_panel(compact, client=None) -> widgets.VBox:
                              layout=go.Layout(height=320, xaxis_title="turn", yaxis_title="prompt tokens",
                                               margin=dict(t=30)))
 
-    def redraw(change=None):
-        if change is not None and not moved(change):
-            return
+    def redraw(_change=None):
         report, threshold = run_with_sliders()
         for trace, (x, y) in zip(figure.data, traces_of(report, threshold)):
             trace.x, trace.y = x, y

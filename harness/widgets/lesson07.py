@@ -11,7 +11,6 @@ import ipywidgets as widgets
 import plotly.graph_objects as go
 
 from harness.billing import Price, bill, break_even_cached_price, rate
-from harness.widgets import moved
 
 MAX_PRICE = 1.0  # $/M on the x axis: beyond Gemini's and the Towards AI tutor article's frontier-model cached rates
 
@@ -75,9 +74,7 @@ def cost_panel(runs: dict, price, keep: str = "capped outputs", compacting: str 
         layout=go.Layout(height=380, margin=dict(l=60, r=20, t=30, b=50), xaxis_title="cached input price ($ per million tokens)",
                          yaxis_title="session cost ($)"))
 
-    def redraw(change=None):
-        if change is not None and not moved(change):
-            return
+    def redraw(_change=None):
         with figure.batch_update():
             for trace, values in zip(figure.data, _traces(runs, price, cached.value, length.value, keep, compacting)):
                 trace.update(**values)
