@@ -134,8 +134,6 @@ def test_compaction_panel_reruns_the_agent_with_the_compact_it_is_handed():
     sliders, status, figure = compaction_panel(counting_compact).children
     assert calls and "compactions: " in status.value and len(figure.data[0].x) > 0
     opened = len(calls)
-    sliders.children[1].value = 0.7000000000000001  # the browser's echo of 0.7, snapped: nothing to redraw
-    assert len(calls) == opened
     sliders.children[0].value = 2_500  # a smaller budget: the agent runs again, with the same compact
     assert len(calls) > opened
 
