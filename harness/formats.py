@@ -99,14 +99,25 @@ def parse_file_item(item: str) -> tuple[str, str] | None:
 STATE_HEADER = "[Harness-held state: recorded by the harness from the tool calls themselves; authoritative.]"
 EDITED_LABEL, VERDICT_LABEL = "Edited files:", "Last test verdict:"
 NO_EDITS, NO_VERDICT = "none", "no tests run yet"
-# A student's block (and a real model) may word its labels otherwise: the glass box reads them all.
+# A student's block (and a real model) may word its labels otherwise: the glass box reads them all,
+# and the summary's own labels too ("Changes made:", "Last tests:"), since it reads a summary's lines
+# and a state block's alike. These tuples are the one list: the check's hints and the lesson name them.
+FILES_LABELS = ("Edited files", "Files edited", "Modified files", "Files modified", "Changed files",
+                "Files changed", "Changes made")
+VERDICT_LABELS = ("Last test verdict", "Last test run", "Last test result", "Last tests")
 # "Harness-held state", "Harness held state", "HARNESS_HELD STATE", "State held by the harness"
 _STATE_HEADING = re.compile(r"harness[\W_]*held[\W_]*state|state[\W_]+held[\W_]+by[\W_]+the[\W_]+harness", re.I)
-_BULLET = r"[\s>*•+-]*"
-_EDITED = re.compile(rf"^{_BULLET}(?:(?:edited|modified|changed)[ _]files|files[ _](?:edited|modified|changed))"
-                     r"[\s*]*:[\s*]*(.*)$", re.I)
-_LAST_VERDICT = re.compile(rf"^{_BULLET}last[ _]test[ _](?:verdict|run|result)s?[\s*]*:[\s*]*(.*)$", re.I)
-_ITEM = re.compile(rf"^[\s>]*[*•+-]\s*`?([^`]+?)`?\s*$")
+_BULLET = r"[\s>*•+#-]*"  # the prefixes a summary heading may carry too (bullets, bold, "## ")
+
+
+def _label(labels) -> str:
+    return "|".join(r"[ _]".join(map(re.escape, label.lower().split())) + "s?" for label in labels)
+
+
+_EDITED = re.compile(rf"^{_BULLET}(?:{_label(FILES_LABELS)})[\s*]*:[\s*]*(.*)$", re.I)
+_LAST_VERDICT = re.compile(rf"^{_BULLET}(?:{_label(VERDICT_LABELS)})[\s*]*:[\s*]*(.*)$", re.I)
+_ITEM = re.compile(r"^[\s>]*[*•+-]\s*(.+?)\s*$")
+_PATH_TOKEN = re.compile(r"[\w-]+(?:[./][\w-]+)*\.\w+")  # a.py, invoicing/amounts.py, src/b-c/d_e.py
 _NO_FILES = {"none", "(none)", "no files", "no edits", "nothing", "-"}
 
 
@@ -122,16 +133,24 @@ def is_state_heading(line: str) -> bool:
 
 
 def _paths(value: str) -> list[str]:
-    items = [p.strip(" `*") for p in re.split(r"[,;]", value)]
-    return [] if value.strip(" `*.").lower() in _NO_FILES else [p for p in items if p]
+    """The paths a files line or item names: path-like words ("a.py (the comparison)" names a.py),
+    else the item itself ("Makefile"); none for "none" and its like."""
+    if value.strip(" `*.").lower() in _NO_FILES:
+        return []
+    paths = []
+    for item in re.split(r"[,;]", value):
+        item = item.strip(" `*")
+        paths += _PATH_TOKEN.findall(item) or ([item] if item else [])
+    return paths
 
 
 def parse_state(text: str) -> tuple[list[str] | None, str | None]:
     """(edited files, last verdict) from the state block's lines in `text`; None where a line is absent.
 
-    The files line may be labelled "Edited files:", "Files edited:", "Modified files:" ... in any
-    case, in bold or as a bullet, with its paths after the label (comma-separated) or as bullet
-    lines below it; "none" means no file.
+    The files line may be labelled as in FILES_LABELS ("Edited files:", "Files edited:", "Changes
+    made:" ...) in any case, in bold, as a bullet or a "##" heading, with its paths after the label
+    (comma-separated) or as bullet lines below it; "none" means no file. Every files line counts (in
+    order, each path once); the verdict is the last line labelled as in VERDICT_LABELS that reports tests.
 
     >>> parse_state("State held by the harness\\n- **Files edited:**\\n  - `b.py`\\n  - a.py\\nLast test run: 6 passed")
     (['b.py', 'a.py'], '6 passed')
@@ -139,16 +158,17 @@ def parse_state(text: str) -> tuple[list[str] | None, str | None]:
     edited = verdict = None
     listing = False  # reading the bullet lines under a files label with nothing after it
     for line in text.splitlines():
-        item = _ITEM.match(line) if listing else None
-        if item and not _EDITED.match(line) and not _LAST_VERDICT.match(line):
-            edited += [] if item.group(1).strip().lower() in _NO_FILES else [item.group(1).strip()]
+        files, last = _EDITED.match(line), _LAST_VERDICT.match(line)
+        item = _ITEM.match(line) if listing and not files and not last and not parse_heading(line) else None
+        if item:
+            edited += [p for p in _paths(item.group(1)) if p not in edited]
             continue
         listing = False
-        files, last = _EDITED.match(line), _LAST_VERDICT.match(line)
         if files:
-            edited, listing = _paths(files.group(1)), not files.group(1).strip()
+            edited = (edited or []) + [p for p in _paths(files.group(1)) if p not in (edited or [])]
+            listing = not files.group(1).strip(" *")
         elif last:
-            verdict = verdict_line(last.group(1))
+            verdict = verdict_line(last.group(1)) or verdict
     return edited, verdict
 
 

@@ -148,3 +148,17 @@ def test_09_the_window_is_the_real_one_scaled_and_the_full_history_fills_eight()
     assert WINDOW == 1_600 and round(scale()) == 655
     peak = full_history()["largest request"]
     assert 12_400 <= peak <= 13_000 and round(peak / WINDOW) == 8
+
+
+# Lesson 03 ------------------------------------------------------------------------------------------
+
+def test_03_the_naive_re_count_counts_ever_more_texts_than_the_running_total():
+    claim("03", "The texts counted are exact (measured here), and their gap grows with the history")
+    names = run_cells("03", next(i for i, c in enumerate(notebook("03").cells) if "def measured(" in c.source))
+    ratios = []
+    for n in (100, 300, 600):
+        history = [("user", f"Turn {i}: we checked invoice {i} and its rounding rule.") for i in range(n)]
+        (fast, _), (naive, _) = (names["measured"](build, history, 0)
+                                 for build in (names["reference_build_context"], names["build_context_naive"]))
+        ratios.append(naive / fast)
+    assert ratios == sorted(ratios) and ratios[0] > 1, ratios

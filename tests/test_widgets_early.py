@@ -47,11 +47,23 @@ def test_bill_panel_opens_on_the_call_and_prices_each_rate():
     assert "0 cached input tokens" in readout.value and figure.data[0].y[1] == 0
     cached.value, prompt.value = 1500, 1000  # the cached slider follows the prompt down
     assert "0 uncached + 1,000 cached" in readout.value and cached.value == cached.max == 1000
-    prompt.value = 0  # the slider and the readout agree at a prompt of 0
-    assert cached.value == 0 and "0 uncached + 0 cached" in readout.value
+    prompt.value = prompt.min  # the slider and the readout agree at the smallest prompt
+    assert cached.value <= prompt.value and f"{prompt.value - cached.value:,} uncached + {cached.value:,} cached" \
+        in readout.value
     assert prompt.step == 1_000 and output.step == 100 and figure.layout.yaxis.tickformat == "$,.6f"
     model.value = next(name for name in PRICES if name != "gemini-2.5-flash")
     assert readout.value.startswith(model.value)
+
+
+def test_bill_panel_opens_on_values_the_browser_keeps():
+    """The browser snaps a slider to min + k x step as it draws it: the call's own counts must be on that grid,
+    or the panel opens on another call (48 prompt tokens shown as 0) with its chart left blank."""
+    usage = types.GenerateContentResponseUsageMetadata(prompt_token_count=48, candidates_token_count=18,
+                                                       thoughts_token_count=36)
+    prompt, cached, output, _ = controls(bill_panel(usage))
+    assert (prompt.value, cached.value, output.value) == (48, 0, 54)
+    assert all((s.value - s.min) % s.step == 0 for s in (prompt, cached, output))
+    assert prompt.max >= 100_000 and output.max >= 10_000 and prompt.step == 1_000
 
 
 def test_growth_panel_redraws_on_each_slider_and_reaches_the_measured_turn_size():

@@ -1,4 +1,6 @@
 """The panels of lessons 07, 08 and 12 redraw when a knob moves (the browser test covers lesson 03's)."""
+import re
+
 import pytest
 
 from harness import connect
@@ -34,6 +36,8 @@ def test_recall_cost_panel_rebills_at_another_price_sheet():
     after = [list(trace.x) for trace in figure.data]
     assert all(a > b for xs_a, xs_b in zip(after, before) for a, b in zip(xs_a, xs_b))  # pro costs more
     assert readout.value != before_text and "gemini-2.5-pro prices" in readout.value
+    totals = [float(t) for t in re.findall(r"\$([\d.]+) for its \d+ runs", readout.value)]
+    assert len(totals) == 2 and totals == sorted(totals) and "cheapest total first" in readout.value
 
 
 

@@ -99,6 +99,56 @@ def prefix_counting_blocks(a, b, count=approx_tokens):
     return reference("2.1")(a, b, count=lambda block: 1)
 
 
+def prefix_compared_by(normalise, what):
+    """A 2.1 answer that compares the blocks after `normalise` (say, str.strip) instead of as sent."""
+    def stable_prefix_tokens(a, b, count=approx_tokens):
+        shared = 0
+        for x, y in zip(a, b):
+            if normalise(x) != normalise(y):
+                break
+            shared += count(x)
+        return shared
+    stable_prefix_tokens.__doc__ = what
+    return stable_prefix_tokens
+
+
+def prefix_counting_the_joined_blocks(a, b, count=approx_tokens):
+    """counts the shared blocks joined into one text"""
+    shared = []
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        shared.append(x)
+    return count("".join(shared)) if shared else 0
+
+
+def keeps_the_newest_turn(system, facts, summary, turns, question, budget=6000, count=approx_tokens, docs=()):
+    """always keeps the newest turn, dropping facts instead"""
+    facts, turns = list(facts), list(turns)
+
+    def total():
+        return count(render_system(system, facts, summary)) + sum(count(t) for _, t in turns) + count(question)
+    while total() > budget and len(turns) > 1:
+        turns.pop(0)
+    while total() > budget and facts:
+        facts.pop()
+    return render_system(system, facts, summary), [as_content(r, t) for r, t in turns + [("user", question)]], total()
+
+
+def counts_each_document_alone(system, facts, summary, turns, question, budget=6000, count=approx_tokens, docs=()):
+    """counts the documents one by one, not the docs message they are sent in"""
+    facts, turns, docs = list(facts), list(turns), list(docs)
+
+    def total():
+        return (count(render_system(system, facts, summary)) + sum(count(t) for _, t in turns)
+                + sum(count(d) for d in docs) + count(question))
+    for kept in (turns, docs, facts):
+        while total() > budget and kept:
+            kept.pop(0 if kept is turns else -1)
+    contents = [as_content(r, t) for r, t in turns] + ([as_content("user", render_docs(docs))] if docs else [])
+    return render_system(system, facts, summary), contents + [as_content("user", question)], total()
+
+
 # 3.1 and 3.2 build_context: one simple implementation with switchable mistakes
 
 def flawed(*flaws):
@@ -169,6 +219,11 @@ WRONG_ANSWERS = [
     ("2.1", prefix_ignoring_count, "count=len"),
     ("2.1", prefix_by_identity, "two identical requests"),
     ("2.1", prefix_counting_blocks, "two identical requests"),
+    ("2.1", prefix_compared_by(str.strip, "compares the blocks stripped of surrounding spaces"), "differs only by a newline"),
+    ("2.1", prefix_compared_by(str.lower, "compares the blocks lowercased"), "differs only by case"),
+    ("2.1", prefix_counting_the_joined_blocks, "count('Hi') + count('there')"),
+    ("3.1", keeps_the_newest_turn, "all turns go, then only the last fact; you kept [turn 4"),
+    ("3.2", counts_each_document_alone, "each message you returned, as sent"),
     ("3.1", flawed("newest first"), "oldest turn must go first"),
     ("3.1", flawed("ignores count"), "`count` you were given"),
     ("3.1", flawed("first fact first"), "only the last fact"),

@@ -388,6 +388,12 @@ def never_refuses(old_turn, rebuilt_turn):
         return list(rebuilt_turn)
 
 
+def only_lines_that_start_with_equals(output):
+    """takes only pytest's '===' summary lines as verdicts"""
+    lines = [line.strip() for line in output.splitlines() if line.strip().startswith("=") and re.search(VERDICT, line)]
+    return lines[-1] if lines else None
+
+
 # 6.1 harness_state
 def all_on_one_line(edited_files, last_verdict):
     return harness_state(edited_files, last_verdict).replace("\n", " ")
@@ -421,6 +427,12 @@ def verdict_under_a_label_the_glass_box_cannot_read(edited_files, last_verdict):
 def blank_instead_of_none(edited_files, last_verdict):
     return (f"[Harness-held state]\nEdited files: {', '.join(sorted(edited_files))}\n"
             f"Last test verdict: {last_verdict or ''}")
+
+
+def sorted_by_file_name(edited_files, last_verdict):
+    """sorts the paths by their file names"""
+    files = ", ".join(sorted(edited_files, key=lambda path: path.rsplit("/", 1)[-1])) or "none"
+    return f"[Harness-held state]\nEdited files: {files}\nLast test verdict: {last_verdict or 'no tests run yet'}"
 
 
 # 6.2 compact(..., state=...)
@@ -465,6 +477,7 @@ WRONG_ANSWERS = [
     ("4.2", empty_string_for_none, "no verdict line must give None"),
     ("4.2", only_passed_counts, r"for extract_verdict\('=== 6 failed in 0.12s ==='\) you returned None"),
     ("4.2", verdict_at_the_start_of_a_line, "return the whole verdict line"),
+    ("4.2", only_lines_that_start_with_equals, "you returned None: when several lines match"),
     ("4.3", masks_everything, "outputs of the last two turns must stay word for word"),
     ("4.3", keeps_every_error, "no longer being debugged"),
     ("4.3", ignores_red_test_runs, "latest test run, when its verdict reports failures"),
@@ -502,6 +515,7 @@ WRONG_ANSWERS = [
     ("6.1", blank_instead_of_none, "must say 'none'"),
     ("6.1", sorts_the_callers_list, "changed the arguments it was given"),
     ("6.1", files_under_a_label_the_glass_box_cannot_read, "the glass box reads your block as no files line"),
+    ("6.1", sorted_by_file_name, "sorted, they are"),
     ("6.1", verdict_under_a_label_the_glass_box_cannot_read, "glass box reads your block as edited files .* and last verdict None"),
     ("6.2", state_before_the_summary, "state must come after the summary"),
     ("6.2", ignores_state, "state text must appear, whole"),
@@ -553,6 +567,7 @@ STATE_WORDINGS = {
     "bold label, bullets": _state_worded("**Edited files:**", joined="bullets"),
     "backquoted, semicolons": _state_worded("- Edited files:", item=lambda p: f"`{p}`", joined="; "),
     "Last test run:": _state_worded("Edited files:", verdict_label="Last test run:"),
+    "summary labels": _state_worded("Changes made:", verdict_label="Last tests:"),
 }
 
 

@@ -51,6 +51,7 @@ WRONG = [  # exercise, what the student did, the function, a phrase of the rule 
     ("7.1", "crashes on a None field", lambda u, p: sum((x.prompt_token_count - x.cached_content_token_count) * p["input"]
                                                         for x in _usages(u)) / 1e6, "raised TypeError"),
     ("7.1", "bills only the first call of a list", lambda u, p: _bill(_usages(u)[0], p), "sum of its calls"),
+    ("7.1", "rounds the dollars to 4 places", lambda u, p: round(_bill(u, p), 4), "rounds it to"),
     ("7.1", "reads the price as a dict only", lambda u, p: _bill(u, dict(p)), "object with attributes"),
     ("7.2", "leaves thinking tokens out", lambda a, b, p: _crossing(a, b, p, thoughts=False), "thinking tokens"),
     ("7.2", "leaves output tokens out", lambda a, b, p: _crossing(a, b, p, output=False), "output tokens"),
@@ -104,19 +105,37 @@ def test_each_rule_of_8_1_has_its_own_hint():
     assert len(hints) >= 4
 
 
-CONFIGS = [  # a configuration for 12.1 and the target it must miss (measured on the default model)
-    ("full history", STRATEGIES["full history"], "window"),                      # peaks near 12,700 tokens
-    ("capped outputs", STRATEGIES["capped outputs"], "window"),                  # capping alone: still over
-    ("capped at 100", with_knobs(STRATEGIES["capped outputs"], tool_output_max_chars=100), "window"),
-    ("the shipped compaction", STRATEGIES["compaction at threshold"], "window"),  # its 4,000-token budget
-    ("60-word summaries", with_knobs(reference_config(), summary_words=60), "planted fact was lost"),
-    ("stopped before the probes", with_knobs(reference_config(), session_token_cap=20_000), "planted fact was lost"),
-    ("compacted, capped at 200", with_knobs(reference_config(), tool_output_max_chars=200), "answers are cut"),
-    ("three turns kept", with_knobs(reference_config(), keep_recent_turns=3), "Too expensive"),
+# A configuration for 12.1, the target it must miss and the rule its check states, recorded once from a
+# run offline on the default model (`run_check("12.1", lambda: config).rule`). Each runs whole sessions,
+# so harness.checks.docs shows these recorded lines in INSTRUCTORS.md rather than running them again;
+# the test below re-measures each one and fails when the recording has drifted.
+CONFIGS = [
+    ("the full history (no technique)", STRATEGIES["full history"], "window",
+     "The window is exceeded: largest request 12,678 of 1,600 tokens."),
+    ("capped tool outputs and nothing else", STRATEGIES["capped outputs"], "window",
+     "The window is exceeded: largest request 8,156 of 1,600 tokens."),
+    ("tool outputs capped at 100 characters, nothing else", with_knobs(STRATEGIES["capped outputs"], tool_output_max_chars=100),
+     "window", "The window is exceeded: largest request 2,344 of 1,600 tokens."),
+    ("the shipped compaction strategy unchanged", STRATEGIES["compaction at threshold"], "window, compacting",
+     "The window is exceeded: largest request 3,171 of 1,600 tokens."),
+    ("a compaction whose summaries are cut to 60 words", with_knobs(reference_config(), summary_words=60), "recall",
+     "A planted fact was lost: planted facts recalled 0% (target 100%)."),
+    ("a session token cap of 20,000 (it stops before its probes)", with_knobs(reference_config(), session_token_cap=20_000),
+     "recall", "A planted fact was lost: planted facts recalled 0% (target 100%)."),
+    ("compaction with tool outputs capped at 200 characters", with_knobs(reference_config(), tool_output_max_chars=200),
+     "whole answers", "The answers are cut: answers quoting a whole sentence 0% (full history 79%)."),
+    ("compaction with 40-word summaries", with_knobs(STRATEGIES["compaction at threshold"], summary_words=40),
+     "window, compacting", "The window is exceeded: largest request 3,144 of 1,600 tokens."),
+    ("compaction keeping three recent turns word for word", with_knobs(reference_config(), keep_recent_turns=3), "cost",
+     "Too expensive: $0.07589, 1.36x the full history (target at most 1.10x)."),
 ]
 
 
-@pytest.mark.parametrize("what, config, broken", CONFIGS, ids=[c[0] for c in CONFIGS])
-def test_9_1_each_configuration_misses_its_target(what, config, broken):
+@pytest.mark.parametrize("what, config, target, recorded", CONFIGS, ids=[c[0] for c in CONFIGS])
+def test_12_1_each_configuration_misses_its_target_as_recorded(what, config, target, recorded):
+    from harness.checks.lesson12 import MISSED
+
     result = run_check("12.1", lambda: config)
-    assert result.status == "failed" and broken in result.rule, f"{what}: {result.line()}"
+    assert result.status == "failed" and result.rule.startswith(MISSED[target][0]), f"{what}: {result.line()}"
+    assert (result.rule, result.hint) == (recorded, MISSED[target][1]), \
+        f"{what}: the measured line changed; record it in CONFIGS and run python -m harness.checks.docs"

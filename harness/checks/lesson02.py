@@ -63,6 +63,15 @@ def check_stable_prefix_tokens(fn):
              "the shorter request ends where the shared prefix ends.")
     rule(_shared(ex, fn, [], a) == 0 and _shared(ex, fn, a, []) == 0, ex,
          "an empty request shares nothing: 0 tokens.", "no blocks, no shared prefix.")
+    for variant in (SYSTEM + "\n", SYSTEM.lower()):
+        got = _shared(ex, fn, [SYSTEM, FACTS], [variant, FACTS])
+        rule(got == 0, ex, f"a first block that differs only by {'a newline' if variant[-1] == chr(10) else 'case'} "
+                           f"is a different block: those requests share 0 tokens, yet you counted {got}.",
+             "a prefix cache compares the bytes it is sent: compare the blocks exactly as they are.")
+    got, want = _shared(ex, fn, ["Hi", "there", "x"], ["Hi", "there", "y"]), approx_tokens("Hi") + approx_tokens("there")
+    rule(got == want, ex, f"with the blocks 'Hi' and 'there' shared, the prefix holds count('Hi') + count('there') = "
+                          f"{want} tokens, got {got}.",
+         "count each shared block on its own and add the counts: joined into one text, two blocks can count otherwise.")
     got = _shared(ex, fn, [SYSTEM, FACTS, TURN], [SYSTEM, SUMMARY, TURN], count=len)
     rule(got == len(SYSTEM), ex, f"with count=len, only the system block is shared: {len(SYSTEM)}, got {got}.",
          "use the `count` you are given, not approx_tokens directly.")
@@ -73,7 +82,9 @@ def check_stable_prefix_tokens(fn):
     return "stops at the first difference, works for any two lengths, honours count"
 
 
-_BLOCKS = (SYSTEM, FACTS, SUMMARY, TURN, QUESTION, "It is 09:14.")
+# The last three differ from a block above only by a newline or case, or join into fewer tokens:
+# a comparison that strips or lowers, or a count of the joined text, differs from the rule on them.
+_BLOCKS = (SYSTEM, FACTS, SUMMARY, TURN, QUESTION, "It is 09:14.", SYSTEM + "\n", FACTS.lower(), "there")
 
 
 def _pcase(a, b, by_length) -> Case:

@@ -119,8 +119,10 @@ def _check_layout(ex, fn):
 def _check_default_count(ex, fn, **extra):
     si, contents, total = call(ex, fn, SYSTEM, FACTS, SUMMARY, TURNS, QUESTION, **extra)
     expected = approx_tokens(si) + sum(approx_tokens(_text(c)) for c in contents)
-    rule(total == expected, ex, f"called without `count`, your total is {total} but approx_tokens gives {expected}.",
-         "the default counter is approx_tokens; count the system instruction and every message with it.")
+    rule(total == expected, ex, f"called without `count`, your total is {total}, but approx_tokens on the system "
+                                f"instruction and on each message you returned, as sent, gives {expected}.",
+         "the default counter is approx_tokens; count the system instruction and every message with it, each "
+         "message's whole text (a docs message as rendered, not its documents one by one).")
 
 
 @exercise("3.1", "build_context under a budget", reference="harness.context.build_context")
@@ -145,7 +147,8 @@ def check_build_context(fn):
          "drop turns one at a time, oldest first, and stop as soon as the total fits.")
     si, contents, total = _result(ex, fn, 19)
     rule(_kept_facts(si) == FACTS[:2] and total == 17, ex,
-         f"at budget 19 all turns go, then only the last fact; you kept facts {_kept_facts(si)} (total {total}).",
+         f"at budget 19 all turns go, then only the last fact; you kept {_shape(contents)} and facts "
+         f"{_kept_facts(si)} (total {total}).",
          "once no turn is left, drop facts from the end of the list: the least relevant first.")
     si, contents, total = _result(ex, fn, 1)
     rule(_shape(contents) == "[the question]" and not _kept_facts(si) and total == 11, ex,

@@ -169,9 +169,12 @@ def check_verdict(fn) -> str:
          "on a pytest log, return the whole verdict line (stripped), e.g. '=== 1 failed, 5 passed in 0.02s ==='.",
          "find the lines that report a count of tests, and return the line itself, not only the part that matched.")
     two = "tests/test_x.py: 2 passed\n  6 passed in 0.01s  \n"
-    rule(call(rid, fn, two) == "6 passed in 0.01s", rid,
+    got = call(rid, fn, two)
+    rule(got == "6 passed in 0.01s", rid,
+         f"for extract_verdict({literal(two, 80)}) you returned {literal(got, 60) if isinstance(got, str) else got}: "
          "when several lines match, return the LAST one, stripped of surrounding spaces.",
-         "the summary line comes last; keep the last match and .strip() it.")
+         "every line that counts tests is a verdict line, whatever it starts with; the summary line comes last: "
+         "keep the last match and .strip() it.")
     trailer = "=== 6 passed in 0.01s ===\nWrote coverage report.\n"
     rule(call(rid, fn, trailer) == "=== 6 passed in 0.01s ===", rid,
          "the verdict is the last MATCHING line, even when other lines follow it.",

@@ -12,7 +12,7 @@ from harness.checks.compare import Case, Diff, compare, generator
 from harness.checks.compaction_cases import compaction_cases, compaction_differs, smaller_compaction, takes_state
 from harness.checks.lesson05 import SUMMARY, _dump, _history
 from harness.compaction import compact, harness_state
-from harness.formats import is_state_heading, parse_state
+from harness.formats import FILES_LABELS, VERDICT_LABELS, is_state_heading, parse_state
 
 
 class _Unsorted(set):
@@ -88,6 +88,10 @@ def _smaller_state(case) -> list:
     return out + ([_state_case(list, paths, verdict)] if kind is not list else [])
 
 
+def _labels(labels) -> str:
+    return " or ".join(f"'{label}:'" for label in labels)
+
+
 def _state_differs(case, got, want):
     if not isinstance(got, str):
         return Diff(f"for {case.note} return a str, got {type(got).__name__}.", "build the block as one string.",
@@ -98,13 +102,17 @@ def _state_differs(case, got, want):
                     f"{(lines or [''])[0][:60]!r}.", "start with a line such as '[Harness-held state: ...]'.",
                     "headed as harness-held state")
     read, expected = parse_state(got), parse_state(want)
+    if read[0] != expected[0] and read[0] is not None and sorted(read[0]) == expected[0]:
+        return Diff(f"for {case.note} your block lists the edited files in the order {read[0]}; sorted, they are "
+                    f"{expected[0]}.", "sort the whole paths as strings, as sorted() does, whatever their folders "
+                    "or file names.", "the edited files sorted")
     if read != expected:
         files = "no files line" if read[0] is None else f"edited files {read[0]}"
         return Diff(f"for {case.note} the glass box reads your block as {files} and last verdict "
                     f"{read[1]!r}; it must read edited files {expected[0]} and {expected[1]!r}.",
-                    "the glass box reads a files line labelled 'Edited files:' (or 'Files edited:', 'Modified files:'; "
-                    "paths after the label, comma-separated, or one per bullet line below it; 'none' for no file), "
-                    "sorted, and a line labelled 'Last test verdict:'.", "the glass box reads the files and verdict")
+                    f"the glass box reads a files line labelled {_labels(FILES_LABELS)} (paths after the label, "
+                    "comma-separated, or one per bullet line below it; 'none' for no file), sorted, and a verdict "
+                    f"line labelled {_labels(VERDICT_LABELS)}.", "the glass box reads the files and verdict")
     return None
 
 

@@ -27,6 +27,11 @@ def _close(got, want) -> bool:
     return isinstance(got, (int, float)) and abs(got - want) <= 1e-12 + 1e-9 * abs(want)
 
 
+def _rounded(got, want) -> bool:
+    """True when `got` is `want` rounded to 3-8 decimals, not `want` itself (0 is another mistake)."""
+    return bool(got) and not _close(got, want) and any(_close(got, round(want, places)) for places in range(3, 9))
+
+
 @exercise("7.1", "bill a call or a session", reference="harness.billing.bill")
 def check_bill(bill):
     """The answer is held to: uncached input, cached input and output (thinking included) each at its rate per
@@ -35,6 +40,10 @@ def check_bill(bill):
     rule(_close(cold, 0.30), "7.1", f"1,000,000 uncached prompt tokens should cost $0.30 at input 0.30 $/M; got {cold!r}.",
          "Rates are dollars per MILLION tokens: divide the tokens by 1e6 before multiplying.")
     warm = call("7.1", bill, usage(prompt=10_000, cached=8_000, output=200), FLASH)
+    rule(not _rounded(warm, 0.00134), "7.1", f"10,000 prompt tokens (8,000 of them cached) and 200 output tokens cost "
+                                             f"$0.00134; your bill rounds it to {warm!r}.",
+         "Return the dollars unrounded: a session adds up many small bills, and rounding each one loses them. "
+         "Round only where you print.")
     rule(_close(warm, 0.00134), "7.1",
          f"10,000 prompt tokens (8,000 of them cached) and 200 output tokens should cost $0.00134; got {warm!r}.",
          "prompt_token_count INCLUDES the cached tokens: bill prompt - cached at the input rate, cached at the cached rate.")

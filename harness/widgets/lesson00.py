@@ -46,14 +46,18 @@ def bill_panel(usage, model: str | None = None) -> widgets.VBox:
     tokens = describe_usage(usage)
     model = priced_model(model)
     # Steps of 1,000 and 100 tokens: at step 1 an arrow key moved a 200,000-token slider by one token.
-    prompt = widgets.IntSlider(value=tokens["prompt"], min=0, max=max(MAX_PROMPT, tokens["prompt"]), step=PROMPT_STEP,
+    # Each slider starts at the call's own count and steps up from it: the browser snaps a value to
+    # min + k x step, and from min=0 it moved the 48-token call to 0 (and its 54 output tokens to 100)
+    # as it drew the panel, which then opened on a call that never happened, its chart left blank.
+    prompt = widgets.IntSlider(value=tokens["prompt"], min=tokens["prompt"] % PROMPT_STEP,
+                               max=max(MAX_PROMPT, tokens["prompt"]), step=PROMPT_STEP,
                                description="prompt", layout=widgets.Layout(width="420px"))
     # The cached tokens are part of the prompt: the slider's end follows the prompt, so it never
     # shows more than the readout counts.
     cached = widgets.IntSlider(value=min(tokens["cached"], tokens["prompt"]), min=0, max=tokens["prompt"],
                                step=PROMPT_STEP, description="cached", layout=widgets.Layout(width="420px"))
-    output = widgets.IntSlider(value=tokens["output"], min=0, max=max(MAX_OUTPUT, tokens["output"]), step=OUTPUT_STEP,
-                               description="output")
+    output = widgets.IntSlider(value=tokens["output"], min=tokens["output"] % OUTPUT_STEP,
+                               max=max(MAX_OUTPUT, tokens["output"]), step=OUTPUT_STEP, description="output")
     models = widgets.Dropdown(options=PRICE_SHEETS, value=model, description="model")
 
     def shown():

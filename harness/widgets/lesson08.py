@@ -40,11 +40,15 @@ def readout_text(groups: dict, prices: dict, sheet: str, recall=recall_with(grad
     """Each strategy's cost range and recall range at this sheet, cheapest total first."""
     price = prices[sheet]
     costs = {name: [bill(r.usages(), price) for r in group] for name, group in groups.items()}
-    rows = "".join(f"<li>{name}: ${min(costs[name]):.5f}-${max(costs[name]):.5f}, recall "
+    # The order is by the total, which the line names: ranked by its ends, a strategy whose middle run
+    # is cheap read as out of order (full history before capped outputs, whose cheapest and dearest
+    # runs both cost less).
+    rows = "".join(f"<li>{name}: ${sum(costs[name]):.5f} for its {len(group)} runs "
+                   f"(${min(costs[name]):.5f}-${max(costs[name]):.5f}), recall "
                    f"{min(map(recall, group)):.0%}-{max(map(recall, group)):.0%}</li>"
                    for name, group in sorted(groups.items(), key=lambda item: sum(costs[item[0]])))
     return (f"<p>at {sheet} prices ($/M: input {price.input}, cached {price.cached_input}, output {price.output}), "
-            f"cheapest first:</p><ul>{rows}</ul>")
+            f"cheapest total first:</p><ul>{rows}</ul>")
 
 
 def recall_cost_panel(runs, prices: dict = PRICES, sheet: str | None = None, grade=grade_probe,
