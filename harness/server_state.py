@@ -180,6 +180,23 @@ class _ServerSession:
             input_ = results
 
 
+def uploaded_tokens(run: Recording) -> int:
+    """Tokens the harness itself sent over a run (the bill counts what the model read).
+
+    Client-held, every call sends its whole prompt. Server-held, a call sends only what the stored
+    history lacks: its prompt less the previous call's prompt and output; the first call, a restart
+    and a stateless summary send everything.
+    """
+    require_instance("run", run, Recording, "a Recording (from run_server_session or probes.run_session)")
+    total, previous = 0, None
+    for bundle in run.bundles:
+        chained = run.config.get("server_held") and bundle.kind == "turn" and previous and not bundle.compactions
+        replayed = previous.prompt_tokens + int(previous.usage.get("candidatesTokenCount") or 0) if chained else 0
+        total += bundle.prompt_tokens - replayed
+        previous = bundle if bundle.kind == "turn" else previous
+    return total
+
+
 _GLASS_BOX_RUNS: dict[tuple, Recording] = {}  # as probes.run_session: one glass-box run per setting
 
 
