@@ -17,6 +17,7 @@ from harness.server_state import ServerPlan, run_server_session
 
 KEEP_ALL = ServerPlan("server-held, no restart")
 MAX_QUESTIONS = 28  # twice the lesson's session: long enough for restarting to start paying here
+BUDGETS = range(6_000, 18_001, 3_000)  # the restart budget's stops: each move runs a session or two
 
 
 def _plan(budget: int) -> ServerPlan:
@@ -64,8 +65,8 @@ def restart_panel(client, should_restart, questions: int = 14, budget: int = 6_0
     price = price or price_for()
     length = widgets.IntSlider(value=questions, min=2, max=MAX_QUESTIONS, step=2, description="questions",
                                continuous_update=False, layout=widgets.Layout(width="500px"))
-    limit = widgets.IntSlider(value=budget, min=3_000, max=24_000, step=1_500, description="budget",
-                              continuous_update=False, layout=widgets.Layout(width="500px"))
+    limit = widgets.IntSlider(value=budget, min=BUDGETS.start, max=BUDGETS.stop - 1, step=BUDGETS.step,
+                              description="budget", continuous_update=False, layout=widgets.Layout(width="500px"))
     runs = _runs(client, should_restart, length.value, limit.value)
     readout = widgets.HTML(readout_text(runs, price, limit.value))
     data = _traces(runs, price)
