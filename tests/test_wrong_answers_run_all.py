@@ -16,6 +16,7 @@ from nbclient import NotebookClient
 ROOT = Path(__file__).resolve().parents[1]
 TESTS = Path(__file__).resolve().parent
 LESSONS = sorted((ROOT / "solutions").glob("0[0-8]_*.ipynb"))
+LESSONS += [ROOT / "solutions" / "11_server_held_state.ipynb"]
 
 # The fixture each exercise gets, as an expression over the three fixture modules.
 FIXTURES = {
@@ -27,10 +28,12 @@ FIXTURES = {
     "7.1": "wrong79('7.1', 'multiplies by the per-million rate per token')",
     "7.2": "wrong79('7.2', 'clips the price at zero')",
     "8.1": "wrong79('8.1', 'any key point, not all')", "8.2": "wrong79('8.2', 'any compaction at all')",
+    "11.1": "w11.input_only",
 }
 IMPORTS = f"""import sys
 sys.path.insert(0, {str(TESTS)!r})
 import test_wrong_answers_00_03 as w03, test_wrong_answers_04_06 as w46, test_wrong_answers_07_12 as w712
+import test_wrong_answers_11 as w11
 
 def wrong79(exercise, what):
     return next(fn for ex, said, fn, _ in w712.WRONG if (ex, said) == (exercise, what))

@@ -19,6 +19,7 @@ from harness.checks import exercises, reference, run_check
 ROOT = Path(__file__).resolve().parents[2]
 INSTRUCTORS = ROOT / "INSTRUCTORS.md"
 FIXTURE_MODULES = ("test_wrong_answers_00_03", "test_wrong_answers_04_06", "test_wrong_answers_07_12")
+FIXTURE_MODULES += ("test_wrong_answers_11",)  # lesson 11 (server-held state)
 SLOW = {"12.1"}  # runs whole sessions per answer: its fixtures stay in their test, out of the docs
 _BLOCK = re.compile(r"(<!-- generated: (?P<name>[\w-]+) -->\n).*?(<!-- end generated -->)", re.S)
 
