@@ -4,7 +4,8 @@ The policy is held first to what it does to a session: the tutor session run wit
 holding its history and restarts from a compacted context whenever the policy says so. At the first
 turn where the answer and the rule decide differently, the failure names that turn's usage and what
 the whole session then costs and still knows (the planted facts the probes ask about). Then the
-named cases, then generated usages around the threshold (`harness.checks.compare`).
+named cases, then generated usages around the threshold (`harness.checks.compare`). The sessions
+run where `connect()` points: the glass box offline, Gemini with a key (as 12.1's do).
 """
 from google.genai.interactions import Usage
 
@@ -87,7 +88,8 @@ def _check_session(should_restart) -> None:
     tried("restarts at the rule's turns", True)
 
 
-@exercise("11.1", "when to restart from a compacted context", reference="harness.server_state.should_restart")
+@exercise("11.1", "when to restart from a compacted context", reference="harness.server_state.should_restart",
+          time_limit=120)  # one or two 8-question sessions: ~1 s each on the glass box, a minute on Gemini
 def check_should_restart(should_restart):
     """The answer is held to: the session's restarts, cost and recall as the rule's; replayed = input + output
     (cached included, thinking not), strictly past ratio x budget, None as 0, bad budget or ratio refused."""
