@@ -78,11 +78,18 @@ def restart_panel(client, should_restart, questions: int = 14, budget: int = 6_0
                          yaxis_title="bill so far ($)"))
 
     def redraw(_change=None):
-        now = _runs(client, should_restart, length.value, limit.value)
-        with figure.batch_update():
-            for trace, values in zip(figure.data, _traces(now, price)):
-                trace.update(**values)
-        readout.value = readout_text(now, price, limit.value)
+        # NOTE: a redraw runs sessions for a second or more, and a slider moved meanwhile can be applied
+        # (and redrawn) inside it, while plotly syncs the figure (seen here in headless chromium): so
+        # each pass reads both values once, and the last pass is the one that drew the values shown.
+        while True:
+            questions, budget = length.value, limit.value
+            now = _runs(client, should_restart, questions, budget)
+            with figure.batch_update():
+                for trace, values in zip(figure.data, _traces(now, price)):
+                    trace.update(**values)
+            readout.value = readout_text(now, price, budget)
+            if (length.value, limit.value) == (questions, budget):
+                return
 
     length.observe(redraw, names="value")
     limit.observe(redraw, names="value")
