@@ -26,8 +26,8 @@ QUESTIONS = [
                      "The turns after it are smaller, but the restart turn loses the cached prefix, and what the "
                      "summary dropped is gone."),
                     ("Storage rent for the old interactions",
-                     "Stored interactions are kept (55 days on the paid tier) without a storage charge in the docs; "
-                     "the cost is the lost cache and the lost facts.")]),
+                     "Storage rent is what an explicit cache bills (lesson 07); what a restart costs is the lost "
+                     "cache and the facts its summary had no room for.")]),
     Question("Why can a store=false interaction not be continued with previous_interaction_id?",
              right=("Nothing of it was kept, so the next turn has nothing to replay and gets a 404",
                     "store=false is stateless: the harness must resend the history itself, as with generateContent."),

@@ -83,6 +83,9 @@ def restart_panel(client, should_restart, questions: int = 14, budget: int = 6_0
         # each pass reads both values once, and the last pass is the one that drew the values shown.
         while True:
             questions, budget = length.value, limit.value
+            # A new pair of sessions takes seconds (the SDK's Interactions client spends ~70 ms a call here):
+            # say so at once rather than look frozen.
+            readout.value = f"<p>running the {questions}-question sessions at a budget of {budget:,} tokens…</p>"
             now = _runs(client, should_restart, questions, budget)
             with figure.batch_update():
                 for trace, values in zip(figure.data, _traces(now, price)):
