@@ -82,6 +82,18 @@ SOURCES = {
         "Paid-tier rates per million tokens (copies of the page from September-October 2026; "
         "see `harness/models.py` for each row's date).",
         "“Gemini Developer API pricing”"),
+    "gemini interactions": Source(
+        "“Interactions API”", "", "Google's Gemini API documentation, ai.google.dev/gemini-api/docs/interactions",
+        "Google", "English",
+        "Status, server-side state with `previous_interaction_id`, what carries over between interactions, "
+        "storage and retention (55 days on the paid tier, 1 day on the free tier), `store=false`, implicit "
+        "caching only (read 2026-12-02).",
+        "“Interactions API”"),
+    "gemini interactions streaming": Source(
+        "“Streaming interactions”", "", "Google's Gemini API documentation, "
+        "ai.google.dev/gemini-api/docs/interactions/streaming", "Google", "English",
+        "The server-sent events of `stream=True`, in order (read 2026-12-02).",
+        "“Streaming interactions”"),
 }
 
 INTRO = ("Figures marked *as reported* come from these sources; figures marked *measured here* come from "

@@ -104,3 +104,55 @@ def test_a_request_without_model_or_input_is_a_clear_400(glass_box):
     with pytest.raises(Exception) as caught:
         glass_box.interactions.create(model=MODEL, input=[{"type": "hologram"}])
     assert getattr(caught.value, "status_code", None) == 400
+
+
+def test_stream_true_sends_the_docs_events_and_the_text_joins_back(glass_box):
+    stream = glass_box.interactions.create(model=MODEL, stream=True,
+                                           input="My dog is called Rex. " + "He likes long walks in the park. " * 4)
+    events = list(stream)
+    kinds = [e.event_type for e in events]
+    assert kinds[:3] == ["interaction.created", "interaction.status_update", "step.start"]
+    assert kinds[-2:] == ["step.stop", "interaction.completed"] and kinds.count("step.delta") > 1
+    text = "".join(e.delta.text for e in events if e.event_type == "step.delta")
+    completed = events[-1].interaction
+    assert completed.status == "completed" and completed.usage.total_input_tokens > 0
+    assert events[-2].usage == completed.usage  # the last step.stop carries the usage too
+    stored = glass_box.interactions.get(completed.id)  # a streamed interaction is stored like any other
+    assert stored.steps[-1].content[0].text == text
+    follow = glass_box.interactions.create(model=MODEL, input="What is my dog called?", previous_interaction_id=completed.id)
+    assert "Rex" in text_of(follow)
+
+
+def test_a_stored_interaction_expires_after_its_retention(glass_box):
+    made = glass_box.interactions.create(model=MODEL, input="My cat is called Tom.")
+    start = interactions.STORED.clock
+    try:
+        interactions.STORED.clock = lambda: start() + interactions.RETENTION_SECONDS - 60
+        glass_box.interactions.get(made.id)  # still there a minute before the end
+        interactions.STORED.clock = lambda: start() + interactions.RETENTION_SECONDS + 60
+        with pytest.raises(Exception) as caught:
+            glass_box.interactions.create(model=MODEL, input="And my cat?", previous_interaction_id=made.id)
+        assert getattr(caught.value, "status_code", None) == 404
+    finally:
+        interactions.STORED.clock = start
+    assert interactions.RETENTION_SECONDS == 55 * 24 * 3600  # the docs' paid tier
+
+
+def test_background_with_store_false_is_a_400(glass_box):
+    with pytest.raises(Exception) as caught:
+        glass_box.interactions.create(model=MODEL, input="Hello", store=False, background=True)
+    assert getattr(caught.value, "status_code", None) == 400 and "store=false" in str(caught.value)
+
+
+def test_every_turn_of_a_chain_is_billed_on_its_whole_history_with_the_prefix_cached(glass_box):
+    """The server replays the stored history on each turn: input grows, the cached share follows it."""
+    facts = " ".join(f"Fact {i}: the locker {i} holds item {i * 7}." for i in range(700))
+    turn = glass_box.interactions.create(model=MODEL, input=facts)
+    usages = [turn.usage]
+    for question in ("Which item does locker 3 hold?", "Which item does locker 9 hold?", "And locker 11?"):
+        turn = glass_box.interactions.create(model=MODEL, input=question, previous_interaction_id=turn.id)
+        usages.append(turn.usage)
+    inputs = [u.total_input_tokens for u in usages]
+    assert inputs == sorted(inputs) and len(set(inputs)) == len(inputs)
+    for before, after in zip(usages, usages[1:]):  # all of the previous turn's context is cached on the next
+        assert after.total_cached_tokens >= before.total_input_tokens

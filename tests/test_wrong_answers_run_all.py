@@ -29,12 +29,14 @@ FIXTURES = {
     "8.1": "wrong79('8.1', 'any key point, not all')", "8.2": "wrong79('8.2', 'any compaction at all')",
     "9.1": "w09.calls_as_tool_outputs", "9.2": "w09.always_compacts_first",
     "10.1": "w10.largest_first", "10.2": "w10.last_text_wins",
+    "11.1": "w11.input_only",
 }
 IMPORTS = f"""import sys
 sys.path.insert(0, {str(TESTS)!r})
 import test_wrong_answers_00_03 as w03, test_wrong_answers_04_06 as w46, test_wrong_answers_07_12 as w712
 import test_wrong_answers_09 as w09
 import test_wrong_answers_10 as w10
+import test_wrong_answers_11 as w11
 
 def wrong79(exercise, what):
     return next(fn for ex, said, fn, _ in w712.WRONG if (ex, said) == (exercise, what))

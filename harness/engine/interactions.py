@@ -15,24 +15,39 @@ The answer comes back as typed steps (model_output, function_call, thought); its
 the whole replayed context, so a conversation's growing prefix shows as `total_cached_tokens`
 through the same implicit-cache simulation as generateContent (implicit caching only).
 
-Retention: the glass box keeps at most MAX_STORED interactions in its memory (the oldest go first)
-for the life of the process; `store=false` keeps none. Gemini's own retention is not modelled.
+Retention: Gemini keeps a stored interaction 55 days on the paid tier and 1 day on the free tier
+([OFF] "Data storage and retention", ai.google.dev/gemini-api/docs/interactions, as copied in public
+repositories Jul-Nov 2026; read 2026-12-02). The glass box keeps one RETENTION_SECONDS (the paid
+tier's 55 days, on `clock`, which tests move) and at most MAX_STORED in its memory, the oldest going
+first; `store=false` keeps none, and so rules out a later `previous_interaction_id` and
+`background=true` (the same page: store=false "is incompatible with background execution").
+
+Streaming (`stream=True`): the answer goes out as server-sent events, in the order of the docs'
+REST example ([OFF] ai.google.dev/gemini-api/docs/interactions/streaming, read 2026-12-02):
+interaction.created, interaction.status_update, then per step step.start, step.delta (text a few
+words at a time, as streamGenerateContent splits it), step.stop, and interaction.completed, whose
+interaction carries the usage (the last step.stop carries it too).
 """
 import hashlib
+import json
 import threading
 import time
 from collections import OrderedDict
 
 from harness.engine.prompt import canonical
+from harness.engine.streaming import chunks
 from harness.engine.wire import WireError, invalid
 
 MAX_STORED = 1_000  # a lesson or a cookbook session makes tens; a whole cohort's kernel stays small
+RETENTION_SECONDS = 55 * 24 * 3600  # [OFF] the paid tier's 55 days (the free tier's is 1 day)
 # NOTE: Gemini's wording for an unknown or deleted id and for a turn that follows a store=false
 # one was not found in public material (searched issues, docs and pages, 2026-12-01): these are
 # the glass box's own, in Google's error shape.
 NOT_FOUND = "Interaction {id} was not found: it does not exist, was deleted, or was created with store=false."
 NO_MODEL = "An interaction needs a `model` (for example 'gemini-3.8-flash') or an `agent`."
 NO_INPUT = "An interaction needs an `input`: a string, a content object or a list of them."
+BACKGROUND_UNSTORED = ("background=true needs a stored interaction: store=false is incompatible with background "
+                       "execution. Leave store out (it defaults to true) or run in the foreground.")
 _BUILT_IN = {"google_search": "googleSearch", "code_execution": "codeExecution", "url_context": "urlContext"}
 _STEPS = ("user_input", "model_output", "function_call")
 _GENERATION = {"max_output_tokens": "maxOutputTokens", "temperature": "temperature", "top_p": "topP",
@@ -169,18 +184,25 @@ class Interactions:
         self._stored: OrderedDict[str, dict] = OrderedDict()
         self._lock = threading.Lock()
         self._created = 0
+        self.clock = time.time  # seconds since the epoch; tests move it to expire a stored interaction
 
     def _get(self, name: str) -> dict:
         with self._lock:
-            if name not in self._stored:
+            record = self._stored.get(name)
+            if record is not None and self.clock() - record["stored_at"] > RETENTION_SECONDS:
+                del self._stored[name]  # past its retention: gone, as on Gemini
+                record = None
+            if record is None:
                 raise WireError(404, "NOT_FOUND", NOT_FOUND.format(id=name))
-            return self._stored[name]
+            return record
 
     def create(self, body: dict, version: str, generate) -> dict:
         """Answer and (unless store is false) keep an interaction; `generate(model, body, version)`
         is the glass box's generateContent."""
         if not isinstance(body, dict) or not body.get("model"):
             raise invalid(NO_MODEL)
+        if body.get("background") and body.get("store") is False:
+            raise invalid(BACKGROUND_UNSTORED)
         previous = body.get("previous_interaction_id")
         history = list(self._get(previous)["contents"]) if previous else []
         request = generate_body(body, history)
@@ -201,7 +223,7 @@ class Interactions:
                            else [{"type": "text", "text": body["input"]} if isinstance(body["input"], str)
                                  else body["input"]]}]
             record = {"contents": request["contents"] + [{"role": "model", "parts": stored}],
-                      "resource": dict(interaction, steps=user_steps + steps)}
+                      "resource": dict(interaction, steps=user_steps + steps), "stored_at": self.clock()}
             with self._lock:
                 self._stored[name] = record
                 while len(self._stored) > MAX_STORED:
@@ -219,3 +241,44 @@ class Interactions:
 
 
 STORED = Interactions()
+
+
+def streamed(raw: bytes) -> bool:
+    """True when a create's body (already parsed once by the route) asks for `stream: true`."""
+    return json.loads(raw or b"{}").get("stream") is True
+
+
+def _step_events(index: int, step: dict) -> list[dict]:
+    """step.start, its deltas and step.stop for one step: text in pieces, a call or a thought whole."""
+    if step["type"] != "model_output":
+        return [{"event_type": "step.start", "index": index, "step": step},
+                {"event_type": "step.stop", "index": index}]
+    events = [{"event_type": "step.start", "index": index, "step": {"type": "model_output", "content": []}}]
+    for item in step["content"]:
+        pieces = chunks({"candidates": [{"content": {"parts": [{"text": item["text"]}]}}]})
+        events += [{"event_type": "step.delta", "index": index,
+                    "delta": {"type": "text", "text": piece["candidates"][0]["content"]["parts"][0]["text"]}}
+                   for piece in pieces]
+    return events + [{"event_type": "step.stop", "index": index}]
+
+
+def events(interaction: dict) -> list[dict]:
+    """The server-sent events of one created interaction, in the docs' order."""
+    shell = {key: interaction[key] for key in ("id", "model", "created") if key in interaction}
+    out = [{"event_type": "interaction.created", "interaction": dict(shell, status="in_progress", object="interaction")},
+           {"event_type": "interaction.status_update", "interaction_id": interaction["id"], "status": "in_progress"}]
+    for index, step in enumerate(interaction["steps"]):
+        out += _step_events(index, step)
+    if out[-1]["event_type"] == "step.stop":
+        out[-1]["usage"] = interaction["usage"]
+    done = {key: interaction[key] for key in ("id", "model", "created", "updated", "status", "usage")}
+    out.append({"event_type": "interaction.completed", "interaction": dict(done, object="interaction")})
+    for number, event in enumerate(out):
+        event["event_id"] = f"{interaction['id']}:{number}"
+    return out
+
+
+def encode_events(interaction: dict) -> bytes:
+    """The events as an SSE body: `event:` names each one, `data:` carries its JSON."""
+    return b"".join(f"event: {e['event_type']}\ndata: {json.dumps(e, ensure_ascii=False)}\n\n".encode()
+                    for e in events(interaction))

@@ -39,7 +39,7 @@ from harness.engine.behaviours import respond
 from harness.engine.cache import IMPLICIT, STORE
 from harness.engine.embeddings import batch_embed, embed
 from harness.engine.fields import CACHED, COUNT, normalise
-from harness.engine.interactions import STORED as INTERACTIONS
+from harness.engine.interactions import STORED as INTERACTIONS, encode_events, streamed
 from harness.engine.json_mode import shape_answer
 from harness.engine.limits import check_generation, check_input, cut_to_tokens, stop_at
 from harness.engine.models_api import get_model, list_models
@@ -233,6 +233,8 @@ def glass_box(method: str, path: str, query: str, raw: bytes) -> tuple[int, str,
     if path.endswith(":streamGenerateContent"):
         sse = "alt=sse" in query
         return 200, "text/event-stream" if sse else JSON_TYPE, encode(chunks(payload), sse)
+    if method == "POST" and path.endswith("/interactions") and streamed(raw):
+        return 200, "text/event-stream", encode_events(payload)
     return 200, JSON_TYPE, json.dumps(payload, ensure_ascii=False).encode()
 
 

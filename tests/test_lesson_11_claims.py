@@ -1,0 +1,105 @@
+"""Each claim lesson 11's text makes about its own outputs, checked against those outputs (the
+pattern of test_lesson_claims.py): the sentence must still be in the lesson, and what it says (a
+direction, an equality, a share) must still hold for the figures the lesson's cells compute."""
+import contextlib
+import io
+
+import pytest
+
+from harness.billing import bill, cache_hit_rate
+from harness.engine.interactions import RETENTION_SECONDS
+from harness.probes import probe_results
+from harness.server_state import ServerPlan, run_server_session, uploaded_tokens
+from harness.widgets.lesson11 import BUDGETS, MAX_QUESTIONS
+from test_lesson_claims import claim, notebook
+
+
+@pytest.fixture(scope="module")
+def names(tmp_path_factory):
+    """Every code cell of the lesson run in order (panel and quiz left out), and what each printed."""
+    import os
+
+    os.environ["WORKBOOK_OFFLINE"] = "1"
+    scope, printed = {}, {}
+    for index, cell in enumerate(notebook("11").cells):
+        if cell.cell_type == "code" and "NBVAL_IGNORE_OUTPUT" not in cell.source:
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                exec(compile(cell.source, f"11-cell-{index}", "exec"), scope)  # noqa: S102 - our own lesson
+            printed[index] = out.getvalue()
+    scope["_printed"] = printed
+    return scope
+
+
+def printed_by(names, fragment: str) -> str:
+    cells = notebook("11").cells
+    return names["_printed"][next(i for i, c in enumerate(cells) if fragment in c.source)]
+
+
+def test_the_retention_the_idea_reports_is_the_glass_box_s():
+    claim("11", "kept 55 days on the paid tier, 1 day on the free tier")
+    claim("11", "a 55-day retention")
+    assert RETENTION_SECONDS == 55 * 24 * 3600
+
+
+def test_the_second_turn_s_input_includes_the_first(names):
+    claim("11", "the second turn's input includes the first turn")
+    first, second = names["first"].usage, names["second"].usage
+    assert second.total_input_tokens >= first.total_input_tokens + first.total_output_tokens
+
+
+def test_client_and_server_held_sessions_bill_the_same_and_the_server_uploads_under_a_tenth(names):
+    claim("11", "Both sessions bill the same input tokens at the same cost, cache for cache")
+    claim("11", "harness uploads less than a tenth of it")
+    client_held, server_held, price = names["client_held"], names["server_held"], names["price"]
+    assert [b.prompt_tokens for b in client_held.bundles] == [b.prompt_tokens for b in server_held.bundles]
+    assert [b.cached_tokens for b in client_held.bundles] == [b.cached_tokens for b in server_held.bundles]
+    assert bill(client_held.usages(), price) == pytest.approx(bill(server_held.usages(), price))
+    assert uploaded_tokens(server_held) < uploaded_tokens(client_held) / 10
+
+
+def test_restarts_lose_the_cache_keep_the_budget_and_cost_more_and_forget(names):
+    claim("11", "the restart call starts from 0% cached, and the session as a whole falls from most of its input "
+                "cached to almost none")
+    claim("11", "Restarting keeps every prompt within the budget")
+    claim("11", "costs more than letting the server keep everything, and the model recalls fewer planted facts")
+    restarting, server_held, price, budget = names["restarting"], names["server_held"], names["price"], names["BUDGET"]
+    restarts = [b for b in restarting.bundles if b.compactions]
+    assert restarts and all(b.cached_tokens == 0 for b in restarts)
+    assert cache_hit_rate(server_held.usages()) > 0.5 > 0.1 > cache_hit_rate(restarting.usages())
+    assert max(b.prompt_tokens for b in restarting.bundles) <= budget < max(b.prompt_tokens for b in server_held.bundles)
+    assert bill(restarting.usages(), price) > bill(server_held.usages(), price)
+    assert sum(probe_results(restarting)) < sum(probe_results(server_held))
+
+
+def test_client_held_compaction_at_the_same_budget_reads_the_same_tokens(names):
+    claim("11", "the same tokens, restart for compaction")
+    assert [b.prompt_tokens for b in names["client_compacting"].bundles] == [b.prompt_tokens for b in
+                                                                             names["restarting"].bundles]
+
+
+def test_restarting_pays_only_on_the_longer_session_and_loses_every_fact(names):
+    claim("11", "At 14 questions the restart costs more than it saves; at 28 it costs less than keeping everything, "
+                "and by then the model has lost every planted fact")
+    rows = [line.split() for line in printed_by(names, "LONG_BUDGET = ").splitlines()[1:]]
+    figures = {int(row[0]): (float(row[1]), float(row[3]), row[6]) for row in rows}
+    assert figures[14][1] > figures[14][0] and figures[28][1] < figures[28][0] and figures[28][2] == "0/3"
+
+
+def test_store_false_rules_out_continuing_reading_back_and_background(names):
+    claim("11", "no stored interaction for `interactions.get`, none to continue from, and no background execution")
+    shown = printed_by(names, "store=False)\nattempts")
+    assert "continue it: 404" in shown and "read it back: 404" in shown and "run in the background: 400" in shown
+
+
+def test_the_panel_s_claims_about_14_and_28_questions(names):
+    claim("11", "At 14 questions no budget of the panel makes the session cheaper than letting the server keep "
+                "everything; slide to 28 questions to find budgets where restarting pays a little, with every "
+                "planted fact lost")
+    client, policy, price = names["client"], names["should_restart"], names["price"]
+    for questions, pays in ((14, False), (MAX_QUESTIONS, True)):
+        kept = bill(run_server_session(client, ServerPlan(), questions).usages(), price)
+        runs = [run_server_session(client, ServerPlan("restart", budget=b), questions, policy=policy) for b in BUDGETS]
+        cheaper = [run for run in runs if bill(run.usages(), price) < kept]
+        assert bool(cheaper) is pays
+        assert all(sum(probe_results(run)) == 0 for run in cheaper)
