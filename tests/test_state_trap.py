@@ -22,9 +22,14 @@ TRAP = dict(context_budget=5350, keep_recent_turns=1, summary_max_tokens=600)
 LESSON = Path(__file__).resolve().parents[1] / "solutions" / "06_state_and_resume.ipynb"
 
 
-@pytest.fixture(scope="module", params=sorted(TASKS))
+# The trap's configuration is sized for a task of two bugs, where the first compaction falls right after
+# the first fix; lesson 10's four-package task (four bugs) compacts at other points and is not one.
+TWO_BUG_TASKS = sorted(name for name, task in TASKS.items() if task.bugs == 2)
+
+
+@pytest.fixture(scope="module", params=TWO_BUG_TASKS)
 def runs(request):
-    """The trap run and its twin with the state block, on each coding task (the lesson uses invoicing;
+    """The trap run and its twin with the state block, on each two-bug task (the lesson uses invoicing;
     the same configuration springs it on the other task too, so nothing here is tuned to one task)."""
     return {state: run_agent(AgentConfig(**TRAP, task=request.param, harness_state=state)) for state in (False, True)}
 
