@@ -69,7 +69,8 @@ SOURCES = {
         "« Techniques d'Optimisation de Contexte »", "Context optimisation techniques",
         "the skill « optimisation-de-contexte »", "no author named", "French",
         "Ordering for the KV cache, observation masking (after 3 turns, never an active error), "
-        "compaction triggers and reduction targets.",
+        "compaction triggers and reduction targets, budgets per category with triggers and the decision "
+        "table by what dominates, partitioning across sub-agents.",
         "Techniques d'Optimisation"),
     "gemini caching": Source(
         "“Context caching”", "", "Google's Gemini API documentation, ai.google.dev/gemini-api/docs/caching",
