@@ -1,7 +1,7 @@
 """`workbook release OUT [--branch NAME]`: write what a student gets, and nothing else.
 
     $ python -m harness release ../student --branch student
-    wrote ../student: 10 lessons, the harness package, README.md, pyproject.toml
+    wrote ../student: 13 lessons, the harness package, README.md, pyproject.toml
     committed it to branch student (a1b2c3d) for nbgitpuller; push it: git push origin student
 
 A release holds the lessons (built from solutions/, so never stale) with the glossary and every
