@@ -2,7 +2,9 @@
 
 The single list of the models the workbook knows. Billing prices a session from it, the glass box
 serves exactly these ids (and answers `models.get` with their limits), and `harness.MODEL` must be
-one of them. Each row carries the date and the source of its figures, because Gemini's prices and
+one of them. Beside the generative rows: the ids Gemini routes to another model (ROUTED), the
+`-latest` aliases (LATEST), the ids it has shut down (SHUT_DOWN: a 404) and the embedding models
+(EMBEDDING_MODELS). Each row carries the date and the source of its figures, because Gemini's prices and
 rules change monthly: check the provider's pages before you rely on a row.
 
     >>> row = model_row("models/gemini-3.8-flash")
@@ -18,6 +20,10 @@ rules change monthly: check the provider's pages before you rely on a row.
     Traceback (most recent call last):
     ...
     harness.models.UnknownModel: The workbook knows no model 'gemini-9-ultra'. Known: ...
+    >>> model_row("learnlm-2.0-flash-experimental")
+    Traceback (most recent call last):
+    ...
+    harness.models.UnknownModel: The workbook knows no model 'learnlm-2.0-flash-experimental' to call: Gemini shut it down on 2025-12-03 and answers it with a 404. Use gemini-3.8-flash instead.
 
 Sources are named as [OFF] (an official Google page or the SDK) or [3P] (third-party reports only),
 with the date they were read. Leaf module: it imports nothing of the harness.
@@ -155,8 +161,71 @@ _ROWS = (
 MODELS: dict[str, Model] = {row.id: row for row in _ROWS}
 
 # Ids Gemini still answers by serving another model (the response's `modelVersion` names the one that
-# answered): [OFF] changelog, 2026-10-08 ("gemini-3.7-flash and gemini-3.5-flash ... routed to 3.8 / 3.6 Flash").
-ROUTED = {"gemini-3.7-flash": "gemini-3.8-flash", "gemini-3.5-flash": "gemini-3.6-flash"}
+# answered): [OFF] changelog, 2026-10-08 ("gemini-3.7-flash and gemini-3.5-flash ... routed to 3.8 / 3.6 Flash");
+# gemini-3-pro-preview, shut down 2026-03-09 and redirected to 3.1 Pro Preview [3P] (continuedev/continue PR
+# #11793, 2026-03-25; crewAIInc/crewAI PR #7003, 2026-08-27: "the id now aliases to gemini-3.1-pro-preview").
+# models.list keeps them: the August 2026 cookbook's saved listing (quickstarts/Models.ipynb, 2026-07-21) still
+# holds models/gemini-3-pro-preview four months after its redirect, so a routed id is listed as itself.
+ROUTED = {"gemini-3.7-flash": "gemini-3.8-flash", "gemini-3.5-flash": "gemini-3.6-flash",
+          "gemini-3-pro-preview": "gemini-3.1-pro-preview"}
+# Ids Gemini has shut down: every method answers the plain 404 of an id it does not know (NOT_FOUND below; a
+# shut-down model is "completely turned off, and the endpoint is no longer available", [OFF] deprecations page,
+# read 2026-12-02), and models.list leaves them out. Each: (shut down on, what to use instead, source).
+SHUT_DOWN = {
+    "learnlm-2.0-flash-experimental": ("2025-12-03", DEFAULT_MODEL, "[OFF] docs/learnlm ('no longer a separate "
+                                       "listing ... integrated into Gemini starting with the 2.5 model series'); "
+                                       "date [3P] a project's notes of 2026-09-21: no learnlm-* among the 58 "
+                                       "models its key lists"),
+    "learnlm-1.5-pro-experimental": ("2025-12-03", DEFAULT_MODEL, "as learnlm-2.0-flash-experimental, the last "
+                                     "LearnLM id to stop [3P]; its own date was not found"),
+    "gemini-1.5-flash": ("2025-09-29", "gemini-3.5-flash-lite", "[OFF] changelog 2025-09-29 ('now deprecated'), as "
+                         "quoted in YMP-CO/ReOldAi #4; its 404 quoted in continuedev/continue #11337 (2026-03)"),
+    "gemini-1.5-pro": ("2025-09-29", "gemini-3.1-pro-preview", "[OFF] changelog 2025-09-29 (as above)"),
+    "gemini-1.5-flash-8b": ("2025-09-29", "gemini-3.1-flash-lite", "[OFF] changelog 2025-09-29 (as above)"),
+    "gemini-2.0-flash": ("2026-06-01", "gemini-3.8-flash", "[OFF] changelog 2026-02-18 (shut down 2026-06-01)"),
+    "gemini-2.0-flash-001": ("2026-06-01", "gemini-3.8-flash", "[OFF] changelog 2026-02-18"),
+    "gemini-2.0-flash-lite": ("2026-06-01", "gemini-3.5-flash-lite", "[OFF] changelog 2026-02-18"),
+    "gemini-2.0-flash-lite-001": ("2026-06-01", "gemini-3.5-flash-lite", "[OFF] changelog 2026-02-18"),
+    "gemini-3.1-flash-lite-preview": ("2026-05-25", "gemini-3.1-flash-lite", "[OFF] changelog 2026-05-25"),
+    "text-embedding-004": ("2026-01-14", "gemini-embedding-001", "[OFF] changelog 2026-01-14"),
+    "embedding-001": ("2025-10", "gemini-embedding-001", "[OFF] Gemini Embedding GA post, developers.googleblog.com "
+                      "(2025): deprecated from 2025-08-14; shut down October 2025 [3P] langgenius/dify-official-"
+                      "plugins #2515"),
+}
+# Gemini's 404 for an id it does not serve, a shut-down one included ([3P] quoted whole in many reports, e.g.
+# openclaw/openclaw #14036 and continuedev/continue #11649, 2026). The glass box adds a sentence naming what it
+# serves only for an id this table has never heard of.
+NOT_FOUND = ("models/{model} is not found for API version {version}, or is not supported for {method}. Call "
+             "ListModels to see the list of available models and their supported methods.")
+
+
+@dataclass(frozen=True)
+class EmbeddingModel:
+    """What the workbook knows of one embedding model (embedContent / batchEmbedContents)."""
+    id: str
+    version: str
+    input_token_limit: int  # text past it is not read (the glass box's choice: not a 400)
+    price_per_million_input: float  # dollars
+    multimodal: bool  # embeds inline images, audio, video and PDFs besides text
+    as_of: str
+    source: str
+    dimensions: int = 3072  # the default and the largest outputDimensionality
+    recommended: tuple[int, ...] = (768, 1536, 3072)
+
+
+EMBEDDING_MODELS: dict[str, EmbeddingModel] = {row.id: row for row in (
+    EmbeddingModel("gemini-embedding-001", "001", 2048, 0.15, False, "2026-12-01",
+                   "[OFF] docs/models/gemini-embedding-001 (input 2,048; dimensions 128-3072, recommended 768, 1536, "
+                   "3072), docs/embeddings and the GA post on developers.googleblog.com, read 2026-12-01"),
+    EmbeddingModel("gemini-embedding-2", "2", 8192, 0.20, True, "2026-12-01",
+                   "[OFF] docs/models/gemini-embedding-2 (GA 2026-04-22, changelog; dimensions 128-3072); input "
+                   "8,192 and price [3P] model pages of AI gateways (Vercel, OpenRouter), read 2026-12-01"),
+)}
+# What models.list says an embedding model supports: [3P] a copy of a real listing (2025) gives
+# ["embedContent", "countTextTokens", "countTokens"] for gemini-embedding-001. batchEmbedContents (what the SDK's
+# embed_content sends) is served too, though the listing does not name it.
+EMBEDDING_METHODS = ("embedContent", "countTextTokens", "countTokens")
+
 # The `-latest` aliases, served on v1beta only (google-genai >= 3.0 calls v1 unless told `api_version="v1beta"`).
 # [OFF] models page, "Latest" version pattern (read 2026-12-01); what each points to today is this table's
 # reading of the models page (the current Flash, Flash-Lite and Pro), not a figure Google publishes per alias.
@@ -193,6 +262,13 @@ def model_row(model: str) -> Model:
         raise UnknownModel(f"A model id must be a non-empty string like {DEFAULT_MODEL!r}, not {model!r}.")
     name = model.strip().removeprefix("models/")
     name = ROUTED.get(name) or LATEST.get(name) or name
+    if name in SHUT_DOWN:
+        day, replacement, _ = SHUT_DOWN[name]
+        raise UnknownModel(f"The workbook knows no model {name!r} to call: Gemini shut it down on {day} and "
+                           f"answers it with a 404. Use {replacement} instead.")
+    if name in EMBEDDING_MODELS:
+        raise UnknownModel(f"The workbook knows no model {name!r} to generate with: it is an embedding model "
+                           f"(client.models.embed_content). Generate with one of {', '.join(live_models())}.")
     if name not in MODELS:
         raise UnknownModel(f"The workbook knows no model {name!r}. Known: {', '.join(MODELS)}. "
                            f"Set WORKBOOK_MODEL to one of them, or add a row to harness/models.py.")

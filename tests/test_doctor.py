@@ -146,3 +146,14 @@ def test_a_env_above_a_folder_outside_any_project_is_not_read(tmp_path):
     (tmp_path / "elsewhere").mkdir()
     assert dotenv_path(tmp_path / "elsewhere") is None
     assert dotenv_path(tmp_path) == tmp_path / ".env"
+
+
+@pytest.mark.parametrize("model, says", [("learnlm-2.0-flash-experimental", "shut it down on 2025-12-03"),
+                                         ("gemini-embedding-001", "embedding model")])
+def test_a_shut_down_or_embedding_id_stops_the_report_naming_what_to_set(tmp_path, model, says):
+    done = doctor("--quick", cwd=tmp_path, GEMINI_API_KEY=FAKE_KEY, WORKBOOK_MODEL=model,
+                  GOOGLE_GEMINI_BASE_URL=f"http://127.0.0.1:{free_port()}")
+    lines = lines_of(done)
+    assert done.returncode == 1 and lines["model"].startswith("!!") and says in lines["model"], done.stdout
+    assert "WORKBOOK_MODEL=gemini-3.8-flash" in lines["model"] or live_models()[0] in lines["model"]
+    assert list(lines) == ["model"]  # no line blames the network or the glass box for it

@@ -3,7 +3,7 @@ models.get / models.list reporting the table's limits offline."""
 import pytest
 from google.genai import errors, types
 
-from harness.models import LATEST, MODELS, model_row
+from harness.models import EMBEDDING_MODELS, LATEST, MODELS, ROUTED, model_row
 from harness.tokens import approx_tokens
 
 MODEL = "gemini-3.8-flash"
@@ -95,12 +95,13 @@ def test_models_get_answers_on_v1_too(legacy_models):
     client = genai.Client(api_key=OFFLINE_KEY, vertexai=False, http_options=types.HttpOptions(
         base_url=ensure_running(), api_version="v1", retry_options=types.HttpRetryOptions(attempts=1)))
     assert client.models.get(model=MODEL).input_token_limit == model_row(MODEL).input_token_limit
-    assert len(list(client.models.list())) == len(MODELS)
+    # v1 lists every row, routed id and embedding model, but not the `-latest` aliases (v1beta only)
+    assert len(list(client.models.list())) == len(MODELS) + len(ROUTED) + len(EMBEDDING_MODELS)
 
 
 def test_models_list_lists_every_model_of_the_table_across_pages(glass_box, legacy_models):
     listed = [model.name for model in glass_box.models.list(config={"page_size": 3})]
-    assert listed == [f"models/{model_id}" for model_id in MODELS] + [f"models/{alias}" for alias in LATEST]
+    assert listed == [f"models/{model_id}" for model_id in [*MODELS, *ROUTED, *EMBEDDING_MODELS, *LATEST]]
 
 
 def test_an_unknown_model_is_a_404_from_models_get(glass_box):

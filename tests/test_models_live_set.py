@@ -5,7 +5,8 @@ from google.genai import errors, types
 
 from harness.client import OFFLINE_KEY
 from harness.engine.server import ensure_running
-from harness.models import CLOSED_TO_NEW_KEYS, LATEST, LEGACY_SETTING, MODELS, ROUTED, live_models, model_row, price_of
+from harness.models import (CLOSED_TO_NEW_KEYS, EMBEDDING_MODELS, LATEST, LEGACY_SETTING, MODELS, NOT_FOUND, ROUTED,
+                            SHUT_DOWN, UnknownModel, live_models, model_row, price_of)
 
 FACTS_LIVE = ("gemini-3.8-flash", "gemini-3.6-flash", "gemini-3.5-flash-lite", "gemini-3.1-flash-lite",
               "gemini-3.1-pro-preview", "gemini-3-flash-preview", "gemini-4-argon")
@@ -81,3 +82,69 @@ def test_the_38_flash_introductory_price_ends_after_2026_12_31():
 def test_every_row_carries_a_source_and_a_date():
     for row in MODELS.values():
         assert row.source.startswith("[") and row.as_of == "2026-12-01", row.id
+
+
+# A shut-down id is Gemini's plain 404, word for word (no glass-box sentence after it): the August 2026
+# cookbook's Get_started_LearnLM meets it in each of its 8 calls, as it would on Gemini.
+@pytest.mark.parametrize("model", ["learnlm-2.0-flash-experimental", "gemini-1.5-flash", "gemini-2.0-flash"])
+@pytest.mark.parametrize("version", ["v1", "v1beta"])
+def test_a_shut_down_model_is_geminis_plain_404_for_every_method(model, version):
+    sdk = client(version)  # kept in a name: a dropped client closes its connection
+    chat = sdk.chats.create(model=model, config=types.GenerateContentConfig(system_instruction="Tutor."))
+    with pytest.raises(errors.ClientError) as caught:
+        chat.send_message("Help me study for a cognition test.")
+    assert (caught.value.code, caught.value.status) == (404, "NOT_FOUND")
+    assert caught.value.message == NOT_FOUND.format(model=model, version=version, method="generateContent")
+    with pytest.raises(errors.ClientError) as caught:
+        sdk.models.count_tokens(model=model, contents="Hi")
+    assert caught.value.message == NOT_FOUND.format(model=model, version=version, method="countTokens")
+
+
+def test_an_unknown_id_gets_geminis_404_then_what_the_glass_box_serves(glass_box):
+    message = refusal(glass_box, "gemini-9-ultra").message
+    assert message.startswith(NOT_FOUND.format(model="gemini-9-ultra", version="v1beta", method="generateContent"))
+    assert "(The glass box answers for: gemini-3.8-flash," in message
+
+
+def test_every_shut_down_row_names_a_live_replacement_a_day_and_a_source():
+    for model, (day, replacement, source) in SHUT_DOWN.items():
+        assert model not in MODELS and model not in ROUTED, model
+        assert (replacement in live_models() or replacement in EMBEDDING_MODELS) and day[:2] == "20", model
+        assert "[OFF]" in source or "[3P]" in source, model
+        with pytest.raises(UnknownModel, match=f"shut it down on {day}.*Use {replacement}"):
+            model_row(model)
+
+
+def test_models_list_holds_the_routed_ids_and_the_embedding_models_but_no_shut_down_id(glass_box):
+    listed = {m.name.removeprefix("models/"): m for m in glass_box.models.list()}
+    assert set(ROUTED) <= set(listed) and set(EMBEDDING_MODELS) <= set(listed)
+    assert not set(SHUT_DOWN) & set(listed)
+    routed = listed["gemini-3.5-flash"]
+    assert routed.input_token_limit == MODELS["gemini-3.6-flash"].input_token_limit
+    assert "gemini-3.6-flash" in routed.description and "generateContent" in routed.supported_actions
+
+
+def test_the_cookbooks_list_models_cells_print_what_they_would(glass_box):
+    """quickstarts/Models.ipynb cells 11 and 13 (June and August 2026), as written."""
+    embedders = [m.name for m in glass_box.models.list() if "embedContent" in m.supported_actions]
+    assert embedders == [f"models/{model}" for model in EMBEDDING_MODELS]
+    for wanted in ("models/gemini-3.5-flash", "models/gemini-3.6-flash"):
+        found = [m for m in glass_box.models.list() if m.name == wanted]
+        assert len(found) == 1 and found[0].output_token_limit == 65_536
+
+
+@pytest.mark.parametrize("model", EMBEDDING_MODELS)
+def test_an_embedding_model_is_got_counted_and_refused_for_generation(glass_box, model):
+    row = glass_box.models.get(model=model)
+    assert (row.name, row.input_token_limit, row.output_token_limit) == (
+        f"models/{model}", EMBEDDING_MODELS[model].input_token_limit, 1)
+    assert "embedContent" in row.supported_actions and "generateContent" not in row.supported_actions
+    assert glass_box.models.count_tokens(model=model, contents="Water the tomato plants.").total_tokens > 0
+    error = refusal(glass_box, model)
+    assert error.code == 404 and error.message == NOT_FOUND.format(model=model, version="v1beta",
+                                                                   method="generateContent")
+
+
+def test_a_routed_pro_preview_is_answered_by_31_pro(glass_box):
+    assert glass_box.models.generate_content(model="gemini-3-pro-preview", contents="Hi").model_version == \
+        "gemini-3.1-pro-preview"

@@ -16,7 +16,7 @@ far apart as "car" and "banana"), and `taskType` is checked but changes nothing.
 model an inline image, sound or document is one "word" of its own (its bytes hashed): the same file
 always embeds the same, and it shares nothing with any text.
 
-The models, one row each in EMBEDDING_MODELS. Both give 3072 dimensions by default; a smaller
+The models, one row each in harness/models.py (EMBEDDING_MODELS). Both give 3072 dimensions by default; a smaller
 `outputDimensionality` gives the start of the 3072 vector (Matryoshka truncation: the REST
 quickstart's saved output for 256 begins with the full vector's values), so only the 3072 vector is
 unit length: the docs tell you to normalise the others yourself, and the glass box's need it too.
@@ -30,32 +30,15 @@ import hashlib
 import math
 import re
 import struct
-from typing import NamedTuple
 
 from harness.engine.fields import CONTENT, _enum, _message, _repeated, normalise
 from harness.engine.prompt import parts_tokens
 from harness.engine.wire import WireError, check_parts, invalid
+from harness.models import EMBEDDING_MODELS, NOT_FOUND, SHUT_DOWN, EmbeddingModel
 from harness.tokens import approx_tokens
 
-
-class EmbeddingModel(NamedTuple):
-    id: str
-    input_token_limit: int  # text past it is not read (glass-box choice: not a 400)
-    price_per_million_input: float  # dollars
-    multimodal: bool  # embeds inline images, audio, video and PDFs besides text
-    source: str
-
-
-EMBEDDING_MODELS = {row.id: row for row in (
-    EmbeddingModel("gemini-embedding-001", 2048, 0.15, False,
-                   "[OFF] ai.google.dev/gemini-api/docs/models/gemini-embedding-001, docs/embeddings and "
-                   "the GA post on developers.googleblog.com, read 2026-12-01"),
-    EmbeddingModel("gemini-embedding-2", 8192, 0.20, True,
-                   "[OFF] docs/embeddings (the newest, multimodal model, 2026); limit and price [3P] model "
-                   "pages of AI gateways, read 2026-12-01"),
-)}
 EMBEDDING_MODEL = "gemini-embedding-001"  # the text-only model, the one the OpenAI-compatible cells name
-FULL_DIMENSIONS = 3072  # the default and the largest outputDimensionality [OFF, as above]
+FULL_DIMENSIONS = max(row.dimensions for row in EMBEDDING_MODELS.values())  # 3072: every vector is cut from one this long
 MAX_BATCH = 100  # requests per batchEmbedContents [3P] client code and reports, 2025-2026
 # [OFF] ai.google.dev/api/rest/v1beta/TaskType, plus CODE_RETRIEVAL_QUERY from docs/embeddings (2026-12-01)
 TASK_TYPES = ("TASK_TYPE_UNSPECIFIED", "RETRIEVAL_QUERY", "RETRIEVAL_DOCUMENT", "SEMANTIC_SIMILARITY",
@@ -121,19 +104,21 @@ def as_base64(values: list[float]) -> str:
 
 
 def check_model(name: str, api_version: str, method: str) -> EmbeddingModel:
-    """The embedding model's row; Gemini's 404 for any other name (a chat model cannot embed)."""
+    """The embedding model's row; Gemini's 404 for any other name (a chat model cannot embed), followed by
+    the names of the embedding models served here, except for an id Gemini has shut down (its words only)."""
     model = name.removeprefix("models/")
-    if model not in EMBEDDING_MODELS:
-        raise WireError(404, "NOT_FOUND", (
-            f"models/{model} is not found for API version {api_version}, or is not supported for {method}. "
-            f"Call ListModels to see the list of available models and their supported methods. (The glass "
-            f"box embeds with {' and '.join(EMBEDDING_MODELS)}.)"))
-    return EMBEDDING_MODELS[model]
+    if model in EMBEDDING_MODELS:
+        return EMBEDDING_MODELS[model]
+    said = NOT_FOUND.format(model=model, version=api_version, method=method)
+    if model not in SHUT_DOWN:
+        said += f" (The glass box embeds with {' and '.join(EMBEDDING_MODELS)}.)"
+    raise WireError(404, "NOT_FOUND", said)
 
 
 def dimensions_of(asked: int | None, where: str) -> int:
     """The vector length a request asks for (0 or unset: the default); a 400 past the full vector.
-    NOTE: Gemini's words for this 400 were not found; these are the glass box's, naming the range."""
+    NOTE: Gemini's words for this 400 were not found (issues, docs and code searched 2026-12-02); these are
+    the glass box's, naming the range."""
     if not asked:
         return FULL_DIMENSIONS
     if not 1 <= asked <= FULL_DIMENSIONS:

@@ -120,7 +120,7 @@ def _model_object(name: str) -> dict:
 
 def models() -> dict:
     chat = [model["name"] for model in list_models("1000", "", "v1beta")["models"]]
-    listed = chat + [f"models/{name}" for name in EMBEDDING_MODELS]
+    listed = dict.fromkeys(chat + [f"models/{name}" for name in EMBEDDING_MODELS])  # models.list has them too
     return {"object": "list", "data": [_model_object(name) for name in listed]}
 
 

@@ -16,7 +16,8 @@ A `WireError` turns into the body the SDK parses into `google.genai.errors.Clien
 import json
 import re
 
-from harness.models import CLOSED_TO_NEW_KEYS, FUNCTION_ROLE_REFUSED, LATEST, MODELS, ROUTED, legacy_models_allowed
+from harness.models import (CLOSED_TO_NEW_KEYS, EMBEDDING_METHODS, EMBEDDING_MODELS, FUNCTION_ROLE_REFUSED, LATEST,
+                            MODELS, NOT_FOUND, ROUTED, SHUT_DOWN, legacy_models_allowed)
 
 ROLES = ("user", "model")
 CALL_AFTER_USER = ("Please ensure that function call turn comes immediately after a user turn "
@@ -152,18 +153,21 @@ def resolve_model(name: str, api_version: str = "v1beta", method: str = "generat
 
     `models/gemini-3.8-flash` -> `gemini-3.8-flash`; a deprecated id -> the model it is routed to; a
     `-latest` alias -> its model on v1beta only; a model closed to new keys -> Gemini's 404 for it,
-    unless WORKBOOK_LEGACY_MODELS=1 (harness/models.py).
+    unless WORKBOOK_LEGACY_MODELS=1 (harness/models.py); a shut-down id, or an embedding model asked
+    for what it does not do, -> Gemini's plain 404 (an embedding model answers countTokens here).
     """
     model = name.removeprefix("models/")
+    if model in SHUT_DOWN or (model in EMBEDDING_MODELS and method not in EMBEDDING_METHODS):
+        raise WireError(404, "NOT_FOUND", NOT_FOUND.format(model=model, version=api_version, method=method))
+    if model in EMBEDDING_MODELS:
+        return model
     served = ROUTED.get(model) or (LATEST.get(model) if api_version == "v1beta" else None) or model
     row = MODELS.get(served)
     if row is not None and not row.open_to_new_keys and not legacy_models_allowed():
         raise WireError(404, "NOT_FOUND", CLOSED_TO_NEW_KEYS.format(model=served))
     if row is None:
-        raise WireError(404, "NOT_FOUND", (
-            f"models/{model} is not found for API version {api_version}, or is not supported for "
-            f"{method}. Call ListModels to see the list of available models and their supported "
-            f"methods. (The glass box answers for: {', '.join(_served_ids(api_version))}.)"))
+        raise WireError(404, "NOT_FOUND", NOT_FOUND.format(model=model, version=api_version, method=method)
+                        + f" (The glass box answers for: {', '.join(_served_ids(api_version))}.)")
     return served
 
 

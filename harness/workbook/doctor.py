@@ -11,7 +11,8 @@
 
 The first line says whether WORKBOOK_MODEL is in the workbook's table (harness/models.py) and open to
 new keys: an id the table lacks stops the report there, not as "could not reach Gemini"; a model
-closed to new keys is a warning that names its replacements; a `-latest` alias (v1beta only) is
+closed to new keys is a warning that names its replacements; an id Gemini has shut down (a 404
+everywhere) or an embedding model stops the report too, naming what to set instead; a `-latest` alias (v1beta only) is
 one too, which fails the line when the calls would go online. With a key it also asks Gemini: `models.get` for the model and one tiny call. A 404 ("no longer
 available to new users") names the models open to new keys from harness/models.py; a network
 failure says to set WORKBOOK_OFFLINE=1. The key itself is never printed. The SDK's own
@@ -77,13 +78,21 @@ def model_line() -> tuple[bool, str]:
     """Whether WORKBOOK_MODEL is a row of the workbook's table, and whether a new key may call it. A model
     the table lacks is said here, so the Gemini line never blames the network for it."""
     from harness import MODEL
-    from harness.models import LATEST, ROUTED, UnknownModel, legacy_models_allowed, model_row
+    from harness.models import (EMBEDDING_MODELS, LATEST, ROUTED, SHUT_DOWN, UnknownModel, legacy_models_allowed,
+                                live_models, model_row)
 
+    name = MODEL.removeprefix("models/")
+    if name in SHUT_DOWN:  # said apart from a typo: the id was real, and what replaced it is known
+        day, replacement, _ = SHUT_DOWN[name]
+        return False, (f"{name!r} {NOT_IN_TABLE}: Gemini shut it down on {day}, and every call to it is a 404, "
+                       f"online and offline. Set WORKBOOK_MODEL={replacement}")
+    if name in EMBEDDING_MODELS:
+        return False, (f"{name!r} {NOT_IN_TABLE} of models that generate: it is an embedding model, and the "
+                       f"lessons generate text. Set WORKBOOK_MODEL to one of {', '.join(live_models())}")
     try:
         row = model_row(MODEL)
     except UnknownModel as error:
         return False, f"{MODEL!r} {NOT_IN_TABLE}. {error}"
-    name = MODEL.removeprefix("models/")
     if name in ROUTED:
         return True, (f"{name} is deprecated: Gemini answers it with {row.id} (the reply's model_version says so); "
                       f"set WORKBOOK_MODEL={row.id}")
