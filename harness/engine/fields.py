@@ -26,6 +26,7 @@ import re
 
 from google.genai import types
 
+from harness.engine.tiers import ACCEPTED as ACCEPTED_TIERS
 from harness.engine.wire import invalid
 
 ANY = None  # a value kept as sent: data, or a message the glass box does not read
@@ -97,7 +98,8 @@ TOOL = _message("Tool", functionDeclarations=_repeated(FUNCTION_DECLARATION), go
 GENERATE = _message("GenerateContentRequest", model="string", contents=_repeated(CONTENT),
                     systemInstruction=CONTENT, tools=_repeated(TOOL), toolConfig=TOOL_CONFIG,
                     safetySettings=_repeated(SAFETY_SETTING),
-                    generationConfig=GENERATION, cachedContent="string", labels=ANY, serviceTier=ANY, store="bool")
+                    generationConfig=GENERATION, cachedContent="string", labels=ANY,
+                    serviceTier=_enum("ServiceTier", ACCEPTED_TIERS), store="bool")
 CACHED = _message("CachedContent", name="string", model="string", displayName="string", contents=_repeated(CONTENT),
                   systemInstruction=CONTENT, tools=_repeated(TOOL), toolConfig=TOOL_CONFIG, ttl="string",
                   expireTime="string")

@@ -34,7 +34,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs
 
-from harness.engine import MIN_CACHE_TOKENS, openai_answers
+from harness.engine import MIN_CACHE_TOKENS, openai_answers, tiers
 from harness.engine.behaviours import respond
 from harness.engine.cache import IMPLICIT, STORE
 from harness.engine.embeddings import batch_embed, embed
@@ -163,6 +163,7 @@ def generate(model_name: str, body: dict, api_version: str, method: str = "gener
         usage["thoughtsTokenCount"] = thoughts * count
     if cached:
         usage["cachedContentTokenCount"] = cached
+    usage["serviceTier"] = tiers.served(body.get("serviceTier"))
     content = {"role": "model", "parts": parts} if parts else {"role": "model"}
     return {"candidates": [{"content": content, "finishReason": finish, "index": i} for i in range(count)],
             "usageMetadata": usage, "modelVersion": model}
@@ -222,17 +223,21 @@ def route(method: str, path: str, query: str, raw: bytes) -> dict:
                     "and the OpenAI-compatible endpoint under /v1beta/openai/.")
 
 
-def glass_box(method: str, path: str, query: str, raw: bytes) -> tuple[int, str, bytes]:
-    """(status, content type, body) of the glass box's answer to one HTTP request."""
+def glass_box(method: str, path: str, query: str, raw: bytes) -> tuple:
+    """(status, content type, body) of the glass box's answer to one HTTP request, and for a generate call
+    the headers Gemini adds (its service tier)."""
     if path.startswith(openai_answers.PREFIX):
         return openai_answers.serve(method, path, raw, generate)
     try:
         payload = route(method, path, query, raw)
     except WireError as err:
         return err.code, JSON_TYPE, json.dumps(err.body()).encode()  # ASCII: a message may echo a lone surrogate
-    if path.endswith(":streamGenerateContent"):
-        sse = "alt=sse" in query
-        return 200, "text/event-stream" if sse else JSON_TYPE, encode(chunks(payload), sse)
+    if path.endswith((":generateContent", ":streamGenerateContent")):  # Gemini's header: the tier that served it
+        served = {tiers.HEADER: payload["usageMetadata"]["serviceTier"]}
+        if path.endswith(":streamGenerateContent"):
+            sse = "alt=sse" in query
+            return 200, "text/event-stream" if sse else JSON_TYPE, encode(chunks(payload), sse), served
+        return 200, JSON_TYPE, json.dumps(payload, ensure_ascii=False).encode(), served
     if method == "POST" and path.endswith("/interactions") and streamed(raw):
         return 200, "text/event-stream", encode_events(payload)
     return 200, JSON_TYPE, json.dumps(payload, ensure_ascii=False).encode()
@@ -313,10 +318,12 @@ class _Handler(BaseHTTPRequestHandler):
             data += self.rfile.read(size)
             self.rfile.readline(1 << 16)  # the CRLF after each chunk
 
-    def _send(self, status: int, content_type: str, body: bytes) -> None:
+    def _send(self, status: int, content_type: str, body: bytes, headers: dict | None = None) -> None:
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
         if self.close_connection:
             self.send_header("Connection", "close")
         self.end_headers()
@@ -325,16 +332,18 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _serve(self, method: str) -> None:
         path, _, query = self.path.partition("?")
+        headers = {}
         try:
             raw = self._read_body()
-            status, content_type, body = self.server.answer(method, path, query, raw)
+            status, content_type, body, *extra = self.server.answer(method, path, query, raw)
+            headers = extra[0] if extra else {}  # a replay answers without them
         except WireError as err:
             status, content_type, body = err.code, JSON_TYPE, json.dumps(err.body()).encode()
         except Exception as err:  # a bug in the glass box: answer it, keep the connection alive
             status, content_type = 500, JSON_TYPE
             body = json.dumps({"error": {"code": 500, "status": "INTERNAL", "message":
                                f"The glass box failed on this request: {type(err).__name__}: {err}"}}).encode()
-        self._send(status, content_type, body)
+        self._send(status, content_type, body, headers)
 
     def send_error(self, code, message=None, explain=None):
         """http.server's own errors (a garbled request line, an unknown method) in Google's JSON shape."""
