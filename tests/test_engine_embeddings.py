@@ -142,3 +142,24 @@ def test_the_text_model_refuses_a_file_and_names_the_multimodal_one(glass_box):
     with pytest.raises(errors.ClientError) as caught:
         glass_box.models.embed_content(model=EMBEDDING_MODEL, contents=[IMAGE])
     assert caught.value.code == 400 and "gemini-embedding-2" in caught.value.message
+
+
+@pytest.mark.parametrize("model", ["text-embedding-004", "embedding-001"])
+def test_a_shut_down_embedding_model_is_geminis_plain_404(glass_box, model):
+    from harness.models import NOT_FOUND
+
+    with pytest.raises(errors.ClientError) as caught:
+        glass_box.models.embed_content(model=model, contents="What is the meaning of life?")
+    assert caught.value.code == 404
+    assert caught.value.message == NOT_FOUND.format(model=model, version="v1beta", method="batchEmbedContents")
+
+
+@pytest.mark.parametrize("model", EMBEDDING_MODELS)
+def test_the_cookbooks_embedding_cells_run_with_either_dropdown_model(glass_box, model):
+    """June 2026 quickstarts/Embeddings cells 15, 16, 37 and Get_started 111, 113, with MODEL_ID an embedder."""
+    [single] = glass_box.models.embed_content(model=model, contents=["Hello world"]).embeddings
+    cut = glass_box.models.embed_content(model=model, contents=["Hello world"],
+                                         config=types.EmbedContentConfig(output_dimensionality=10)).embeddings[0]
+    assert (len(single.values), len(cut.values)) == (3072, 10) and cut.values == single.values[:10]
+    reply = glass_box.models.embed_content(model=model, contents="What is the meaning of life?")
+    assert len(reply.embeddings[0].values) == 3072
