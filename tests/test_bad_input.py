@@ -172,6 +172,7 @@ NOT_SWEPT = {
     "harness.sources.Source": "a row of the sources table, built by the workbook, never by a lesson",
     "harness.sources.sources_cell": "takes source keys as *args: swept in test_sources_cell_names_an_unknown_key",
     "harness.models.Model": "a row of the model table, built by the workbook, never by a lesson",
+    "harness.models.EmbeddingModel": "a row of the embedding models' table, built by the workbook, never by a lesson",
     "harness.billing.PriceSheets": "the type of billing.PRICES, built by the workbook, never by a lesson",
     "harness.models.UnknownModel": "an exception class",
     "harness.models.live_models": "takes no argument",
