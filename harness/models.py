@@ -223,7 +223,8 @@ EMBEDDING_MODELS: dict[str, EmbeddingModel] = {row.id: row for row in (
 )}
 # What models.list says an embedding model supports: [3P] a copy of a real listing (2025) gives
 # ["embedContent", "countTextTokens", "countTokens"] for gemini-embedding-001. batchEmbedContents (what the SDK's
-# embed_content sends) is served too, though the listing does not name it.
+# embed_content sends) is served too, though the listing does not name it; countTextTokens (a PaLM-era method no
+# SDK of today calls) is listed as Gemini lists it but not served by the glass box.
 EMBEDDING_METHODS = ("embedContent", "countTextTokens", "countTokens")
 
 # The `-latest` aliases, served on v1beta only (google-genai >= 3.0 calls v1 unless told `api_version="v1beta"`).
