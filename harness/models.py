@@ -182,7 +182,10 @@ SHUT_DOWN = {
                          "quoted in YMP-CO/ReOldAi #4; its 404 quoted in continuedev/continue #11337 (2026-03)"),
     "gemini-1.5-pro": ("2025-09-29", "gemini-3.1-pro-preview", "[OFF] changelog 2025-09-29 (as above)"),
     "gemini-1.5-flash-8b": ("2025-09-29", "gemini-3.1-flash-lite", "[OFF] changelog 2025-09-29 (as above)"),
-    "gemini-2.0-flash": ("2026-06-01", "gemini-3.8-flash", "[OFF] changelog 2026-02-18 (shut down 2026-06-01)"),
+    # NOTE: two new-key probes of July 2026 got a 429 (quota), not a 404, for 2.0 Flash and Flash-Lite [3P]
+    # (solanabr/superteam-academy PR #473, interviewstreet/hiring-agent #378); later reports say 404.
+    "gemini-2.0-flash": ("2026-06-01", "gemini-3.8-flash", "[OFF] changelog 2026-02-18 (shut down 2026-06-01); "
+                         "'now returns 404' [3P] embabel docs, crewAIInc/crewAI PR #7003 (2026-08-27)"),
     "gemini-2.0-flash-001": ("2026-06-01", "gemini-3.8-flash", "[OFF] changelog 2026-02-18"),
     "gemini-2.0-flash-lite": ("2026-06-01", "gemini-3.5-flash-lite", "[OFF] changelog 2026-02-18"),
     "gemini-2.0-flash-lite-001": ("2026-06-01", "gemini-3.5-flash-lite", "[OFF] changelog 2026-02-18"),
