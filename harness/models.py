@@ -213,7 +213,6 @@ class EmbeddingModel:
     as_of: str
     source: str
     dimensions: int = 3072  # the default and the largest outputDimensionality
-    recommended: tuple[int, ...] = (768, 1536, 3072)
 
 
 EMBEDDING_MODELS: dict[str, EmbeddingModel] = {row.id: row for row in (
