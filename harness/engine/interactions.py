@@ -22,6 +22,19 @@ tier's 55 days, on `clock`, which tests move) and at most MAX_STORED in its memo
 first; `store=false` keeps none, and so rules out a later `previous_interaction_id` and
 `background=true` (the same page: store=false "is incompatible with background execution").
 
+Agents (`agent=`, such as Deep Research, with its `agent_config`): Google runs them on its own
+servers, searching the web and running tools for minutes; the glass box is offline and has none, so
+an agent interaction is refused with a 400 naming the agent (never accepted and answered as if a
+model had done the research). No public source quotes Gemini's own error for an unknown agent
+(searched issues, code and docs, 2026-12-02), so the wording is the glass box's.
+
+Errors come in the Interactions API's own shape, not generateContent's: `{"error": {"message": ...,
+"code": "invalid_request"}}`, the code a lower-case word ([3P] quoted by users of the API: 400
+"invalid_request" in discuss.ai.google.dev "opaque 400 ... stateful Interactions API" and
+allenhutchison/gemini-cli-deep-research#73, 2026-06-12; 404 "not_found" in
+googleapis/python-genai#2985, 2026-09-19; 501 "not_implemented" in googleapis/js-genai#1694,
+2026-06-16). The SDK types `code` as a string (google/genai/_gaos/types/interactions/error.py).
+
 Streaming (`stream=True`): the answer goes out as server-sent events, in the order of the docs'
 REST example ([OFF] ai.google.dev/gemini-api/docs/interactions/streaming, read 2026-12-02):
 interaction.created, interaction.status_update, then per step step.start, step.delta (text a few
@@ -30,6 +43,7 @@ interaction carries the usage (the last step.stop carries it too).
 """
 import hashlib
 import json
+import re
 import threading
 import time
 from collections import OrderedDict
@@ -45,10 +59,18 @@ RETENTION_SECONDS = 55 * 24 * 3600  # [OFF] the paid tier's 55 days (the free ti
 # the glass box's own, in Google's error shape.
 NOT_FOUND = "Interaction {id} was not found: it does not exist, was deleted, or was created with store=false."
 NO_MODEL = "An interaction needs a `model` (for example 'gemini-3.8-flash') or an `agent`."
+AGENT = ("The glass box cannot run the agent {agent!r}: Google's hosted agents (Deep Research, Antigravity) "
+         "plan, search the web and run tools on Google's servers, and the glass box is an offline stand-in "
+         "with no agents. Run this cell with a Gemini key, or send `model` (for example 'gemini-3.8-flash') "
+         "instead of `agent` for a model interaction.")
+# The Interactions API's error codes by HTTP status, as users quote them (module docstring); a status
+# with no quoted code gets its Google status name in lower case, the glass box's own choice.
+_ERROR_CODES = {400: "invalid_request", 404: "not_found", 501: "not_implemented"}
 NO_INPUT = "An interaction needs an `input`: a string, a content object or a list of them."
 BACKGROUND_UNSTORED = ("background=true needs a stored interaction: store=false is incompatible with background "
                        "execution. Leave store out (it defaults to true) or run in the foreground.")
 _BUILT_IN = {"google_search": "googleSearch", "code_execution": "codeExecution", "url_context": "urlContext"}
+_PATH = re.compile(r"^/(v1|v1beta)/interactions(/[^/]+)?$")
 _STEPS = ("user_input", "model_output", "function_call")
 _GENERATION = {"max_output_tokens": "maxOutputTokens", "temperature": "temperature", "top_p": "topP",
                "stop_sequences": "stopSequences", "seed": "seed", "response_mime_type": "responseMimeType"}
@@ -199,6 +221,8 @@ class Interactions:
     def create(self, body: dict, version: str, generate) -> dict:
         """Answer and (unless store is false) keep an interaction; `generate(model, body, version)`
         is the glass box's generateContent."""
+        if isinstance(body, dict) and body.get("agent"):
+            raise invalid(AGENT.format(agent=str(body["agent"])))
         if not isinstance(body, dict) or not body.get("model"):
             raise invalid(NO_MODEL)
         if body.get("background") and body.get("store") is False:
@@ -241,6 +265,16 @@ class Interactions:
 
 
 STORED = Interactions()
+
+
+def is_route(path: str) -> bool:
+    """True for the paths this module serves: {v1,v1beta}/interactions and interactions/{id}."""
+    return _PATH.match(path) is not None
+
+
+def error_body(err: WireError) -> dict:
+    """An API error in the Interactions API's shape: a message and a lower-case code word."""
+    return {"error": {"message": err.message, "code": _ERROR_CODES.get(err.code, err.status.lower())}}
 
 
 def streamed(raw: bytes) -> bool:

@@ -40,6 +40,7 @@ from harness.engine.cache import IMPLICIT, STORE
 from harness.engine.embeddings import batch_embed, embed
 from harness.engine.fields import CACHED, COUNT, normalise
 from harness.engine.interactions import STORED as INTERACTIONS, encode_events, streamed
+from harness.engine.interactions import error_body as interactions_error, is_route as is_interactions
 from harness.engine.json_mode import shape_answer
 from harness.engine.limits import check_generation, check_input, cut_to_tokens, stop_at
 from harness.engine.models_api import get_model, list_models
@@ -229,7 +230,8 @@ def glass_box(method: str, path: str, query: str, raw: bytes) -> tuple[int, str,
     try:
         payload = route(method, path, query, raw)
     except WireError as err:
-        return err.code, JSON_TYPE, json.dumps(err.body()).encode()  # ASCII: a message may echo a lone surrogate
+        body = interactions_error(err) if is_interactions(path) else err.body()
+        return err.code, JSON_TYPE, json.dumps(body).encode()  # ASCII: a message may echo a lone surrogate
     if path.endswith(":streamGenerateContent"):
         sse = "alt=sse" in query
         return 200, "text/event-stream" if sse else JSON_TYPE, encode(chunks(payload), sse)
