@@ -35,21 +35,15 @@ allenhutchison/gemini-cli-deep-research#73, 2026-06-12; 404 "not_found" in
 googleapis/python-genai#2985, 2026-09-19; 501 "not_implemented" in googleapis/js-genai#1694,
 2026-06-16). The SDK types `code` as a string (google/genai/_gaos/types/interactions/error.py).
 
-Streaming (`stream=True`): the answer goes out as server-sent events, in the order of the docs'
-REST example ([OFF] ai.google.dev/gemini-api/docs/interactions/streaming, read 2026-12-02):
-interaction.created, interaction.status_update, then per step step.start, step.delta (text a few
-words at a time, as streamGenerateContent splits it), step.stop, and interaction.completed, whose
-interaction carries the usage (the last step.stop carries it too).
+Streaming (`stream=True` on create, and on get to replay a stored one) is interaction_events.py.
 """
 import hashlib
-import json
 import re
 import threading
 import time
 from collections import OrderedDict
 
 from harness.engine.prompt import canonical
-from harness.engine.streaming import chunks
 from harness.engine.wire import WireError, invalid
 
 MAX_STORED = 1_000  # a lesson or a cookbook session makes tens; a whole cohort's kernel stays small
@@ -275,44 +269,3 @@ def is_route(path: str) -> bool:
 def error_body(err: WireError) -> dict:
     """An API error in the Interactions API's shape: a message and a lower-case code word."""
     return {"error": {"message": err.message, "code": _ERROR_CODES.get(err.code, err.status.lower())}}
-
-
-def streamed(raw: bytes) -> bool:
-    """True when a create's body (already parsed once by the route) asks for `stream: true`."""
-    return json.loads(raw or b"{}").get("stream") is True
-
-
-def _step_events(index: int, step: dict) -> list[dict]:
-    """step.start, its deltas and step.stop for one step: text in pieces, a call or a thought whole."""
-    if step["type"] != "model_output":
-        return [{"event_type": "step.start", "index": index, "step": step},
-                {"event_type": "step.stop", "index": index}]
-    events = [{"event_type": "step.start", "index": index, "step": {"type": "model_output", "content": []}}]
-    for item in step["content"]:
-        pieces = chunks({"candidates": [{"content": {"parts": [{"text": item["text"]}]}}]})
-        events += [{"event_type": "step.delta", "index": index,
-                    "delta": {"type": "text", "text": piece["candidates"][0]["content"]["parts"][0]["text"]}}
-                   for piece in pieces]
-    return events + [{"event_type": "step.stop", "index": index}]
-
-
-def events(interaction: dict) -> list[dict]:
-    """The server-sent events of one created interaction, in the docs' order."""
-    shell = {key: interaction[key] for key in ("id", "model", "created") if key in interaction}
-    out = [{"event_type": "interaction.created", "interaction": dict(shell, status="in_progress", object="interaction")},
-           {"event_type": "interaction.status_update", "interaction_id": interaction["id"], "status": "in_progress"}]
-    for index, step in enumerate(interaction["steps"]):
-        out += _step_events(index, step)
-    if out[-1]["event_type"] == "step.stop":
-        out[-1]["usage"] = interaction["usage"]
-    done = {key: interaction[key] for key in ("id", "model", "created", "updated", "status", "usage")}
-    out.append({"event_type": "interaction.completed", "interaction": dict(done, object="interaction")})
-    for number, event in enumerate(out):
-        event["event_id"] = f"{interaction['id']}:{number}"
-    return out
-
-
-def encode_events(interaction: dict) -> bytes:
-    """The events as an SSE body: `event:` names each one, `data:` carries its JSON."""
-    return b"".join(f"event: {e['event_type']}\ndata: {json.dumps(e, ensure_ascii=False)}\n\n".encode()
-                    for e in events(interaction))
