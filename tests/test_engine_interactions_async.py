@@ -40,7 +40,7 @@ def test_async_get_and_delete_read_and_forget_the_stored_interaction(glass_box):
         return made, stored
 
     made, stored = run(lifecycle())
-    assert stored.id == made.id and [s.type for s in stored.steps] == ["user_input", "model_output"]
+    assert stored.id == made.id and [s.type for s in stored.steps] == ["user_input", "thought", "model_output"]
     with pytest.raises(Exception) as caught:
         run(glass_box.aio.interactions.get(made.id))
     assert caught.value.status_code == 404 and caught.value.body["error"]["code"] == "not_found"

@@ -11,7 +11,12 @@ generateContent the rest of the glass box serves: the contents of every stored i
 `previous_interaction_id` chain (inputs and outputs), then this input. As the docs say ([OFF]
 ai.google.dev/gemini-api/docs/interactions-overview, read 2026-12-01), only that history carries
 over: system instruction, tools and generation config apply to the interaction that sends them.
-The answer comes back as typed steps (model_output, function_call, thought); its usage counts
+The answer comes back as typed steps: a thought step carrying the model's signature first, as
+Gemini's do (the August 2026 cookbook's Function_calling saved output lists "thought" then
+"function_call"), then model_output and function_call steps. A client that keeps the conversation
+itself (store=false) sends those steps back as the next input, with its function_result steps: the
+thought's signature goes back onto the call it came with, and a call sent back without one meets
+the same missing-signature 400 as generateContent (signatures.py). Its usage counts
 the whole replayed context, so a conversation's growing prefix shows as `total_cached_tokens`
 through the same implicit-cache simulation as generateContent (implicit caching only).
 
@@ -48,9 +53,11 @@ from harness.engine.wire import WireError, invalid
 
 MAX_STORED = 1_000  # a lesson or a cookbook session makes tens; a whole cohort's kernel stays small
 RETENTION_SECONDS = 55 * 24 * 3600  # [OFF] the paid tier's 55 days (the free tier's is 1 day)
-# NOTE: Gemini's wording for an unknown or deleted id and for a turn that follows a store=false
-# one was not found in public material (searched issues, docs and pages, 2026-12-01): these are
-# the glass box's own, in Google's error shape.
+# NOTE: Gemini's status and code for an unknown id are 404 "not_found" (googleapis/python-genai#2985,
+# 2026-09-19, a GET of an id Gemini had just issued); its wording for an unknown or deleted id, or for
+# a turn that follows a store=false one, was found nowhere public (searched issues, code, docs and
+# pages for "interaction not found", "Interaction with id", previous_interaction_id, 2026-12-01 and
+# 2026-12-02): the words are the glass box's own.
 NOT_FOUND = "Interaction {id} was not found: it does not exist, was deleted, or was created with store=false."
 NO_MODEL = "An interaction needs a `model` (for example 'gemini-3.8-flash') or an `agent`."
 AGENT = ("The glass box cannot run the agent {agent!r}: Google's hosted agents (Deep Research, Antigravity) "
@@ -65,7 +72,8 @@ BACKGROUND_UNSTORED = ("background=true needs a stored interaction: store=false 
                        "execution. Leave store out (it defaults to true) or run in the foreground.")
 _BUILT_IN = {"google_search": "googleSearch", "code_execution": "codeExecution", "url_context": "urlContext"}
 _PATH = re.compile(r"^/(v1|v1beta)/interactions(/[^/]+)?$")
-_STEPS = ("user_input", "model_output", "function_call")
+_MODEL_STEPS = ("thought", "model_output", "function_call")
+_STEPS = _MODEL_STEPS + ("user_input", "function_result")
 _GENERATION = {"max_output_tokens": "maxOutputTokens", "temperature": "temperature", "top_p": "topP",
                "stop_sequences": "stopSequences", "seed": "seed", "response_mime_type": "responseMimeType"}
 
@@ -91,14 +99,43 @@ def _part(item) -> dict:
                   "function_result, and image/audio/video/document with data or uri.")
 
 
-def _step_content(step: dict) -> dict:
-    """A step the client sends (user_input, model_output, function_call) as a content."""
-    if step["type"] == "function_call":
-        return {"role": "model", "parts": [{"functionCall": {"id": step.get("id"), "name": step.get("name", ""),
-                                                             "args": step.get("arguments") or {}}}]}
-    role = "user" if step["type"] == "user_input" else "model"
+def _step_parts(step: dict) -> list[dict]:
+    """The parts one step the client sends stands for (a thought stands for none: its signature
+    rides on the next part, see _signed)."""
+    kind = step["type"]
+    if kind == "function_call":
+        return [{"functionCall": {"id": step.get("id"), "name": step.get("name", ""), "args": step.get("arguments") or {}}}]
+    if kind == "function_result":
+        return [_part(step)]
+    if kind == "thought":
+        return []
     content = step.get("content") or []
-    return {"role": role, "parts": [_part(c) for c in (content if isinstance(content, list) else [content])]}
+    return [_part(c) for c in (content if isinstance(content, list) else [content])]
+
+
+def _signed(parts: list[dict], signature) -> list[dict]:
+    """A model turn's parts with a thought step's signature put back where generateContent carries
+    it: on the first function call, or else on the last part (as signatures.sign puts it)."""
+    if not signature or not parts:
+        return parts
+    at = next((i for i, part in enumerate(parts) if "functionCall" in part), len(parts) - 1)
+    return parts[:at] + [dict(parts[at], thoughtSignature=signature)] + parts[at + 1:]
+
+
+def _step_contents(steps: list[dict]) -> list[dict]:
+    """Steps as contents: a run of model steps (thought, model_output, function_call) is one model
+    turn and a run of function_result steps one user turn (the responses to that turn's calls, as
+    generateContent wants them); each user_input step is a user turn of its own."""
+    contents, previous = [], None
+    for step in steps:
+        kind = "model" if step["type"] in _MODEL_STEPS else step["type"]
+        if kind != previous or kind == "user_input":
+            contents.append({"role": "model" if kind == "model" else "user", "parts": [], "signature": None})
+        previous = kind
+        contents[-1]["parts"] += _step_parts(step)
+        if step["type"] == "thought" and step.get("signature"):
+            contents[-1]["signature"] = step["signature"]
+    return [{"role": c["role"], "parts": _signed(c["parts"], c["signature"])} for c in contents if c["parts"]]
 
 
 def input_contents(value) -> list[dict]:
@@ -106,8 +143,8 @@ def input_contents(value) -> list[dict]:
     if value is None or value == "" or value == []:
         raise invalid(NO_INPUT)
     items = value if isinstance(value, list) else [value]
-    if all(isinstance(i, dict) and i.get("type") in _STEPS for i in items):  # the SDK wraps content lists
-        return [_step_content(i) for i in items]
+    if all(isinstance(i, dict) and i.get("type") in _STEPS for i in items):  # a conversation kept client-side
+        return _step_contents(items)
     if all(isinstance(i, dict) and "role" in i for i in items):  # turns: [{"role", "content"}]
         return [{"role": "model" if i["role"] in ("model", "assistant") else "user",
                  "parts": [_part(c) for c in (i["content"] if isinstance(i["content"], list) else [i["content"]])]}
@@ -165,6 +202,11 @@ def _call_id(call: dict, index: int, contents: list) -> str:
 def steps_of(parts: list, contents: list) -> tuple[list, list]:
     """(typed steps, the parts as stored, each call with its id) of the model's answer."""
     steps, stored = [], []
+    signature = next((p["thoughtSignature"] for p in parts if p.get("thoughtSignature") and not p.get("thought")), None)
+    if signature and not any(p.get("thought") for p in parts):
+        # Gemini's steps put the model's thought (and its signature) before the call or the answer
+        # (August cookbook Function_calling, saved output: "Type: thought", "Type: function_call").
+        steps.append({"type": "thought", "signature": signature, "summary": []})
     for index, part in enumerate(parts):
         if "functionCall" in part:
             call = dict(part["functionCall"])
