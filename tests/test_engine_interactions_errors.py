@@ -6,7 +6,7 @@ from google import genai
 from google.genai import types
 
 from harness import MODEL
-from harness.engine import interactions
+from harness.engine.interaction_input import NO_INPUT
 
 CINEMA = [{"type": "function", "name": "find_theaters", "description": "Find theaters based on location and movie title.",
            "parameters": {"type": "object", "properties": {"location": {"type": "string"}, "movie": {"type": "string"}},
@@ -32,7 +32,7 @@ def test_an_agent_is_refused_before_its_input_or_store_is_looked_at(post_json):
 
 def test_errors_come_in_the_interactions_shape_and_generate_content_keeps_googles(glass_box, post_json):
     status, body = post_json("/v1beta/interactions", {"model": MODEL})
-    assert status == 400 and body == {"error": {"message": interactions.NO_INPUT, "code": "invalid_request"}}
+    assert status == 400 and body == {"error": {"message": NO_INPUT, "code": "invalid_request"}}
     status, body = post_json("/v1/interactions", {"model": MODEL, "input": "Hi", "previous_interaction_id": "v1_nope"})
     assert status == 404 and body["error"]["code"] == "not_found" and "v1_nope" in body["error"]["message"]
     status, body = post_json(f"/v1beta/models/{MODEL}:generateContent", {"contents": []})
