@@ -63,3 +63,13 @@ def test_the_same_function_result_in_a_list_ends_the_turn_with_the_result(glass_
     answered = glass_box.interactions.create(model=MODEL, previous_interaction_id=asked.id, tools=CINEMA, input=[
         {"type": "function_result", "name": call.name, "call_id": call.id, "result": "['Googleplex 16']"}])
     assert answered.status == "completed" and "Googleplex 16" in answered.steps[-1].content[0].text
+
+
+def test_cancel_returns_a_finished_background_interaction_as_it_is_and_404s_an_unknown_id(glass_box):
+    made = glass_box.interactions.create(model=MODEL, input="Write a haiku about tea.", background=True)
+    assert made.status == "completed"  # the glass box answers before it replies: polling ends at once
+    cancelled = glass_box.interactions.cancel(made.id)
+    assert (cancelled.id, cancelled.status) == (made.id, "completed")
+    with pytest.raises(Exception) as caught:
+        glass_box.interactions.cancel("v1_never_made")
+    assert caught.value.status_code == 404 and caught.value.body["error"]["code"] == "not_found"

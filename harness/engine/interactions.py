@@ -5,6 +5,7 @@
     GET    {v1,v1beta}/interactions/{id}   the stored interaction, its user_input steps included
                                            (?stream=true: replayed as events, interaction_events.py)
     DELETE {v1,v1beta}/interactions/{id}   forget it ({} back)
+    POST   {v1,v1beta}/interactions/{id}/cancel   the interaction as it is: none is ever left running
 
 A create is answered by the same generateContent the rest of the glass box serves, with the
 request interaction_input.py makes: the contents of every stored interaction up the
@@ -68,7 +69,7 @@ AGENT = ("The glass box cannot run the agent {agent!r}: Google's hosted agents (
 _ERROR_CODES = {400: "invalid_request", 404: "not_found", 501: "not_implemented"}
 BACKGROUND_UNSTORED = ("background=true needs a stored interaction: store=false is incompatible with background "
                        "execution. Leave store out (it defaults to true) or run in the foreground.")
-_PATH = re.compile(r"^/(v1|v1beta)/interactions(/[^/]+)?$")
+_PATH = re.compile(r"^/(v1|v1beta)/interactions(/[^/]+(/cancel)?)?$")
 
 
 def _call_id(call: dict, index: int, contents: list) -> str:
@@ -167,6 +168,12 @@ class Interactions:
         return interaction
 
     def get(self, name: str) -> dict:
+        return self._get(name)["resource"]
+
+    def cancel(self, name: str) -> dict:
+        """The interaction, unchanged: the glass box answers every interaction (background ones too)
+        before it replies, so none is left in progress to stop. NOTE: Gemini's answer to cancelling
+        a finished interaction is quoted nowhere public (searched 2026-12-02); a no-op is ours."""
         return self._get(name)["resource"]
 
     def delete(self, name: str) -> dict:

@@ -14,8 +14,8 @@ Routes (under /v1/ and /v1beta/ alike):
     POST   cachedContents                        create an explicit cache
     GET    cachedContents                        list them
     GET | PATCH | DELETE  cachedContents/{id}    read, change the ttl, delete
-    POST   interactions, GET | DELETE interactions/{id}   the Interactions API (interactions.py; streams:
-                                                     interaction_events.py)
+    POST   interactions, GET | DELETE interactions/{id}, POST interactions/{id}/cancel
+                                          the Interactions API (interactions.py; streams: interaction_events.py)
     /v1beta/openai/: chat/completions, models, embeddings   the OpenAI-compatible endpoint (openai_answers.py)
 
 A generateContent request goes through, in order: its fields read as proto JSON reads them
@@ -208,6 +208,8 @@ def route(method: str, path: str, query: str, raw: bytes) -> dict:
         return STORE.list(size or 100, params.get("pageToken", ""))
     if rest == "interactions" and method == "POST":
         return INTERACTIONS.create(parse_body(raw), version, generate)
+    if rest.startswith("interactions/") and rest.endswith("/cancel") and method == "POST":
+        return INTERACTIONS.cancel(rest.removeprefix("interactions/").removesuffix("/cancel"))
     if rest.startswith("interactions/") and method in ("GET", "DELETE"):
         name = rest.removeprefix("interactions/")
         return INTERACTIONS.get(name) if method == "GET" else INTERACTIONS.delete(name)
