@@ -59,3 +59,14 @@ def test_a_call_sent_back_without_its_thought_step_is_geminis_missing_signature_
     answered = glass_box.interactions.create(model=MODEL, tools=WEATHER, store=False,
                                              input=[user("What's the weather in Tokyo?"), dummy, call, result])
     assert "22C" in answered.steps[-1].content[0].text
+
+
+def test_thinking_summaries_auto_fills_the_thought_steps_summary_and_none_leaves_it_empty(glass_box):
+    shown = glass_box.interactions.create(model=MODEL, input="What's the weather in Tokyo?", tools=WEATHER,
+                                          generation_config={"thinking_summaries": "auto"})
+    thought = shown.steps[0]
+    assert thought.type == "thought" and thought.signature and "glass box" in thought.summary[0].text
+    assert [s.type for s in shown.steps].count("thought") == 1
+    hidden = glass_box.interactions.create(model=MODEL, input="What's the weather in Tokyo?", tools=WEATHER,
+                                           generation_config={"thinking_summaries": "none"})
+    assert hidden.steps[0].type == "thought" and not hidden.steps[0].summary

@@ -119,8 +119,13 @@ def generate_body(body: dict, history: list) -> dict:
         request["tools"] = tools
     config = body.get("generation_config") or {}
     generation = {_GENERATION[k]: v for k, v in config.items() if k in _GENERATION}
+    thinking = {}
     if config.get("thinking_level"):
-        generation["thinkingConfig"] = {"thinkingLevel": str(config["thinking_level"]).upper()}
+        thinking["thinkingLevel"] = str(config["thinking_level"]).upper()
+    if str(config.get("thinking_summaries", "")).lower() == "auto":  # the thought step's summary, shown
+        thinking["includeThoughts"] = True
+    if thinking:
+        generation["thinkingConfig"] = thinking
     formats = body.get("response_format") or []
     for fmt in formats if isinstance(formats, list) else [formats]:  # JSON mode: a text format with a MIME type
         if isinstance(fmt, dict) and fmt.get("type", "text") == "text" and fmt.get("mime_type"):

@@ -79,10 +79,11 @@ def _call_id(call: dict, index: int, contents: list) -> str:
 def steps_of(parts: list, contents: list) -> tuple[list, list]:
     """(typed steps, the parts as stored, each call with its id) of the model's answer."""
     steps, stored = [], []
-    signature = next((p["thoughtSignature"] for p in parts if p.get("thoughtSignature") and not p.get("thought")), None)
+    # Gemini's steps put the model's thought, with its signature, before the call or the answer
+    # (August cookbook Function_calling, saved output: "Type: thought", "Type: function_call"); the
+    # signature generateContent carries on the call (or the answer's last part) goes there.
+    signature = next((p["thoughtSignature"] for p in parts if p.get("thoughtSignature")), None)
     if signature and not any(p.get("thought") for p in parts):
-        # Gemini's steps put the model's thought (and its signature) before the call or the answer
-        # (August cookbook Function_calling, saved output: "Type: thought", "Type: function_call").
         steps.append({"type": "thought", "signature": signature, "summary": []})
     for index, part in enumerate(parts):
         if "functionCall" in part:
@@ -93,8 +94,10 @@ def steps_of(parts: list, contents: list) -> tuple[list, list]:
                           "arguments": call.get("args") or {}})
             continue
         stored.append(part)
-        if part.get("thought"):
-            steps.append({"type": "thought", "signature": part.get("thoughtSignature"), "summary": []})
+        if part.get("thought"):  # shown with thinking_summaries="auto": its text is the summary
+            steps.append({"type": "thought", "signature": part.get("thoughtSignature") or signature,
+                          "summary": [{"type": "text", "text": part["text"]}] if part.get("text") else []})
+            signature = None  # one thought step carries it
         elif "text" in part:
             if steps and steps[-1]["type"] == "model_output":
                 steps[-1]["content"].append({"type": "text", "text": part["text"]})
