@@ -73,3 +73,16 @@ def test_cancel_returns_a_finished_background_interaction_as_it_is_and_404s_an_u
     with pytest.raises(Exception) as caught:
         glass_box.interactions.cancel("v1_never_made")
     assert caught.value.status_code == 404 and caught.value.body["error"]["code"] == "not_found"
+
+
+@pytest.mark.parametrize("extra, named", [
+    ({"tools": [{"name": "f"}]}, "type"), ({"tools": [{"type": "function"}]}, "name"), ({"tools": "x"}, "tools"),
+    ({"tools": [{"type": "mcp_server", "name": "docs", "url": "https://example.com/mcp"}]}, "mcp_server"),
+    ({"input": [{"role": "user"}]}, "content"), ({"input": [{"role": "system", "content": "x"}]}, "role"),
+    ({"input": {"type": "text", "text": 5}}, "text"), ({"generation_config": "x"}, "generation_config"),
+    ({"generation_config": {"tool_choice": 5}}, "tool_choice"), ({"response_format": "x"}, "response_format"),
+    ({"store": "yes"}, "store"), ({"system_instruction": 7}, "system_instruction"), ({"model": 3}, "model"),
+    ({"previous_interaction_id": 5}, "previous_interaction_id"), ({"background": "no"}, "background")])
+def test_a_malformed_create_is_a_400_naming_what_was_wrong_never_a_500(post_json, extra, named):
+    status, body = post_json("/v1beta/interactions", dict({"model": MODEL, "input": "Hello"}, **extra))
+    assert status == 400 and body["error"]["code"] == "invalid_request" and named in body["error"]["message"]

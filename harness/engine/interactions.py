@@ -47,7 +47,7 @@ import threading
 import time
 from collections import OrderedDict
 
-from harness.engine.interaction_input import generate_body
+from harness.engine.interaction_input import check_fields, generate_body
 from harness.engine.prompt import canonical
 from harness.engine.wire import WireError, invalid
 
@@ -69,7 +69,7 @@ AGENT = ("The glass box cannot run the agent {agent!r}: Google's hosted agents (
 _ERROR_CODES = {400: "invalid_request", 404: "not_found", 501: "not_implemented"}
 BACKGROUND_UNSTORED = ("background=true needs a stored interaction: store=false is incompatible with background "
                        "execution. Leave store out (it defaults to true) or run in the foreground.")
-_PATH = re.compile(r"^/(v1|v1beta)/interactions(/[^/]+(/cancel)?)?$")
+_PATH = re.compile(r"^/(v1|v1beta)/interactions(/[^/]*(/cancel)?)?$")
 
 
 def _call_id(call: dict, index: int, contents: list) -> str:
@@ -137,9 +137,12 @@ class Interactions:
     def create(self, body: dict, version: str, generate) -> dict:
         """Answer and (unless store is false) keep an interaction; `generate(model, body, version)`
         is the glass box's generateContent."""
-        if isinstance(body, dict) and body.get("agent"):
+        if not isinstance(body, dict):
+            raise invalid(NO_MODEL)
+        check_fields(body)
+        if body.get("agent"):
             raise invalid(AGENT.format(agent=str(body["agent"])))
-        if not isinstance(body, dict) or not body.get("model"):
+        if not body.get("model"):
             raise invalid(NO_MODEL)
         if body.get("background") and body.get("store") is False:
             raise invalid(BACKGROUND_UNSTORED)
