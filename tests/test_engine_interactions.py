@@ -53,7 +53,7 @@ def test_system_instruction_and_generation_config_apply_to_their_interaction(gla
 def test_get_returns_the_stored_interaction_with_its_input_and_delete_forgets_it(glass_box):
     made = glass_box.interactions.create(model=MODEL, input="My cat is called Tom.")
     stored = glass_box.interactions.get(made.id)
-    assert [s.type for s in stored.steps] == ["user_input", "model_output"]
+    assert [s.type for s in stored.steps] == ["user_input", "thought", "model_output"]
     glass_box.interactions.delete(made.id)
     with pytest.raises(Exception) as caught:
         glass_box.interactions.get(made.id)

@@ -3,17 +3,21 @@
     POST   {v1,v1beta}/interactions        create: model, input, previous_interaction_id, store,
                                            system_instruction, tools, generation_config
     GET    {v1,v1beta}/interactions/{id}   the stored interaction, its user_input steps included
+                                           (?stream=true: replayed as events, interaction_events.py)
     DELETE {v1,v1beta}/interactions/{id}   forget it ({} back)
+    POST   {v1,v1beta}/interactions/{id}/cancel   the interaction as it is: none is ever left running
 
-Shapes as google-genai 3.6.1 sends and reads them (snake_case JSON; read in
-google/genai/_gaos/types/interactions/, 2026-12-01). A create is answered by the same
-generateContent the rest of the glass box serves: the contents of every stored interaction up the
+A create is answered by the same generateContent the rest of the glass box serves, with the
+request interaction_input.py makes: the contents of every stored interaction up the
 `previous_interaction_id` chain (inputs and outputs), then this input. As the docs say ([OFF]
 ai.google.dev/gemini-api/docs/interactions-overview, read 2026-12-01), only that history carries
 over: system instruction, tools and generation config apply to the interaction that sends them.
-The answer comes back as typed steps (model_output, function_call, thought); its usage counts
-the whole replayed context, so a conversation's growing prefix shows as `total_cached_tokens`
-through the same implicit-cache simulation as generateContent (implicit caching only).
+The answer comes back as typed steps: a thought step carrying the model's signature first, as
+Gemini's do (the August 2026 cookbook's Function_calling saved output lists "thought" then
+"function_call"), then model_output and function_call steps; a client that keeps the conversation
+itself (store=false) sends them back as its next input. The usage counts the whole replayed
+context, so a conversation's growing prefix shows as `total_cached_tokens` through the same
+implicit-cache simulation as generateContent (implicit caching only).
 
 Retention: Gemini keeps a stored interaction 55 days on the paid tier and 1 day on the free tier
 ([OFF] "Data storage and retention", ai.google.dev/gemini-api/docs/interactions, as copied in public
@@ -22,124 +26,50 @@ tier's 55 days, on `clock`, which tests move) and at most MAX_STORED in its memo
 first; `store=false` keeps none, and so rules out a later `previous_interaction_id` and
 `background=true` (the same page: store=false "is incompatible with background execution").
 
-Streaming (`stream=True`): the answer goes out as server-sent events, in the order of the docs'
-REST example ([OFF] ai.google.dev/gemini-api/docs/interactions/streaming, read 2026-12-02):
-interaction.created, interaction.status_update, then per step step.start, step.delta (text a few
-words at a time, as streamGenerateContent splits it), step.stop, and interaction.completed, whose
-interaction carries the usage (the last step.stop carries it too).
+Agents (`agent=`, such as Deep Research, with its `agent_config`): Google runs them on its own
+servers, searching the web and running tools for minutes; the glass box is offline and has none, so
+an agent interaction is refused with a 400 naming the agent (never accepted and answered as if a
+model had done the research). No public source quotes Gemini's own error for an unknown agent
+(searched issues, code and docs, 2026-12-02), so the wording is the glass box's.
+
+Errors come in the Interactions API's own shape, not generateContent's: `{"error": {"message": ...,
+"code": "invalid_request"}}`, the code a lower-case word ([3P] quoted by users of the API: 400
+"invalid_request" in discuss.ai.google.dev "opaque 400 ... stateful Interactions API" and
+allenhutchison/gemini-cli-deep-research#73, 2026-06-12; 404 "not_found" in
+googleapis/python-genai#2985, 2026-09-19; 501 "not_implemented" in googleapis/js-genai#1694,
+2026-06-16). The SDK types `code` as a string (google/genai/_gaos/types/interactions/error.py).
+
+Streaming (`stream=True` on create, and on get to replay a stored one) is interaction_events.py.
 """
 import hashlib
-import json
+import re
 import threading
 import time
 from collections import OrderedDict
 
+from harness.engine.interaction_input import check_fields, generate_body
 from harness.engine.prompt import canonical
-from harness.engine.streaming import chunks
 from harness.engine.wire import WireError, invalid
 
 MAX_STORED = 1_000  # a lesson or a cookbook session makes tens; a whole cohort's kernel stays small
 RETENTION_SECONDS = 55 * 24 * 3600  # [OFF] the paid tier's 55 days (the free tier's is 1 day)
-# NOTE: Gemini's wording for an unknown or deleted id and for a turn that follows a store=false
-# one was not found in public material (searched issues, docs and pages, 2026-12-01): these are
-# the glass box's own, in Google's error shape.
+# NOTE: Gemini's status and code for an unknown id are 404 "not_found" (googleapis/python-genai#2985,
+# 2026-09-19, a GET of an id Gemini had just issued); its wording for an unknown or deleted id, or for
+# a turn that follows a store=false one, was found nowhere public (searched issues, code, docs and
+# pages for "interaction not found", "Interaction with id", previous_interaction_id, 2026-12-01 and
+# 2026-12-02): the words are the glass box's own.
 NOT_FOUND = "Interaction {id} was not found: it does not exist, was deleted, or was created with store=false."
 NO_MODEL = "An interaction needs a `model` (for example 'gemini-3.8-flash') or an `agent`."
-NO_INPUT = "An interaction needs an `input`: a string, a content object or a list of them."
+AGENT = ("The glass box cannot run the agent {agent!r}: Google's hosted agents (Deep Research, Antigravity) "
+         "plan, search the web and run tools on Google's servers, and the glass box is an offline stand-in "
+         "with no agents. Run this cell with a Gemini key, or send `model` (for example 'gemini-3.8-flash') "
+         "instead of `agent` for a model interaction.")
+# The Interactions API's error codes by HTTP status, as users quote them (module docstring); a status
+# with no quoted code gets its Google status name in lower case, the glass box's own choice.
+_ERROR_CODES = {400: "invalid_request", 404: "not_found", 501: "not_implemented"}
 BACKGROUND_UNSTORED = ("background=true needs a stored interaction: store=false is incompatible with background "
                        "execution. Leave store out (it defaults to true) or run in the foreground.")
-_BUILT_IN = {"google_search": "googleSearch", "code_execution": "codeExecution", "url_context": "urlContext"}
-_STEPS = ("user_input", "model_output", "function_call")
-_GENERATION = {"max_output_tokens": "maxOutputTokens", "temperature": "temperature", "top_p": "topP",
-               "stop_sequences": "stopSequences", "seed": "seed", "response_mime_type": "responseMimeType"}
-
-
-def _part(item) -> dict:
-    """One input content (a string or a typed dict) as a generateContent part."""
-    if isinstance(item, str):
-        return {"text": item}
-    if not isinstance(item, dict):
-        raise invalid(f"An input content must be a string or an object with a `type`, got {type(item).__name__}.")
-    kind = item.get("type")
-    if kind == "text":
-        return {"text": str(item.get("text", ""))}
-    if kind == "function_result":
-        result = item.get("result")
-        return {"functionResponse": {"id": item.get("call_id"), "name": item.get("name", ""),
-                                     "response": result if isinstance(result, dict) else {"result": result}}}
-    if kind in ("image", "audio", "video", "document") and item.get("data"):
-        return {"inlineData": {"mimeType": item.get("mime_type", "application/octet-stream"), "data": item["data"]}}
-    if kind in ("image", "audio", "video", "document") and item.get("uri"):
-        return {"fileData": {"fileUri": item["uri"], "mimeType": item.get("mime_type", f"{kind}/*")}}
-    raise invalid(f"The glass box does not read input contents of type {kind!r}: it reads text, "
-                  "function_result, and image/audio/video/document with data or uri.")
-
-
-def _step_content(step: dict) -> dict:
-    """A step the client sends (user_input, model_output, function_call) as a content."""
-    if step["type"] == "function_call":
-        return {"role": "model", "parts": [{"functionCall": {"id": step.get("id"), "name": step.get("name", ""),
-                                                             "args": step.get("arguments") or {}}}]}
-    role = "user" if step["type"] == "user_input" else "model"
-    content = step.get("content") or []
-    return {"role": role, "parts": [_part(c) for c in (content if isinstance(content, list) else [content])]}
-
-
-def input_contents(value) -> list[dict]:
-    """The interaction's input as generateContent contents (role user, or the roles of turns or steps)."""
-    if value is None or value == "" or value == []:
-        raise invalid(NO_INPUT)
-    items = value if isinstance(value, list) else [value]
-    if all(isinstance(i, dict) and i.get("type") in _STEPS for i in items):  # the SDK wraps content lists
-        return [_step_content(i) for i in items]
-    if all(isinstance(i, dict) and "role" in i for i in items):  # turns: [{"role", "content"}]
-        return [{"role": "model" if i["role"] in ("model", "assistant") else "user",
-                 "parts": [_part(c) for c in (i["content"] if isinstance(i["content"], list) else [i["content"]])]}
-                for i in items]
-    return [{"role": "user", "parts": [_part(i) for i in items]}]
-
-
-def _tool_config(choice) -> dict | None:
-    if choice is None:
-        return None
-    if isinstance(choice, str):
-        return {"functionCallingConfig": {"mode": choice.upper()}}
-    allowed = choice.get("allowed_tools") or {}
-    config = {"mode": str(allowed.get("mode", "AUTO")).upper()}
-    if allowed.get("tools"):
-        config["allowedFunctionNames"] = list(allowed["tools"])
-    return {"functionCallingConfig": config}
-
-
-def generate_body(body: dict, history: list) -> dict:
-    """The generateContent request that answers an interaction."""
-    request = {"contents": history + input_contents(body.get("input"))}
-    if body.get("system_instruction"):
-        request["systemInstruction"] = {"parts": [{"text": str(body["system_instruction"])}]}
-    functions = [{k: t[k] for k in ("name", "description", "parameters") if k in t}
-                 for t in body.get("tools") or [] if t.get("type") == "function"]
-    tools = [{"functionDeclarations": functions}] if functions else []
-    tools += [{_BUILT_IN.get(t.get("type"), t.get("type")): {}} for t in body.get("tools") or []
-              if t.get("type") != "function"]
-    if tools:
-        request["tools"] = tools
-    config = body.get("generation_config") or {}
-    generation = {_GENERATION[k]: v for k, v in config.items() if k in _GENERATION}
-    if config.get("thinking_level"):
-        generation["thinkingConfig"] = {"thinkingLevel": str(config["thinking_level"]).upper()}
-    formats = body.get("response_format") or []
-    for fmt in formats if isinstance(formats, list) else [formats]:  # JSON mode: a text format with a MIME type
-        if isinstance(fmt, dict) and fmt.get("type", "text") == "text" and fmt.get("mime_type"):
-            generation["responseMimeType"] = fmt["mime_type"]
-            if fmt.get("schema"):
-                generation["responseJsonSchema"] = fmt["schema"]
-    if body.get("response_mime_type"):  # the deprecated spelling
-        generation.setdefault("responseMimeType", body["response_mime_type"])
-    if generation:
-        request["generationConfig"] = generation
-    if (tool_config := _tool_config(config.get("tool_choice"))):
-        request["toolConfig"] = tool_config
-    return request
+_PATH = re.compile(r"^/(v1|v1beta)/interactions(/[^/]*(/cancel)?)?$")
 
 
 def _call_id(call: dict, index: int, contents: list) -> str:
@@ -149,6 +79,12 @@ def _call_id(call: dict, index: int, contents: list) -> str:
 def steps_of(parts: list, contents: list) -> tuple[list, list]:
     """(typed steps, the parts as stored, each call with its id) of the model's answer."""
     steps, stored = [], []
+    # Gemini's steps put the model's thought, with its signature, before the call or the answer
+    # (August cookbook Function_calling, saved output: "Type: thought", "Type: function_call"); the
+    # signature generateContent carries on the call (or the answer's last part) goes there.
+    signature = next((p["thoughtSignature"] for p in parts if p.get("thoughtSignature")), None)
+    if signature and not any(p.get("thought") for p in parts):
+        steps.append({"type": "thought", "signature": signature, "summary": []})
     for index, part in enumerate(parts):
         if "functionCall" in part:
             call = dict(part["functionCall"])
@@ -158,8 +94,10 @@ def steps_of(parts: list, contents: list) -> tuple[list, list]:
                           "arguments": call.get("args") or {}})
             continue
         stored.append(part)
-        if part.get("thought"):
-            steps.append({"type": "thought", "signature": part.get("thoughtSignature"), "summary": []})
+        if part.get("thought"):  # shown with thinking_summaries="auto": its text is the summary
+            steps.append({"type": "thought", "signature": part.get("thoughtSignature") or signature,
+                          "summary": [{"type": "text", "text": part["text"]}] if part.get("text") else []})
+            signature = None  # one thought step carries it
         elif "text" in part:
             if steps and steps[-1]["type"] == "model_output":
                 steps[-1]["content"].append({"type": "text", "text": part["text"]})
@@ -199,7 +137,12 @@ class Interactions:
     def create(self, body: dict, version: str, generate) -> dict:
         """Answer and (unless store is false) keep an interaction; `generate(model, body, version)`
         is the glass box's generateContent."""
-        if not isinstance(body, dict) or not body.get("model"):
+        if not isinstance(body, dict):
+            raise invalid(NO_MODEL)
+        check_fields(body)
+        if body.get("agent"):
+            raise invalid(AGENT.format(agent=str(body["agent"])))
+        if not body.get("model"):
             raise invalid(NO_MODEL)
         if body.get("background") and body.get("store") is False:
             raise invalid(BACKGROUND_UNSTORED)
@@ -233,6 +176,12 @@ class Interactions:
     def get(self, name: str) -> dict:
         return self._get(name)["resource"]
 
+    def cancel(self, name: str) -> dict:
+        """The interaction, unchanged: the glass box answers every interaction (background ones too)
+        before it replies, so none is left in progress to stop. NOTE: Gemini's answer to cancelling
+        a finished interaction is quoted nowhere public (searched 2026-12-02); a no-op is ours."""
+        return self._get(name)["resource"]
+
     def delete(self, name: str) -> dict:
         with self._lock:
             if self._stored.pop(name, None) is None:
@@ -243,42 +192,11 @@ class Interactions:
 STORED = Interactions()
 
 
-def streamed(raw: bytes) -> bool:
-    """True when a create's body (already parsed once by the route) asks for `stream: true`."""
-    return json.loads(raw or b"{}").get("stream") is True
+def is_route(path: str) -> bool:
+    """True for the paths this module serves: {v1,v1beta}/interactions and interactions/{id}."""
+    return _PATH.match(path) is not None
 
 
-def _step_events(index: int, step: dict) -> list[dict]:
-    """step.start, its deltas and step.stop for one step: text in pieces, a call or a thought whole."""
-    if step["type"] != "model_output":
-        return [{"event_type": "step.start", "index": index, "step": step},
-                {"event_type": "step.stop", "index": index}]
-    events = [{"event_type": "step.start", "index": index, "step": {"type": "model_output", "content": []}}]
-    for item in step["content"]:
-        pieces = chunks({"candidates": [{"content": {"parts": [{"text": item["text"]}]}}]})
-        events += [{"event_type": "step.delta", "index": index,
-                    "delta": {"type": "text", "text": piece["candidates"][0]["content"]["parts"][0]["text"]}}
-                   for piece in pieces]
-    return events + [{"event_type": "step.stop", "index": index}]
-
-
-def events(interaction: dict) -> list[dict]:
-    """The server-sent events of one created interaction, in the docs' order."""
-    shell = {key: interaction[key] for key in ("id", "model", "created") if key in interaction}
-    out = [{"event_type": "interaction.created", "interaction": dict(shell, status="in_progress", object="interaction")},
-           {"event_type": "interaction.status_update", "interaction_id": interaction["id"], "status": "in_progress"}]
-    for index, step in enumerate(interaction["steps"]):
-        out += _step_events(index, step)
-    if out[-1]["event_type"] == "step.stop":
-        out[-1]["usage"] = interaction["usage"]
-    done = {key: interaction[key] for key in ("id", "model", "created", "updated", "status", "usage")}
-    out.append({"event_type": "interaction.completed", "interaction": dict(done, object="interaction")})
-    for number, event in enumerate(out):
-        event["event_id"] = f"{interaction['id']}:{number}"
-    return out
-
-
-def encode_events(interaction: dict) -> bytes:
-    """The events as an SSE body: `event:` names each one, `data:` carries its JSON."""
-    return b"".join(f"event: {e['event_type']}\ndata: {json.dumps(e, ensure_ascii=False)}\n\n".encode()
-                    for e in events(interaction))
+def error_body(err: WireError) -> dict:
+    """An API error in the Interactions API's shape: a message and a lower-case code word."""
+    return {"error": {"message": err.message, "code": _ERROR_CODES.get(err.code, err.status.lower())}}

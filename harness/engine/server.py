@@ -14,7 +14,8 @@ Routes (under /v1/ and /v1beta/ alike):
     POST   cachedContents                        create an explicit cache
     GET    cachedContents                        list them
     GET | PATCH | DELETE  cachedContents/{id}    read, change the ttl, delete
-    POST   interactions, GET | DELETE interactions/{id}   the Interactions API (interactions.py)
+    POST   interactions, GET | DELETE interactions/{id}, POST interactions/{id}/cancel
+                                          the Interactions API (interactions.py; streams: interaction_events.py)
     /v1beta/openai/: chat/completions, models, embeddings   the OpenAI-compatible endpoint (openai_answers.py)
 
 A generateContent request goes through, in order: its fields read as proto JSON reads them
@@ -39,7 +40,8 @@ from harness.engine.behaviours import respond
 from harness.engine.cache import IMPLICIT, STORE
 from harness.engine.embeddings import batch_embed, embed
 from harness.engine.fields import CACHED, COUNT, normalise
-from harness.engine.interactions import STORED as INTERACTIONS, encode_events, streamed
+from harness.engine.interaction_events import stream_of as interaction_stream
+from harness.engine.interactions import STORED as INTERACTIONS, error_body as interactions_error, is_route as is_interactions
 from harness.engine.json_mode import shape_answer
 from harness.engine.limits import check_generation, check_input, cut_to_tokens, stop_at
 from harness.engine.models_api import get_model, list_models
@@ -211,6 +213,8 @@ def route(method: str, path: str, query: str, raw: bytes) -> dict:
         return STORE.list(size or 100, params.get("pageToken", ""))
     if rest == "interactions" and method == "POST":
         return INTERACTIONS.create(parse_body(raw), version, generate)
+    if rest.startswith("interactions/") and rest.endswith("/cancel") and method == "POST":
+        return INTERACTIONS.cancel(rest.removeprefix("interactions/").removesuffix("/cancel"))
     if rest.startswith("interactions/") and method in ("GET", "DELETE"):
         name = rest.removeprefix("interactions/")
         return INTERACTIONS.get(name) if method == "GET" else INTERACTIONS.delete(name)
@@ -234,16 +238,18 @@ def glass_box(method: str, path: str, query: str, raw: bytes) -> tuple:
         return openai_answers.serve(method, path, raw, generate)
     try:
         payload = route(method, path, query, raw)
+        stream = interaction_stream(method, query, raw, payload) if is_interactions(path) else None
     except WireError as err:
-        return err.code, JSON_TYPE, json.dumps(err.body()).encode()  # ASCII: a message may echo a lone surrogate
+        body = interactions_error(err) if is_interactions(path) else err.body()
+        return err.code, JSON_TYPE, json.dumps(body).encode()  # ASCII: a message may echo a lone surrogate
     if path.endswith((":generateContent", ":streamGenerateContent")):  # Gemini's header: the tier that served it
         served = {tiers.HEADER: payload["usageMetadata"]["serviceTier"]}
         if path.endswith(":streamGenerateContent"):
             sse = "alt=sse" in query
             return 200, "text/event-stream" if sse else JSON_TYPE, encode(chunks(payload), sse), served
         return 200, JSON_TYPE, json.dumps(payload, ensure_ascii=False).encode(), served
-    if method == "POST" and path.endswith("/interactions") and streamed(raw):
-        return 200, "text/event-stream", encode_events(payload)
+    if stream is not None:
+        return 200, "text/event-stream", stream
     return 200, JSON_TYPE, json.dumps(payload, ensure_ascii=False).encode()
 
 
