@@ -1,10 +1,13 @@
-"""Every lesson that runs an agent is recorded on the glass box and replayed from the recording alone,
-with the same outputs: what reaches the model depends on neither the temp folder's name nor the clock.
+"""Every lesson is recorded on the glass box and replayed from the recording alone, with the same
+outputs: what reaches the model depends on neither the temp folder's name nor the clock, and lesson 11's
+server-held session (`client.interactions`, POST /v1beta/interactions) is recorded and replayed like
+generateContent.
 
-Each lesson runs twice in a fresh kernel (WORKBOOK_RECORDING=record:<file>, then replay:<file>), which
-took 230 s for the five lessons on this machine (2 cores shared, measured 2026-12-01). So this file runs the five
-lessons whose agents write files and run commands (04, 05, 06, 07, 12); lessons 00-03 and 08 replayed
-the same way when measured, with only lesson 03's printed timings differing.
+Each lesson runs twice, each time in a fresh kernel (WORKBOOK_RECORDING=record:<file>, then
+replay:<file>): a kernel that had already run the lesson would answer from the harness's own caches of
+glass-box runs and never ask the recording. All 13 lessons took 148 s on this machine (2 cores shared
+with other work, measured 2026-12-02); lessons 04-07, 09, 10 and 12, whose agents write files and run
+commands, take most of it.
 """
 import re
 from pathlib import Path
@@ -14,9 +17,13 @@ import pytest
 from nbclient import NotebookClient
 
 SOLUTIONS = Path(__file__).resolve().parent.parent / "solutions"
-LESSONS = ("04", "05", "06", "07", "09", "10", "12")
+LESSONS = tuple(sorted(path.name[:2] for path in SOLUTIONS.glob("[0-9][0-9]_*.ipynb")))
 CELL_TIMEOUT = 300
 BYTES = re.compile(r"\([\d,]+ bytes\)")
+# Lesson 03 times its two assemblers with perf_counter and prints the times beside the (exact) counts:
+# wall clock, which no recording can replay, and the lesson's point that the times follow the counts.
+# So there, and only there, a figure in milliseconds is not compared.
+WALL_CLOCK = {"03": re.compile(r"\b\d[\d,]*\.\d ms\b")}
 
 
 def run(notebook: Path, setting: str, monkeypatch) -> list[tuple[int, str]]:
@@ -36,6 +43,10 @@ def run(notebook: Path, setting: str, monkeypatch) -> list[tuple[int, str]]:
     return shown
 
 
+def test_every_lesson_is_in_the_list():
+    assert LESSONS == tuple(f"{n:02d}" for n in range(13)), LESSONS
+
+
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_a_lesson_replays_from_its_recording_with_the_same_outputs(lesson, tmp_path, monkeypatch):
     notebook = next(SOLUTIONS.glob(f"{lesson}_*.ipynb"))
@@ -44,13 +55,20 @@ def test_a_lesson_replays_from_its_recording_with_the_same_outputs(lesson, tmp_p
     exchanges = len(recording.read_text(encoding="utf-8").splitlines())
     replayed = run(notebook, f"replay:{recording}", monkeypatch)
     assert exchanges > 0, "the lesson made no model call: nothing was recorded"
+    lines = [line for _, text in replayed for line in text.splitlines()]
+    assert any(line.startswith("Replay:") for line in lines), "the lesson did not say it was replaying"
+    wall_clock = WALL_CLOCK.get(lesson)
 
     def steady(shown):
-        """The outputs without what differs by design: the line saying where calls go, and a checkpoint's
-        size in bytes (its records keep each turn's wall time, which no request carries)."""
-        return [(i, BYTES.sub("(N bytes)", "\n".join(line for line in text.splitlines()
-                                                     if not line.startswith(("Offline:", "Replay:")))))
-                for i, text in shown]
+        """The outputs without what differs by design: the line saying where calls go, a checkpoint's
+        size in bytes (its records keep each turn's wall time, which no request carries), and lesson
+        03's timings."""
+        steadied = []
+        for i, text in shown:
+            text = BYTES.sub("(N bytes)", "\n".join(line for line in text.splitlines()
+                                                   if not line.startswith(("Offline:", "Replay:"))))
+            steadied.append((i, wall_clock.sub("N ms", text) if wall_clock else text))
+        return steadied
     assert not any("not recorded" in text for _, text in replayed), "a request missed the recording"
     differing = [(a, b) for a, b in zip(steady(recorded), steady(replayed)) if a != b]
     assert not differing, f"{notebook.name}: {len(differing)} cell(s) differ on replay, first: {differing[0]}"
