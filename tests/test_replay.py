@@ -196,3 +196,28 @@ def test_an_interaction_not_in_the_recording_is_a_404_naming_the_request(recorde
     assert "it holds 5 others there" in message
     with pytest.raises(Exception, match=r"holds no GET /v1beta/interactions/v1_unknown\?stream=false with no body"):
         client.interactions.get("v1_unknown")
+
+
+async def async_session(client) -> list:
+    """The async client's twins of a few calls: generateContent, a stream, and a chained interaction."""
+    def dump(value):
+        return value.model_dump(exclude={"sdk_http_response"}, mode="json")
+
+    out = [dump(await client.aio.models.generate_content(model=MODEL, contents="The office opens at 8 am. When?"))]
+    out.append([dump(c) async for c in await client.aio.models.generate_content_stream(model=MODEL, contents="Hi.")])
+    first = await client.aio.interactions.create(model=MODEL, input="My locker code is 4711.")
+    second = await client.aio.interactions.create(model=MODEL, input="And my code?", previous_interaction_id=first.id)
+    return out + [first.model_dump(mode="json"), second.model_dump(mode="json")]
+
+
+def test_the_async_client_is_recorded_and_replayed_too(glass_box, monkeypatch, tmp_path):
+    import asyncio
+
+    path = tmp_path / "aio.jsonl"
+    monkeypatch.setenv("WORKBOOK_RECORDING", f"record:{path}")
+    client = harness.connect(retry_attempts=1)
+    seen = asyncio.run(async_session(client))
+    assert [json.loads(line)["path"].rsplit("/", 1)[-1] for line in path.read_text().splitlines()] == [
+        f"{MODEL}:generateContent", f"{MODEL}:streamGenerateContent", "interactions", "interactions"]
+    assert "4711" in json.dumps(seen[-1]["steps"])
+    assert asyncio.run(async_session(replaying(monkeypatch, path))) == seen
