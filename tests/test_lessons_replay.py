@@ -7,9 +7,11 @@ Each lesson runs twice, each time in a fresh kernel (WORKBOOK_RECORDING=record:<
 replay:<file>): a kernel that had already run the lesson would answer from the harness's own caches of
 glass-box runs and never ask the recording.
 
-All 13 lessons took 148 s on this machine (2 cores shared with other work, load average about 1,
-measured 2026-12-02): from 4 s (lesson 02) to 25 s (lesson 11, 340 exchanges); under `make test`'s
---dist loadfile the file runs on one worker.
+All 13 lessons took 148 s on this machine at load average about 1, and 215 s at 5-6 (2 cores shared
+with other work, measured 2026-12-02): 4-7 s for lessons 00-02, up to 25-30 s for lessons 07, 10 and 11
+(lesson 11 makes 340 exchanges). Under `make test`'s --dist loadfile the file runs on one worker. After
+the replay one more cell asks the kernel's replay server how many recorded answers it never gave: 0,
+or the replay skipped part of the recording and proved nothing about it.
 """
 import re
 from pathlib import Path
@@ -28,11 +30,23 @@ BYTES = re.compile(r"\([\d,]+ bytes\)")
 WALL_CLOCK = {"03": re.compile(r"\b\d[\d,]*\.\d ms\b")}
 
 
-def run(notebook: Path, setting: str, monkeypatch) -> list[tuple[int, str]]:
-    """(cell index, everything it printed or showed as text) for each code cell, in a new kernel."""
+# Run last in the replaying kernel: how many recorded answers its replay server never gave. The server
+# (harness.engine.server, one per recording) is reached through its private table: no lesson needs it.
+UNASKED = """
+from pathlib import Path
+from harness.engine import server
+print("unasked:", server._servers[str(Path({path!r}).resolve())].answer.__self__.unasked())
+"""
+
+
+def run(notebook: Path, setting: str, monkeypatch, last: str = "") -> list[tuple[int, str]]:
+    """(cell index, everything it printed or showed as text) for each code cell, in a new kernel;
+    `last`, when given, runs as one more cell at the end."""
     monkeypatch.setenv("WORKBOOK_OFFLINE", "1")
     monkeypatch.setenv("WORKBOOK_RECORDING", setting)  # the kernel inherits this process's environment
     nb = nbformat.read(notebook, as_version=4)
+    if last:
+        nb.cells.append(nbformat.v4.new_code_cell(last))
     NotebookClient(nb, timeout=CELL_TIMEOUT, kernel_name="python3", allow_errors=True,
                    resources={"metadata": {"path": str(notebook.parent)}}).execute()
     shown = []
@@ -55,8 +69,9 @@ def test_a_lesson_replays_from_its_recording_with_the_same_outputs(lesson, tmp_p
     recording = tmp_path / f"{lesson}.jsonl"
     recorded = run(notebook, f"record:{recording}", monkeypatch)
     exchanges = len(recording.read_text(encoding="utf-8").splitlines())
-    replayed = run(notebook, f"replay:{recording}", monkeypatch)
+    *replayed, (_, unasked) = run(notebook, f"replay:{recording}", monkeypatch, UNASKED.format(path=str(recording)))
     assert exchanges > 0, "the lesson made no model call: nothing was recorded"
+    assert unasked == "unasked: 0\n", f"the replay did not ask for every recorded exchange ({exchanges}): {unasked}"
     lines = [line for _, text in replayed for line in text.splitlines()]
     assert any(line.startswith("Replay:") for line in lines), "the lesson did not say it was replaying"
     wall_clock = WALL_CLOCK.get(lesson)

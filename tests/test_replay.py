@@ -221,3 +221,16 @@ def test_the_async_client_is_recorded_and_replayed_too(glass_box, monkeypatch, t
         f"{MODEL}:generateContent", f"{MODEL}:streamGenerateContent", "interactions", "interactions"]
     assert "4711" in json.dumps(seen[-1]["steps"])
     assert asyncio.run(async_session(replaying(monkeypatch, path))) == seen
+
+
+def test_a_replay_counts_the_recorded_answers_nobody_asked_for(recorded):
+    from harness.engine.replay import Replay
+
+    path, _ = recorded
+    replay = Replay(path)
+    entries = [json.loads(line) for line in path.read_text().splitlines()]
+    assert replay.unasked() == len(entries) == 6
+    first = entries[0]
+    replay.lookup(first["method"], first["path"], first["query"], json.dumps(first["request"]).encode())
+    replay.lookup(first["method"], first["path"], first["query"], json.dumps(first["request"]).encode())  # again
+    assert replay.unasked() == 5  # a second ask of the same request answers again but retraces nothing new

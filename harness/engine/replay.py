@@ -78,6 +78,10 @@ class Replay:
         self.used[key] += 1
         return recorded[index]
 
+    def unasked(self) -> int:
+        """How many recorded answers no request has asked for yet: 0 once a replay has retraced its recording."""
+        return sum(max(0, len(answers) - self.used[key]) for key, answers in self.answers.items())
+
     def answer(self, method: str, path: str, query: str, raw: bytes) -> tuple[int, str, bytes]:
         """What `lookup` finds; WireError 404 naming the request when the recording does not hold it."""
         recorded = self.lookup(method, path, query, raw)
