@@ -15,7 +15,9 @@ written (the key travels in `x-goog-api-key`), a `key=` query parameter is dropp
 replaced by "[redacted]" before the line reaches the disk. Both of the SDK's clients record (`client.models...`,
 `client.interactions...` and their `client.aio...` twins: `recording_args` gives one transport to each, writing
 one file). In auto mode a request the file answers never reaches the glass box, so its implicit cache does not
-learn it.
+learn it, nor does its store of interactions: offline, a turn whose `previous_interaction_id` the file answered
+and whose own request it lacks gets the glass box's 404 for an unknown interaction (Gemini, online, still
+holds the recorded one for its retention time). Record such a session again with record:<file>.
 """
 import os
 import threading
