@@ -93,7 +93,7 @@ def _unused_tls() -> ssl.SSLContext:
     return ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
 
 
-def _plain_http(**client_args) -> dict:
+def _plain_http(client_args: dict | None = None, async_client_args: dict | None = None) -> dict:
     """HttpOptions arguments for the loopback glass box, which speaks plain HTTP.
 
     Left to itself, each new SDK client builds three TLS contexts and loads the system's certificate
@@ -101,7 +101,8 @@ def _plain_http(**client_args) -> dict:
     paid again by every agent run that connects. Given one, it builds none; over plain HTTP none is used.
     """
     tls = _unused_tls()
-    return {"client_args": {"verify": tls, **client_args}, "async_client_args": {"verify": tls, "ssl": tls}}
+    return {"client_args": {"verify": tls, **(client_args or {})},
+            "async_client_args": {"verify": tls, "ssl": tls, **(async_client_args or {})}}
 
 
 def connect(retry_attempts: int | None = None) -> genai.Client:
@@ -126,14 +127,14 @@ def connect(retry_attempts: int | None = None) -> genai.Client:
         options = types.HttpOptions(base_url=base_url, api_version=version or "v1", retry_options=retry,
                                     timeout=GLASS_BOX_TIMEOUT_MS, **_plain_http())
         return genai.Client(api_key=OFFLINE_KEY, vertexai=False, http_options=options)
-    recording, version = {}, None  # the HTTP client's arguments that record every exchange, and the file's version
+    recording, async_recording, version = {}, {}, None  # the HTTP clients' arguments that record, the file's version
     if setting:
         from harness.engine.replay import Replay
-        from harness.http_recording import RecordingTransport
+        from harness.http_recording import recording_args
 
         replay = Replay(setting[1], missing_ok=True) if setting[0] == "auto" else None
         version = replay.api_version if replay else None  # auto asks on the paths the file holds
-        recording = {"transport": RecordingTransport(setting[1], replay=replay)}
+        recording, async_recording = recording_args(setting[1], replay)  # the sync and the aio client both
     if is_offline():
         import harness.scenarios  # noqa: F401  (each scenario registers what the glass box knows of it)
         from harness.engine.server import ensure_running
@@ -141,9 +142,10 @@ def connect(retry_attempts: int | None = None) -> genai.Client:
         # Vertex mode would send the client elsewhere; the glass box speaks the Gemini API.
         os.environ.pop("GOOGLE_GENAI_USE_VERTEXAI", None)
         options = types.HttpOptions(base_url=ensure_running(), api_version=version or "v1beta", retry_options=retry,
-                                    timeout=GLASS_BOX_TIMEOUT_MS, **_plain_http(**recording))
+                                    timeout=GLASS_BOX_TIMEOUT_MS, **_plain_http(recording, async_recording))
         return genai.Client(api_key=OFFLINE_KEY, vertexai=False, http_options=options)
-    options = (types.HttpOptions(retry_options=retry, client_args=recording or None, api_version=version or None)
+    options = (types.HttpOptions(retry_options=retry, client_args=recording or None,
+                                 async_client_args=async_recording or None, api_version=version or None)
                if retry or recording else None)
     return genai.Client(api_key=api_key(), vertexai=False, http_options=options)
 

@@ -141,3 +141,96 @@ def test_the_retired_variables_are_refused_naming_the_one_option(monkeypatch, tm
     monkeypatch.setenv(retired, str(tmp_path / "x.jsonl"))
     with pytest.raises(ValueError, match=f"{retired} is no longer read: set WORKBOOK_RECORDING"):
         harness.connect()
+
+
+def interactions_session(client) -> list:
+    """A server-held conversation through `client.interactions`: a chained create, a read back, a
+    stateless turn and the 404 of chaining on it, a stream, a delete and the 404 of reading it again."""
+    def dump(value):
+        return value.model_dump(mode="json") if value is not None else None  # delete returns None
+
+    first = client.interactions.create(model=MODEL, input="My locker code is 4711.")
+    second = client.interactions.create(model=MODEL, input="What is my locker code?", previous_interaction_id=first.id)
+    stateless = client.interactions.create(model=MODEL, input="Remember nothing.", store=False)
+    out = [dump(first), dump(second), dump(client.interactions.get(second.id)), dump(stateless),
+           [dump(event) for event in client.interactions.create(model=MODEL, input="Hello there.", stream=True)],
+           dump(client.interactions.delete(first.id))]
+    for attempt in (lambda: client.interactions.create(model=MODEL, input="And now?", previous_interaction_id=stateless.id),
+                    lambda: client.interactions.get(first.id)):
+        with pytest.raises(Exception) as caught:  # the SDK's interactions errors are not exported publicly
+            attempt()
+        out.append((caught.value.status_code, str(caught.value)))
+    return out
+
+
+@pytest.fixture
+def recorded_interactions(glass_box, monkeypatch, tmp_path):
+    path = tmp_path / "lesson11.jsonl"
+    monkeypatch.setenv("WORKBOOK_RECORDING", f"record:{path}")
+    seen = interactions_session(harness.connect(retry_attempts=1))
+    monkeypatch.delenv("WORKBOOK_RECORDING")
+    return path, seen
+
+
+def test_the_interactions_api_is_recorded_and_replayed_identically(recorded_interactions, monkeypatch):
+    path, seen = recorded_interactions
+    exchanges = [json.loads(line) for line in path.read_text().splitlines()]
+    create = ("POST", "/v1beta/interactions")
+    assert [(e["method"], e["path"], e["status"]) for e in exchanges] == [
+        (*create, 200), (*create, 200), (*create, 200), ("GET", f"/v1beta/interactions/{seen[1]['id']}", 200),
+        (*create, 200), ("DELETE", f"/v1beta/interactions/{seen[0]['id']}", 200),
+        (*create, 404), ("GET", f"/v1beta/interactions/{seen[0]['id']}", 404)]  # errors are replayed too
+    assert exchanges[4]["contentType"].startswith("text/event-stream")  # the stream is kept as its events
+    assert seen[1]["previous_interaction_id"] == seen[0]["id"] and "4711" in json.dumps(seen[1]["steps"])
+    assert interactions_session(replaying(monkeypatch, path)) == seen
+
+
+def test_an_interaction_not_in_the_recording_is_a_404_naming_the_request(recorded_interactions, monkeypatch):
+    path, _ = recorded_interactions
+    client = replaying(monkeypatch, path)
+    with pytest.raises(Exception) as caught:
+        client.interactions.create(model=MODEL, input="Something never recorded.")
+    assert caught.value.status_code == 404
+    message = str(caught.value)  # the request named: its method, path, body's start, and the file's others there
+    assert 'holds no POST /v1beta/interactions with this body ({"input": "Something never recorded."' in message
+    assert "it holds 5 others there" in message
+    with pytest.raises(Exception, match=r"holds no GET /v1beta/interactions/v1_unknown\?stream=false with no body"):
+        client.interactions.get("v1_unknown")
+
+
+async def async_session(client) -> list:
+    """The async client's twins of a few calls: generateContent, a stream, and a chained interaction."""
+    def dump(value):
+        return value.model_dump(exclude={"sdk_http_response"}, mode="json")
+
+    out = [dump(await client.aio.models.generate_content(model=MODEL, contents="The office opens at 8 am. When?"))]
+    out.append([dump(c) async for c in await client.aio.models.generate_content_stream(model=MODEL, contents="Hi.")])
+    first = await client.aio.interactions.create(model=MODEL, input="My locker code is 4711.")
+    second = await client.aio.interactions.create(model=MODEL, input="And my code?", previous_interaction_id=first.id)
+    return out + [first.model_dump(mode="json"), second.model_dump(mode="json")]
+
+
+def test_the_async_client_is_recorded_and_replayed_too(glass_box, monkeypatch, tmp_path):
+    import asyncio
+
+    path = tmp_path / "aio.jsonl"
+    monkeypatch.setenv("WORKBOOK_RECORDING", f"record:{path}")
+    client = harness.connect(retry_attempts=1)
+    seen = asyncio.run(async_session(client))
+    assert [json.loads(line)["path"].rsplit("/", 1)[-1] for line in path.read_text().splitlines()] == [
+        f"{MODEL}:generateContent", f"{MODEL}:streamGenerateContent", "interactions", "interactions"]
+    assert "4711" in json.dumps(seen[-1]["steps"])
+    assert asyncio.run(async_session(replaying(monkeypatch, path))) == seen
+
+
+def test_a_replay_counts_the_recorded_answers_nobody_asked_for(recorded):
+    from harness.engine.replay import Replay
+
+    path, _ = recorded
+    replay = Replay(path)
+    entries = [json.loads(line) for line in path.read_text().splitlines()]
+    assert replay.unasked() == len(entries) == 6
+    first = entries[0]
+    replay.lookup(first["method"], first["path"], first["query"], json.dumps(first["request"]).encode())
+    replay.lookup(first["method"], first["path"], first["query"], json.dumps(first["request"]).encode())  # again
+    assert replay.unasked() == 5  # a second ask of the same request answers again but retraces nothing new

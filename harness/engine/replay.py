@@ -20,6 +20,8 @@ from pathlib import Path
 from harness.engine.prompt import canonical
 from harness.engine.wire import WireError
 
+BODY_SHOWN = 160  # characters of a missing request's body its error shows: enough to tell which one
+
 
 def request_key(method: str, path: str, query: str, body) -> tuple:
     """What identifies a request in a recording."""
@@ -76,13 +78,28 @@ class Replay:
         self.used[key] += 1
         return recorded[index]
 
+    def unasked(self) -> int:
+        """How many recorded answers no request has asked for yet: 0 once a replay has retraced its recording."""
+        return sum(max(0, len(answers) - self.used[key]) for key, answers in self.answers.items())
+
     def answer(self, method: str, path: str, query: str, raw: bytes) -> tuple[int, str, bytes]:
-        """What `lookup` finds; WireError 404 when the recording does not hold the request."""
+        """What `lookup` finds; WireError 404 naming the request when the recording does not hold it."""
         recorded = self.lookup(method, path, query, raw)
         if recorded is None:
             raise WireError(404, "NOT_FOUND", f"The replay of {self.path.name} holds no {method} {path}"
-                            f"{'?' + query if query else ''} with this body: the lesson sent a request that "
-                            "was not recorded. Record it with WORKBOOK_RECORDING=auto:<file> (the file keeps "
-                            "what it holds and gains the rest), or unset WORKBOOK_RECORDING to run on the "
-                            "glass box.")
+                            f"{'?' + query if query else ''} {self._which(method, path, body_of(raw))}: the lesson "
+                            "sent a request that was not recorded. Record it with WORKBOOK_RECORDING=auto:<file> "
+                            "(the file keeps what it holds and gains the rest), or unset WORKBOOK_RECORDING to run "
+                            "on the glass box.")
         return recorded
+
+    def _which(self, method: str, path: str, body) -> str:
+        """Which request that was, for a reader hunting the difference: its body's start (as the file would
+        hold it, keys sorted) and how many others the file holds on the same method and path."""
+        same = sum(len(answers) for key, answers in self.answers.items() if key[:2] == (method.upper(), path))
+        if body is None:
+            shown = "with no body"
+        else:
+            text = canonical(body)
+            shown = f"with this body ({text[:BODY_SHOWN]}{'...' if len(text) > BODY_SHOWN else ''})"
+        return f"{shown}; it holds {same} other{'' if same == 1 else 's'} there"
