@@ -1,47 +1,32 @@
-"""JSON mode: an answer that parses and fits the schema it was asked for, built from the window.
+"""JSON mode: an answer that parses and validates against the schema it was asked for.
 
-With `responseMimeType: application/json` the glass box writes its usual answer (the reader's, the
-summariser's) into the schema: every string field gets the answer's text, an enum the first value
-the answer mentions (else its first value), and every other field the type's default. Both schema
-dialects are read: `responseSchema` (OpenAPI subset, types in capitals) and `responseJsonSchema`
-(JSON Schema, with `$ref` into `$defs`). Without a schema the answer is `{"answer": text}`.
+With `responseMimeType: application/json` the glass box answers with JSON. Given a schema, in
+either dialect, `responseSchema` (the OpenAPI subset, types in capitals, as the SDK makes it from a
+pydantic model, `list[Model]`, a TypedDict, an Enum or a Literal) or `responseJsonSchema` (JSON
+Schema, `$ref` into `$defs`, as `Model.model_json_schema()` makes it), the answer fits it at every
+level and takes its values from the prompt where it shows them (json_fill.py, json_prompt.py):
 
-    >>> fill({"type": "OBJECT", "properties": {"rate": {"type": "STRING"}, "pages": {"type": "INTEGER"},
-    ...       "sure": {"type": "BOOLEAN"}, "tags": {"type": "ARRAY", "items": {"type": "STRING"}}}},
-    ...      "The VAT rate is 20%.")
-    {'rate': 'The VAT rate is 20%.', 'pages': 0, 'sure': False, 'tags': []}
-    >>> fill({"enum": ["low", "high"], "type": "string"}, "The risk is high.")
-    'high'
+    >>> answer = {"text": 'Noted: "List 2 popular cookie recipes."'}
+    >>> request = {"contents": [{"role": "user", "parts": [{"text": "List 2 popular cookie recipes."}]}]}
+    >>> shape_answer([answer], {"responseMimeType": JSON, "responseSchema": {"type": "ARRAY", "items": {
+    ...     "type": "OBJECT", "properties": {"recipe_name": {"type": "STRING"}}}}}, request)
+    [{'text': '[{"recipe_name": "Popular cookie recipe 1"}, {"recipe_name": "Popular cookie recipe 2"}]'}]
 
-`text/x.enum` answers with the chosen enum value as plain text.
+Without a schema the answer is `{"answer": text}`, or the shape the prompt spells out in Python
+(`Recipe = {'recipe_name': str}` and `Return: list[Recipe]`, as the Gemini cookbook's JSON mode
+quickstart asks). `text/x.enum` answers one member of the enum schema as plain text: the one the
+prompt names, else the first.
 """
 import json
 
 from harness.engine.fields import snake
+from harness.engine.json_fill import fill
+from harness.engine.json_prompt import Prompt, described_schema
+from harness.engine.prompt import content_text, system_text
 from harness.engine.wire import invalid
 
 JSON = "application/json"
 ENUM = "text/x.enum"
-_DEFAULTS = {"integer": 0, "number": 0.0, "boolean": False, "null": None}
-
-
-def _type(schema: dict) -> str:
-    kind = schema.get("type")
-    if isinstance(kind, list):  # JSON Schema's ["string", "null"]
-        kind = next((k for k in kind if str(k).lower() != "null"), "null")
-    if kind is None:
-        kind = "object" if "properties" in schema else "array" if "items" in schema else "string"
-    return str(kind).lower()
-
-
-def _resolve(schema: dict, root: dict) -> dict:
-    reference = schema.get("$ref", "")
-    if reference.startswith("#/"):
-        target = root
-        for key in reference[2:].split("/"):
-            target = target.get(key, {}) if isinstance(target, dict) else {}
-        return target
-    return schema
 
 
 # What each schema keyword the glass box reads must hold.
@@ -77,29 +62,29 @@ def check_schema(schema: dict, path: str) -> None:
             check_schema(child, where)
 
 
-def fill(schema: dict, text: str, root: dict | None = None):
-    """A value of `schema`'s shape holding `text` in its string fields (see the module docstring)."""
-    root = root or schema
-    schema = _resolve(schema if isinstance(schema, dict) else {}, root)
-    for union in ("anyOf", "oneOf", "any_of"):
-        if schema.get(union):
-            return fill(schema[union][0], text, root)
-    if schema.get("enum"):
-        mentioned = [value for value in schema["enum"] if str(value).lower() in text.lower()]
-        return (mentioned or schema["enum"])[0]
-    kind = _type(schema)
-    if kind == "object":
-        properties = schema.get("properties") or {}
-        order = schema.get("propertyOrdering") or list(properties)
-        return {name: fill(properties[name], text, root) for name in order if name in properties}
-    if kind == "array":
-        return [fill(schema.get("items") or {}, text, root) for _ in range(int(schema.get("minItems") or 0))]
-    if kind in _DEFAULTS:
-        return schema.get("minimum", _DEFAULTS[kind]) if kind in ("integer", "number") else _DEFAULTS[kind]
-    return text
+def _prompt(request: dict, answer: str) -> Prompt:
+    """What the request shows: its latest user turn, the rest of its window, and the reader's
+    answer when that turn asks a question (an acknowledgement of an instruction is no answer)."""
+    contents = request.get("contents") or []
+    users = [i for i, c in enumerate(contents) if (c.get("role") or "user") == "user" and content_text(c).strip()]
+    last = users[-1] if users else None
+    text = content_text(contents[last]) if last is not None else ""
+    context = "\n".join([system_text(request)] + [content_text(c) for i, c in enumerate(contents) if i != last])
+    return Prompt(text, context, answer if "?" in text else "")
 
 
-def shape_answer(parts: list, config: dict) -> list:
+def _answer_value(schema, prompt: Prompt, mime: str):
+    if mime == ENUM:
+        members = (schema or {}).get("enum")
+        return str(fill({"enum": members}, prompt)) if members else prompt.reply() or prompt.text.strip()
+    if not schema:
+        schema = described_schema(prompt.text)
+    if not schema:
+        return {"answer": prompt.reply() or prompt.text.strip()}
+    return fill(schema, prompt)
+
+
+def shape_answer(parts: list, config: dict, request: dict | None = None) -> list:
     """The answer's parts, rewritten for JSON mode or enum mode; unchanged otherwise or for calls."""
     for field in ("responseSchema", "responseJsonSchema"):
         if config.get(field):
@@ -107,10 +92,6 @@ def shape_answer(parts: list, config: dict) -> list:
     mime = config.get("responseMimeType") or ""
     if mime not in (JSON, ENUM) or any("text" not in part for part in parts):
         return parts
-    text = "\n".join(part["text"] for part in parts)
-    schema = config.get("responseJsonSchema") or config.get("responseSchema")
-    if mime == ENUM:
-        answer = str(fill(schema or {}, text))
-    else:
-        answer = json.dumps(fill(schema, text) if schema else {"answer": text}, ensure_ascii=False)
-    return [{"text": answer}]
+    prompt = _prompt(request or {}, "\n".join(part["text"] for part in parts))
+    value = _answer_value(config.get("responseJsonSchema") or config.get("responseSchema"), prompt, mime)
+    return [{"text": value if mime == ENUM else json.dumps(value, ensure_ascii=False)}]

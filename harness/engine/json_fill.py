@@ -1,0 +1,272 @@
+"""A value that validates against a response schema, its values taken from the prompt where it shows them.
+
+Gemini's structured output always fits the schema; the glass box's does too, by rules (no language
+model): the type at every level, every property (in `propertyOrdering`, else the schema's own order,
+as Gemini keeps it since Nov 2025 [OFF] "Google announces support for JSON Schema and implicit
+property ordering in Gemini API", Google Developers Blog, 2025-11-05), enums, `const`, unions
+(`anyOf`/`oneOf`: the first branch that is not null), `$ref` into `$defs`, `allOf` merged,
+`nullable` and `["string", "null"]`, `minItems`/`maxItems`, `prefixItems`, `minLength`/`maxLength`,
+`minimum`/`maximum` (and the exclusive ones), and string formats (date-time, date, time, email,
+uri, uuid). Where the prompt shows a value (json_prompt.py), the value comes from it:
+
+    array    as many items as the turn asks ("List 3 ..."; "a few" 3; a plural with no count 3),
+             else one per name the turn lists, else 1; never fewer than minItems nor more than maxItems
+    string   `key: value` shown; a name the turn shows, for a name-like property (name, title,
+             person, city ...), one name per item; the reader's answer to a question; else a label:
+             the list's subject and the item's number ('Popular cookie recipe 2'), with the
+             property's words for a property that is not a name ('Popular cookie recipe 2 description')
+    enum     the member the answer or the turn names (a member spelled like "a" or "the" counts
+             only when shown by name), else the first
+    number   `key: value`, else a number just before the property's word ("5 stars"), else the
+             default, the middle of minimum and maximum, or the nearest bound to 0; always in range
+    boolean  `key: true/false` (yes/no), else false
+
+    >>> from harness.engine.json_prompt import Prompt
+    >>> fill({"type": "ARRAY", "items": {"type": "OBJECT", "properties": {"recipe_name": {"type": "STRING"}}}},
+    ...      Prompt("List 2 popular cookie recipes."))
+    [{'recipe_name': 'Popular cookie recipe 1'}, {'recipe_name': 'Popular cookie recipe 2'}]
+"""
+import hashlib
+import re
+import uuid
+
+from harness.engine.json_prompt import Prompt, singular, stems
+
+# Properties that hold a name: a proper name the turn shows fits them, one per item.
+NAME_WORDS = frozenset("name title label called person people who city country place location town brand "
+                       "author artist company team player character destination capital".split())
+FORMAT_WORDS = frozenset("json schema return returns list array object string type format enum".split())
+# Enum members spelled like these words are taken only when shown by name ("grade: a").
+_FUNCTION_WORDS = frozenset("a an the i of to in on or and it is at by as be".split())
+_FIXED_DATE = "2026-01-01"  # a format value the prompt does not show: fixed, so answers are repeatable
+_FORMATS = {"date-time": f"{_FIXED_DATE}T00:00:00Z", "date": _FIXED_DATE, "time": "00:00:00",
+            "email": "someone@example.com", "uri": "https://example.com/", "url": "https://example.com/",
+            "hostname": "example.com", "ipv4": "192.0.2.1", "ipv6": "2001:db8::1"}
+_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+_TIME = re.compile(r"\b([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?\b")
+_NEGATIVE = re.compile(r"^(false|no|off|n|0)$", re.I)
+
+
+def _resolve(schema, root: dict) -> dict:
+    """`schema` with `$ref` followed into the root document, `allOf` merged; {} when not a schema."""
+    seen = 0
+    while isinstance(schema, dict) and str(schema.get("$ref", "")).startswith("#/") and seen < 32:
+        target = root
+        for key in schema["$ref"][2:].split("/"):
+            target = target.get(key, {}) if isinstance(target, dict) else {}
+        schema, seen = {**{k: v for k, v in schema.items() if k != "$ref"}, **target}, seen + 1
+    if not isinstance(schema, dict):
+        return {}
+    if isinstance(schema.get("allOf"), list):  # pydantic wraps a described $ref in allOf
+        merged = {k: v for k, v in schema.items() if k != "allOf"}
+        for part in schema["allOf"]:
+            part = _resolve(part, root)
+            merged["properties"] = {**merged.get("properties", {}), **part.get("properties", {})}
+            merged = {**part, **merged}
+        schema = {k: v for k, v in merged.items() if v != {} or k != "properties"}
+    return schema
+
+
+def kind_of(schema: dict) -> str:
+    """The schema's type, lowercase, its non-null one when it lists several; inferred when absent."""
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        kind = next((k for k in kind if str(k).lower() != "null"), "null")
+    if kind is None:
+        kind = ("object" if "properties" in schema else "array" if "items" in schema or "prefixItems" in schema
+                else "string")
+    return str(kind).lower()
+
+
+def _spaced(key: str) -> str:
+    """'recipeName' and 'recipe_name' -> 'recipe name'."""
+    return re.sub(r"([a-z])([A-Z])", r"\1 \2", key).replace("_", " ").replace("-", " ")
+
+
+def words_of(key: str, schema: dict) -> set[str]:
+    """The words a property goes by: its name (snake or camel case), its title, its description."""
+    return stems(_spaced(key).split() + str(schema.get("title") or "").split()
+                 + str(schema.get("description") or "").split()[:6])
+
+
+def _label(*words: str) -> str:
+    text = " ".join(w for w in words if w).strip()
+    return text[:1].upper() + text[1:]
+
+
+def _schema_words(schema, found: set, depth: int = 0) -> set[str]:
+    """The titles and property names of a schema and the schemas in it, lowercase."""
+    if depth > 32:
+        return found
+    if isinstance(schema, dict):
+        properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+        found |= {str(schema.get("title", "")).lower()} | {str(name).lower() for name in properties}
+    for child in schema.values() if isinstance(schema, dict) else schema if isinstance(schema, list) else []:
+        _schema_words(child, found, depth + 1)
+    return found
+
+
+class _Filler:
+    def __init__(self, prompt: Prompt, root: dict):
+        self.prompt, self.root = prompt, root
+        # Each shown name goes to one value; the words of the request's format ("this JSON schema",
+        # "Return: list[Recipe]") are not names.
+        unnamed = _schema_words(root, set(FORMAT_WORDS))
+        self.names = [name for name in dict.fromkeys(prompt.names) if name.lower() not in unnamed]
+
+    def value(self, schema, key: str = "", label: str = "", depth: int = 0, item: bool = False):
+        """A value of `schema` for property `key`; `label` names the list item it belongs to (or is,
+        when `item`)."""
+        schema = _resolve(schema, self.root)
+        if "const" in schema:
+            return schema["const"]
+        for union in ("anyOf", "oneOf", "any_of"):
+            branches = [_resolve(b, self.root) for b in schema.get(union) or []]
+            if branches:
+                chosen = next((b for b in branches if kind_of(b) != "null"), branches[0])
+                rest = {k: v for k, v in schema.items() if k not in ("anyOf", "oneOf", "any_of")}
+                return self.value({**rest, **chosen}, key, label, depth, item)
+        if schema.get("enum"):
+            return self.member(schema["enum"], key)
+        kind = kind_of(schema)
+        if depth > 12:  # a recursive schema ($ref to itself): stop where the schema lets it stop
+            return None if kind == "null" or schema.get("nullable") else [] if kind == "array" else {} \
+                if kind == "object" else self.scalar(kind, schema, key, label, item)
+        if kind == "object":
+            return self.object(schema, label, depth)
+        if kind == "array":
+            return self.array(schema, key, label, depth)
+        return self.scalar(kind, schema, key, label, item)
+
+    def scalar(self, kind: str, schema: dict, key: str, label: str, item: bool = False):
+        if kind == "null":
+            return None
+        if kind in ("integer", "number"):
+            return self.number(schema, key, kind == "integer")
+        if kind == "boolean":
+            shown = self.prompt.shown(key) if key else None
+            return shown is not None and not _NEGATIVE.match(shown)
+        return self.string(schema, key, label, item)
+
+    def object(self, schema: dict, label: str, depth: int) -> dict:
+        properties = schema.get("properties") or {}
+        order = [name for name in schema.get("propertyOrdering") or [] if name in properties]
+        order += [name for name in properties if name not in order]
+        return {name: self.value(properties[name], name, label, depth + 1) for name in order}
+
+    def array(self, schema: dict, key: str, label: str, depth: int) -> list:
+        items, prefix = schema.get("items"), schema.get("prefixItems") or []
+        item_schema = _resolve(items if isinstance(items, dict) else {}, self.root)
+        words = words_of(key, schema) | words_of("", item_schema) | self.item_words(item_schema)
+        asked = self.prompt.count(words, top=depth == 0)
+        count = asked if asked is not None else self.listed_count(item_schema)
+        count = max(int(schema.get("minItems") or 0), len(prefix) if items is False else 0, count)
+        if schema.get("maxItems") is not None:
+            count = min(count, int(schema["maxItems"]))
+        if items is False:
+            count = min(count, len(prefix))
+        subject = self.prompt.subject(words, top=depth == 0) or singular(_spaced(key)) or label
+        out = []
+        for i in range(count):
+            item_label = _label(subject, str(i + 1))
+            out.append(self.value(prefix[i] if i < len(prefix) else item_schema, key if i >= len(prefix) else "",
+                                  item_label, depth + 1, item=True))
+        return out
+
+    def item_words(self, item: dict) -> set[str]:
+        """An object item's property words (so 'recipe_name' says the list is of recipes)."""
+        words = set()
+        for name, prop in (item.get("properties") or {}).items():
+            words |= words_of(name, prop if isinstance(prop, dict) else {}) - NAME_WORDS
+        return words
+
+    def listed_count(self, item: dict) -> int:
+        """One item per name the turn shows, when the items take names; else one."""
+        takes_names = kind_of(item) == "string" and not item.get("enum") or any(
+            words_of(name, prop if isinstance(prop, dict) else {}) & NAME_WORDS
+            for name, prop in (item.get("properties") or {}).items())
+        return min(len(self.names), 50) if takes_names and len(self.names) > 1 else 1
+
+    def member(self, members: list, key: str):
+        shown = self.prompt.shown(key) if key else None
+        for text in ([shown] if shown else []) + self.prompt.texts():
+            for member in members:
+                spelled = str(member)
+                if spelled.lower() in _FUNCTION_WORDS and text is not shown:
+                    continue
+                if text and re.search(rf"(?<!\w){re.escape(spelled)}(?!\w)", text, re.I):
+                    return member
+        return members[0]
+
+    def number(self, schema: dict, key: str, integer: bool):
+        shown = self.prompt.shown(key) if key else None
+        found = re.search(r"-?\d+(?:\.\d+)?", shown or "")
+        value = float(found.group(0)) if found else self.prompt.number_near(words_of(key, schema)) if key else None
+        low, high = schema.get("minimum"), schema.get("maximum")
+        low_open, high_open = schema.get("exclusiveMinimum"), schema.get("exclusiveMaximum")
+        step = 1 if integer else 0.5
+        if isinstance(low_open, (int, float)) and not isinstance(low_open, bool):
+            low = max(low, low_open + step) if low is not None else low_open + step
+        if isinstance(high_open, (int, float)) and not isinstance(high_open, bool):
+            high = min(high, high_open - step) if high is not None else high_open - step
+        if value is None:
+            default = schema.get("default")
+            value = float(default) if isinstance(default, (int, float)) and not isinstance(default, bool) else (
+                (low + high) / 2 if low is not None and high is not None else max(low, 0) if low is not None
+                else min(high, 0) if high is not None else 0)
+        value = min(max(value, low if low is not None else value), high if high is not None else value)
+        if integer:
+            rounded = int(value)
+            if low is not None and rounded < low:
+                rounded += 1
+            return rounded
+        return float(value)
+
+    def string(self, schema: dict, key: str, label: str, item: bool = False) -> str:
+        text = self.pick_string(schema, key, label, item)
+        longest, shortest = schema.get("maxLength"), int(schema.get("minLength") or 0)
+        if len(text) < shortest:
+            text = (text + " " + "." * shortest)[:max(shortest, len(text))] if text else "." * shortest
+        return text[:int(longest)] if longest is not None else text
+
+    def pick_string(self, schema: dict, key: str, label: str, item: bool) -> str:
+        shown = self.prompt.shown(key) if key else None
+        if shown is not None:
+            return shown
+        formatted = self.formatted(str(schema.get("format") or "").lower(), key)
+        if formatted is not None:
+            return formatted
+        words = words_of(key, schema)
+        name_like = item or bool(words & NAME_WORDS)
+        if name_like and self.names:
+            return self.names.pop(0)
+        extra = "" if name_like else " ".join(_spaced(key).split()[-2:]).lower()
+        if label:
+            return _label(label, extra)
+        subject = self.prompt.subject(set(), top=True)
+        return self.prompt.reply() or (_label(subject, extra) if subject else self.prompt.text.strip())
+
+    def formatted(self, form: str, key: str) -> str | None:
+        """A value of a string format: a date or clock time the turn shows, else a fixed valid one."""
+        if form in ("date-time", "date"):
+            shown = _DATE.search(self.prompt.text)
+            day = shown.group(0) if shown else _FIXED_DATE
+            return day if form == "date" else f"{day}T{self.clock()}Z"
+        if form == "time":
+            return self.clock()
+        if form == "uuid":  # the same prompt and key give the same id
+            digest = hashlib.sha256((self.prompt.text + key).encode()).digest()[:16]
+            return str(uuid.UUID(bytes=digest))
+        return _FORMATS.get(form)
+
+    def clock(self) -> str:
+        shown = _TIME.search(self.prompt.text)
+        if not shown:
+            return _FORMATS["time"]
+        hours, minutes, seconds = shown.groups()
+        return f"{int(hours):02d}:{minutes}:{seconds or '00'}"
+
+
+def fill(schema: dict, prompt: Prompt, root: dict | None = None):
+    """A value of `schema` (either dialect) filled from `prompt` (see the module docstring)."""
+    return _Filler(prompt, root or schema).value(schema)

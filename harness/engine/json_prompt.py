@@ -1,0 +1,176 @@
+"""What a JSON-mode request shows that a schema's values can take: counts, subjects, names, numbers.
+
+The glass box fills a response schema by rules that read the latest user turn (json_fill.py); this
+module is the reading half. It finds
+
+    counts      "List 3 popular cookie recipes" -> 3 of "popular cookie recipe"; "about 10", "a few"
+                (3), "a couple of" (2), "a dozen" (12); a plural with no count ("their main
+                ingredients") -> SOME, the glass box's own choice of a few
+    names       the proper names the turn shows, in order ('Alice, Bob and Carol' -> three names)
+    numbers     a number next to a word ("5 stars" for a `stars` property), a `key: value` pair
+    the answer  the reader's reply to a question, without its wrapper (the quoted sentences)
+
+    >>> shown = Prompt("List 3 popular cookie recipes.")
+    >>> shown.count({"recipe"}), shown.subject({"recipe"})
+    (3, 'popular cookie recipe')
+    >>> Prompt("Which of Alice, Bob and Carol play chess?").names
+    ['Alice', 'Bob', 'Carol']
+"""
+import re
+
+from harness.engine.call_arguments import proper_names
+from harness.engine.reader import content_words
+
+SOME = 3  # a plural asked with no count: how many items the glass box gives (its own choice)
+MAX_ITEMS = 50  # "List 10000 ..." still gets a bounded answer
+_NUMBER_WORDS = {word: n for n, word in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty".split())}
+_VAGUE = {"few": SOME, "several": SOME, "some": SOME, "various": SOME, "many": SOME, "couple": 2, "pair": 2,
+          "dozen": 12}
+_QUANTITIES = "|".join([*_NUMBER_WORDS, *_VAGUE])
+_COUNT = re.compile(r"\b(?:about|around|roughly|approximately|up to|at least|exactly|top)?\s*"
+                    rf"(\d+|{_QUANTITIES})(?:\s+of)?\s+((?:[A-Za-z][\w'-]*\s*){{1,6}})", re.I)
+# Words that end a list's subject: "cookie recipes along with ...", "recipes, grade them".
+_PHRASE_ENDS = frozenset("""along with and or that which who whose for from in on of using as to by based
+    including each per where while than like about into under over plus but so then their its""".split())
+_LIST_VERBS = frozenset("list name give generate suggest write create provide extract find show return "
+                        "recommend make produce enumerate pick choose".split())
+_ANSWER_QUOTE = re.compile(r'"([^"]+)"')
+
+
+def singular(word: str) -> str:
+    """'recipes' -> 'recipe', 'berries' -> 'berry', 'dishes' -> 'dish', 'glass' unchanged."""
+    lower = word.lower()
+    if lower.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if lower.endswith(("ches", "shes", "sses", "xes")):
+        return word[:-2]
+    if lower.endswith("s") and not lower.endswith(("ss", "us", "is")) and len(word) > 3:
+        return word[:-1]
+    return word
+
+
+def stems(words) -> set[str]:
+    """The words as the reader compares them (content words, a plural 's' dropped), plus singulars."""
+    out = set()
+    for word in words:
+        out |= set(content_words(word.replace("_", " "))) | {singular(word.lower())}
+    return out
+
+
+def _subject_words(phrase: str) -> list[str]:
+    words = []
+    for word in phrase.split():
+        bare = word.strip(",.;:!?()\"'")
+        if not bare or bare.lower() in _PHRASE_ENDS or not bare[0].isalpha():
+            break
+        words.append(bare)
+        if bare != word:  # punctuation ends the phrase
+            break
+    return words[:4]
+
+
+class Prompt:
+    """The latest user turn (`text`), the rest of the window (`context`) and the reader's `answer`."""
+
+    def __init__(self, text: str, context: str = "", answer: str = ""):
+        self.text, self.context = text, context
+        self.answer = answer
+        self.names = proper_names(text)
+        # (count, subject words, whether a list verb comes just before) of each counted phrase
+        self.counted = []
+        for found in _COUNT.finditer(text):
+            raw, words = found.group(1).lower(), _subject_words(found.group(2))
+            if not words or words[0].lower() in ("am", "pm", "percent", "%"):
+                continue  # '8 am' is a time, not a count
+            number = int(raw) if raw.isdigit() else _NUMBER_WORDS.get(raw, _VAGUE.get(raw))
+            before = content_words(text[max(0, found.start() - 24):found.start()]) or [""]
+            self.counted.append((min(number, MAX_ITEMS), words, before[-1] in _LIST_VERBS))
+
+    def _phrase_for(self, words: set[str], top: bool):
+        """The counted phrase whose words share one with `words`; for the top-level list, else the
+        first after a list verb, else the first with a plural."""
+        for counted in self.counted:
+            if stems(counted[1]) & words:
+                return counted
+        if not top:
+            return None
+        for counted in self.counted:
+            if counted[2]:
+                return counted
+        return next((c for c in self.counted if c[1][-1].lower().endswith("s")), None)
+
+    def count(self, words: set[str], top: bool = False) -> int | None:
+        """How many items a list of `words` is asked with; SOME for a plural shown without a count;
+        None when the turn says nothing of it."""
+        found = self._phrase_for(words, top)
+        if found:
+            return found[0]
+        plurals = {singular(w) for w in re.findall(r"[a-z][\w-]*s\b", self.text.lower())}
+        return SOME if words & plurals else None
+
+    def subject(self, words: set[str], top: bool = False) -> str | None:
+        """The thing a counted list is of, singular: 'popular cookie recipe'."""
+        found = self._phrase_for(words, top)
+        if not found:
+            return None
+        *head, last = found[1]
+        return " ".join(head + [singular(last)])
+
+    def shown(self, key: str) -> str | None:
+        """The value the turn gives by name: `key: value` or `key = value` ('quoted' or one word)."""
+        for name in dict.fromkeys((key, key.replace("_", " "))):
+            found = re.search(rf"\b{re.escape(name)}\s*[:=]\s*(\"[^\"]*\"|'[^']*'|[^\s,;]+)", self.text, re.I)
+            if found:
+                return found.group(1).strip("\"'").rstrip(".")
+        return None
+
+    def number_near(self, words: set[str]) -> float | None:
+        """A number just before a word of `words` ('5 stars', '250 g of flour' does not count)."""
+        for found in re.finditer(r"(-?\d+(?:\.\d+)?)\s+([A-Za-z][\w-]*)", self.text):
+            if stems([found.group(2)]) & words:
+                return float(found.group(1))
+        return None
+
+    def reply(self) -> str:
+        """The answer's quoted sentences joined ('From what I can see: "A." "B."' -> 'A. B.'), or
+        the answer itself when it quotes nothing."""
+        quotes = _ANSWER_QUOTE.findall(self.answer)
+        return " ".join(quotes) if quotes else self.answer
+
+    def texts(self) -> list[str]:
+        """Where a named value is looked for, nearest first: the answer, the turn, the rest."""
+        return [self.answer, self.text, self.context]
+
+
+# A schema spelled out in the prompt in Python, as the Gemini cookbook's JSON mode quickstart asks
+# for one without a response schema:  Recipe = {'recipe_name': str}   Return: list[Recipe]
+_DEFINITION = re.compile(r"\b([A-Z]\w*)\s*=\s*\{([^{}]*)\}")
+_FIELD = re.compile(r"""["']?(\w+)["']?\s*:\s*([\w\[\], ]+?)\s*(?:,|$)""")
+_RETURN = re.compile(r"\bReturn(?:s)?\s*:\s*([\w\[\]]+)", re.I)
+_PYTHON_TYPES = {"str": "string", "int": "integer", "float": "number", "bool": "boolean"}
+
+
+def _python_type(spelled: str, definitions: dict, depth: int = 0) -> dict:
+    spelled = spelled.strip()
+    inner = re.fullmatch(r"(?:list|List)\[(.+)\]", spelled)
+    if inner and depth < 8:
+        return {"type": "array", "items": _python_type(inner.group(1), definitions, depth + 1)}
+    if spelled in definitions and depth < 8:
+        return {"type": "object", "title": spelled, "properties": {
+            name: _python_type(kind, definitions, depth + 1) for name, kind in definitions[spelled]}}
+    return {"type": _PYTHON_TYPES.get(spelled, "string")}
+
+
+def described_schema(text: str) -> dict | None:
+    """The JSON Schema a prompt spells out (`Name = {'key': type}` and `Return: list[Name]`), or None.
+
+    >>> described_schema("Recipe = {'recipe_name': str}\\nReturn: list[Recipe]")
+    {'type': 'array', 'items': {'type': 'object', 'title': 'Recipe', 'properties': {'recipe_name': {'type': 'string'}}}}
+    """
+    definitions = {name: _FIELD.findall(body) for name, body in _DEFINITION.findall(text)}
+    returned = _RETURN.search(text)
+    if returned:
+        return _python_type(returned.group(1), definitions)
+    return _python_type(next(iter(definitions)), definitions) if definitions else None
