@@ -18,7 +18,6 @@ module is the reading half. It finds
 """
 import re
 
-from harness.engine.call_arguments import proper_names
 from harness.engine.reader import content_words
 
 SOME = 3  # a plural asked with no count: how many items the glass box gives (its own choice)
@@ -37,6 +36,24 @@ _PHRASE_ENDS = frozenset("""along with and or that which who whose for from in o
 _LIST_VERBS = frozenset("list name give generate suggest write create provide extract find show return "
                         "recommend make produce enumerate pick choose".split())
 _ANSWER_QUOTE = re.compile(r'"([^"]+)"')
+_CAPITALISED = re.compile(r"[A-Z][\w'-]*(?:[ \t]+[A-Z][\w'-]*)*")
+
+
+def names_in(text: str) -> list[str]:
+    """The capitalised runs of `text`, less the word that only starts a sentence and "I". After a
+    colon a name is a name: 'the people: Alice, Bob' -> ['Alice', 'Bob'].
+
+    >>> names_in("List the guests. Meet Ana Lopez and Bob in Paris.")
+    ['Ana Lopez', 'Bob', 'Paris']
+    """
+    names = []
+    for found in _CAPITALISED.finditer(text):
+        phrase, before = found.group(0), text[:found.start()].rstrip(" \t\"'(")
+        if not before or before[-1] in ".!?\n":
+            phrase = phrase.partition(" ")[2].strip()
+        if phrase and phrase != "I" and not phrase.startswith("I'"):
+            names.append(phrase)
+    return names
 
 
 def singular(word: str) -> str:
@@ -77,7 +94,7 @@ class Prompt:
     def __init__(self, text: str, context: str = "", answer: str = ""):
         self.text, self.context = text, context
         self.answer = answer
-        self.names = proper_names(text)
+        self.names = names_in(text)
         # (count, subject words, whether a list verb comes just before) of each counted phrase
         self.counted = []
         for found in _COUNT.finditer(text):
