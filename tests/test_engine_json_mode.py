@@ -168,3 +168,19 @@ def test_the_interactions_api_fills_a_pydantic_json_schema(glass_box):
         "type": "text", "mime_type": "application/json", "schema": TypeAdapter(list[Recipe]).json_schema()})
     recipes = TypeAdapter(list[Recipe]).validate_json(reply.steps[-1].content[0].text)
     assert [recipe.recipe_name for recipe in recipes] == ["Cookie recipe 1", "Cookie recipe 2"]
+
+
+# --- a schema that asks for too much gets a bounded answer, quickly ---------------------------------
+
+def test_a_schema_asking_for_billions_of_items_gets_a_bounded_answer(glass_box):
+    import time
+
+    schema = {"type": "array", "minItems": 10**9, "items": {"type": "array", "minItems": 10**9,
+                                                             "items": {"type": "string", "minLength": 10**9}}}
+    started = time.perf_counter()
+    reply = ask(glass_box, "List them.", response_json_schema=schema, max_output_tokens=50)
+    assert time.perf_counter() - started < 5
+    assert reply.candidates[0].finish_reason == types.FinishReason.MAX_TOKENS  # cut at the output cap
+    recursive = {"$ref": "#/$defs/Node", "$defs": {"Node": {"type": "object", "properties": {
+        "next": {"$ref": "#/$defs/Node"}}}}}
+    assert json.loads(ask(glass_box, "A chain.", response_json_schema=recursive).text)["next"]["next"] is not None

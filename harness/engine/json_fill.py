@@ -45,6 +45,10 @@ _FORMATS = {"date-time": f"{_FIXED_DATE}T00:00:00Z", "date": _FIXED_DATE, "time"
 _DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 _TIME = re.compile(r"\b([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?\b")
 _NEGATIVE = re.compile(r"^(false|no|off|n|0)$", re.I)
+# A schema may ask for more than any answer holds (minItems: 10**9, nested): the answer stops growing
+# after about this many characters, as a real one stops at the output cap (that of the current
+# models, harness/models.py; maxOutputTokens then cuts it where the request says).
+MAX_SIZE = 250_000
 
 
 def _resolve(schema, root: dict) -> dict:
@@ -113,11 +117,13 @@ class _Filler:
         # "Return: list[Recipe]") are not names.
         unnamed = _schema_words(root, set(FORMAT_WORDS))
         self.names = [name for name in dict.fromkeys(prompt.names) if name.lower() not in unnamed]
+        self.left = MAX_SIZE  # characters the answer may still grow by
 
     def value(self, schema, key: str = "", label: str = "", depth: int = 0, item: bool = False):
         """A value of `schema` for property `key`; `label` names the list item it belongs to (or is,
         when `item`)."""
         schema = _resolve(schema, self.root)
+        self.left -= 1
         if "const" in schema:
             return schema["const"]
         for union in ("anyOf", "oneOf", "any_of"):
@@ -168,6 +174,8 @@ class _Filler:
         subject = self.prompt.subject(words, top=depth == 0) or singular(_spaced(key)) or label
         out = []
         for i in range(count):
+            if self.left <= 0:
+                break
             item_label = _label(subject, str(i + 1))
             out.append(self.value(prefix[i] if i < len(prefix) else item_schema, key if i >= len(prefix) else "",
                                   item_label, depth + 1, item=True))
@@ -224,10 +232,12 @@ class _Filler:
 
     def string(self, schema: dict, key: str, label: str, item: bool = False) -> str:
         text = self.pick_string(schema, key, label, item)
-        longest, shortest = schema.get("maxLength"), int(schema.get("minLength") or 0)
+        longest, shortest = schema.get("maxLength"), min(int(schema.get("minLength") or 0), max(self.left, 0))
         if len(text) < shortest:
             text = (text + " " + "." * shortest)[:max(shortest, len(text))] if text else "." * shortest
-        return text[:int(longest)] if longest is not None else text
+        text = text[:int(longest)] if longest is not None else text
+        self.left -= len(text)
+        return text
 
     def pick_string(self, schema: dict, key: str, label: str, item: bool) -> str:
         shown = self.prompt.shown(key) if key else None
