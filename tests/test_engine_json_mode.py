@@ -158,7 +158,23 @@ def test_property_ordering_and_nullable_are_honoured(glass_box):
     schema = {"type": "OBJECT", "propertyOrdering": ["b", "a"],
               "properties": {"a": {"type": "STRING", "nullable": True}, "b": {"type": "INTEGER"}}}
     value = json.loads(ask(glass_box, "Anything.", schema).text)
-    assert list(value) == ["b", "a"] and isinstance(value["a"], str)
+    assert list(value) == ["b", "a"] and value["a"] is None  # a nullable the prompt says nothing of
+    assert json.loads(ask(glass_box, "Note it with a: hello", schema).text) == {"b": 0, "a": "hello"}
+
+
+def test_people_take_the_names_and_places_the_names_after_in(glass_box):
+    class Address(BaseModel):
+        city: str
+        zip_code: str | None = None
+
+    class Person(BaseModel):
+        name: str
+        home: Address
+
+    people = TypeAdapter(list[Person]).validate_json(ask(
+        glass_box, "Extract the people: Alice and Bob; Alice lives in Paris.", list[Person]).text)
+    assert [(p.name, p.home.city, p.home.zip_code) for p in people] == [("Alice", "Paris", None),
+                                                                      ("Bob", "Person 2 city", None)]
 
 
 # --- the other surfaces reach the same rules -------------------------------------------------------

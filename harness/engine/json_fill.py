@@ -12,14 +12,16 @@ uri, uuid). Where the prompt shows a value (json_prompt.py), the value comes fro
     array    as many items as the turn asks ("List 3 ..."; "a few" 3; a plural with no count 3),
              else one per name the turn lists, else 1; never fewer than minItems nor more than maxItems
     string   `key: value` shown; a name the turn shows, for a name-like property (name, title,
-             person, city ...), one name per item; the reader's answer to a question; else a label:
-             the list's subject and the item's number ('Popular cookie recipe 2'), with the
-             property's words for a property that is not a name ('Popular cookie recipe 2 description')
+             person ...; a place-like one, city, country ..., takes the names shown after in/at/
+             from/to), one name per item; the reader's answer to a question; else a label: the
+             list's subject and the item's number ('Popular cookie recipe 2'), with the property's
+             words for a property that is not the item's name ('Popular cookie recipe 2 description')
     enum     the member the answer or the turn names (a member spelled like "a" or "the" counts
              only when shown by name), else the first
     number   `key: value`, else a number just before the property's word ("5 stars"), else the
              default, the middle of minimum and maximum, or the nearest bound to 0; always in range
     boolean  `key: true/false` (yes/no), else false
+    nullable null when the prompt shows nothing for it (no invented zip code), as above otherwise
 
     >>> from harness.engine.json_prompt import Prompt
     >>> fill({"type": "ARRAY", "items": {"type": "OBJECT", "properties": {"recipe_name": {"type": "STRING"}}}},
@@ -30,11 +32,15 @@ import hashlib
 import re
 import uuid
 
-from harness.engine.json_prompt import Prompt, singular, stems
+from harness.engine.json_prompt import MAX_ITEMS, SOME, Prompt, singular, stems
 
 # Properties that hold a name: a proper name the turn shows fits them, one per item.
 NAME_WORDS = frozenset("name title label called person people who city country place location town brand "
-                       "author artist company team player character destination capital".split())
+                       "author artist company team player character destination capital guest attendee member "
+                       "participant friend student customer employee speaker user".split())
+IDENTITY_WORDS = frozenset("name title label called".split())  # the item's own name: its label, bare
+# Name-like properties that hold a place: they take the names shown after in/at/from/to, the others the rest.
+PLACE_WORDS = frozenset("city country place location town destination capital address region state".split())
 FORMAT_WORDS = frozenset("json schema return returns list array object string type format enum".split())
 # Enum members spelled like these words are taken only when shown by name ("grade: a").
 _FUNCTION_WORDS = frozenset("a an the i of to in on or and it is at by as be".split())
@@ -87,10 +93,17 @@ def _spaced(key: str) -> str:
     return re.sub(r"([a-z])([A-Z])", r"\1 \2", key).replace("_", " ").replace("-", " ")
 
 
-def words_of(key: str, schema: dict) -> set[str]:
-    """The words a property goes by: its name (snake or camel case), its title, its description."""
-    return stems(_spaced(key).split() + str(schema.get("title") or "").split()
-                 + str(schema.get("description") or "").split()[:6])
+def words_of(key: str, schema: dict, described: bool = True) -> set[str]:
+    """The words a property goes by: its name (snake or camel case), its title, its description
+    (left out where they would say too much: an Ingredient "in a recipe" is no list of recipes)."""
+    description = str(schema.get("description") or "").split()[:6] if described else []
+    return stems(_spaced(key).split() + str(schema.get("title") or "").split() + description)
+
+
+def _described(label: str, key: str) -> str:
+    """'Cookie recipe 2' with the last words of `key` it lacks: 'Cookie recipe 2 description'."""
+    extra = [word for word in _spaced(key).lower().split()[-2:] if word not in label.lower().split()]
+    return _label(label, *extra)
 
 
 def _label(*words: str) -> str:
@@ -116,7 +129,7 @@ class _Filler:
         # Each shown name goes to one value; the words of the request's format ("this JSON schema",
         # "Return: list[Recipe]") are not names.
         unnamed = _schema_words(root, set(FORMAT_WORDS))
-        self.names = [name for name in dict.fromkeys(prompt.names) if name.lower() not in unnamed]
+        self.names = [(name, place) for name, place in dict.fromkeys(prompt.names) if name.lower() not in unnamed]
         self.left = MAX_SIZE  # characters the answer may still grow by
 
     def value(self, schema, key: str = "", label: str = "", depth: int = 0, item: bool = False):
@@ -126,32 +139,37 @@ class _Filler:
         self.left -= 1
         if "const" in schema:
             return schema["const"]
+        optional = bool(schema.get("nullable")) or (isinstance(schema.get("type"), list) and "null" in
+                                                   [str(t).lower() for t in schema["type"]])
         for union in ("anyOf", "oneOf", "any_of"):
             branches = [_resolve(b, self.root) for b in schema.get(union) or []]
             if branches:
                 chosen = next((b for b in branches if kind_of(b) != "null"), branches[0])
                 rest = {k: v for k, v in schema.items() if k not in ("anyOf", "oneOf", "any_of")}
+                if any(kind_of(b) == "null" for b in branches):
+                    rest["nullable"] = True
                 return self.value({**rest, **chosen}, key, label, depth, item)
+        kind = kind_of(schema)
+        if kind == "object" and depth <= 12:
+            return self.object(schema, label, depth)
+        if kind == "array" and depth <= 12:
+            return self.array(schema, key, label, depth)
+        if depth > 12 and kind in ("object", "array"):  # a recursive schema: stop where it lets us
+            return None if optional else [] if kind == "array" else {}
+        value, shown = self.scalar(kind, schema, key, label, item)
+        return None if optional and not shown else value  # a nullable the prompt says nothing of: null
+
+    def scalar(self, kind: str, schema: dict, key: str, label: str, item: bool = False) -> tuple:
+        """(the value, whether the prompt showed it)."""
         if schema.get("enum"):
             return self.member(schema["enum"], key)
-        kind = kind_of(schema)
-        if depth > 12:  # a recursive schema ($ref to itself): stop where the schema lets it stop
-            return None if kind == "null" or schema.get("nullable") else [] if kind == "array" else {} \
-                if kind == "object" else self.scalar(kind, schema, key, label, item)
-        if kind == "object":
-            return self.object(schema, label, depth)
-        if kind == "array":
-            return self.array(schema, key, label, depth)
-        return self.scalar(kind, schema, key, label, item)
-
-    def scalar(self, kind: str, schema: dict, key: str, label: str, item: bool = False):
         if kind == "null":
-            return None
+            return None, True
         if kind in ("integer", "number"):
             return self.number(schema, key, kind == "integer")
         if kind == "boolean":
             shown = self.prompt.shown(key) if key else None
-            return shown is not None and not _NEGATIVE.match(shown)
+            return shown is not None and not _NEGATIVE.match(shown), shown is not None
         return self.string(schema, key, label, item)
 
     def object(self, schema: dict, label: str, depth: int) -> dict:
@@ -163,15 +181,19 @@ class _Filler:
     def array(self, schema: dict, key: str, label: str, depth: int) -> list:
         items, prefix = schema.get("items"), schema.get("prefixItems") or []
         item_schema = _resolve(items if isinstance(items, dict) else {}, self.root)
-        words = words_of(key, schema) | words_of("", item_schema) | self.item_words(item_schema)
-        asked = self.prompt.count(words, top=depth == 0)
-        count = asked if asked is not None else self.listed_count(item_schema)
+        words = words_of(key, schema, False) | words_of("", item_schema, False) | self.item_words(item_schema)
+        count = self.prompt.count(words, top=depth == 0)
+        if count is None:
+            count = self.listed_count(key, item_schema) or (SOME if self.prompt.plural(words) else 1)
         count = max(int(schema.get("minItems") or 0), len(prefix) if items is False else 0, count)
         if schema.get("maxItems") is not None:
             count = min(count, int(schema["maxItems"]))
         if items is False:
             count = min(count, len(prefix))
-        subject = self.prompt.subject(words, top=depth == 0) or singular(_spaced(key)) or label
+        # NOTE: the SDK titles the wrapper it makes for list[...] "Placeholder" (google-genai _transformers)
+        title = str(item_schema.get("title") or "") if item_schema.get("title") != "Placeholder" else ""
+        subject = (self.prompt.subject(words, top=depth == 0) or singular(_spaced(key)) or _spaced(title).lower()
+                   or "item")
         out = []
         for i in range(count):
             if self.left <= 0:
@@ -185,15 +207,36 @@ class _Filler:
         """An object item's property words (so 'recipe_name' says the list is of recipes)."""
         words = set()
         for name, prop in (item.get("properties") or {}).items():
-            words |= words_of(name, prop if isinstance(prop, dict) else {}) - NAME_WORDS
+            words |= words_of(name, {}) - NAME_WORDS
         return words
 
-    def listed_count(self, item: dict) -> int:
-        """One item per name the turn shows, when the items take names; else one."""
-        takes_names = kind_of(item) == "string" and not item.get("enum") or any(
-            words_of(name, prop if isinstance(prop, dict) else {}) & NAME_WORDS
-            for name, prop in (item.get("properties") or {}).items())
-        return min(len(self.names), 50) if takes_names and len(self.names) > 1 else 1
+    def listed_count(self, key: str, item: dict) -> int | None:
+        """One item per name the turn shows (two or more), when the items take names; else None."""
+        if kind_of(item) == "string" and not item.get("enum"):
+            takes_names = not key or bool(words_of(key, {}) & NAME_WORDS)
+        else:
+            takes_names = any(words_of(name, prop if isinstance(prop, dict) else {}) & NAME_WORDS
+                              for name, prop in (item.get("properties") or {}).items())
+        fitting = [name for name in self.names if name[1] == self.wants_place(key, item)]
+        return min(len(fitting), MAX_ITEMS) if takes_names and len(fitting) > 1 else None
+
+    def wants_place(self, key: str, item: dict) -> bool:
+        """Whether a list's names are places: its key says so, or its items' first name-like property."""
+        if words_of(key, {}) & PLACE_WORDS:
+            return True
+        for name, prop in (item.get("properties") or {}).items():
+            words = words_of(name, prop if isinstance(prop, dict) else {})
+            if words & NAME_WORDS:
+                return bool(words & PLACE_WORDS)
+        return False
+
+    def take_name(self, place: bool) -> str | None:
+        """The next shown name of the kind asked (a place or not), each name used once."""
+        for i, (name, is_place) in enumerate(self.names):
+            if is_place == place:
+                del self.names[i]
+                return name
+        return None
 
     def member(self, members: list, key: str):
         shown = self.prompt.shown(key) if key else None
@@ -203,13 +246,14 @@ class _Filler:
                 if spelled.lower() in _FUNCTION_WORDS and text is not shown:
                     continue
                 if text and re.search(rf"(?<!\w){re.escape(spelled)}(?!\w)", text, re.I):
-                    return member
-        return members[0]
+                    return member, True
+        return members[0], False
 
     def number(self, schema: dict, key: str, integer: bool):
         shown = self.prompt.shown(key) if key else None
         found = re.search(r"-?\d+(?:\.\d+)?", shown or "")
         value = float(found.group(0)) if found else self.prompt.number_near(words_of(key, schema)) if key else None
+        shown = value is not None
         low, high = schema.get("minimum"), schema.get("maximum")
         low_open, high_open = schema.get("exclusiveMinimum"), schema.get("exclusiveMaximum")
         step = 1 if integer else 0.5
@@ -227,47 +271,52 @@ class _Filler:
             rounded = int(value)
             if low is not None and rounded < low:
                 rounded += 1
-            return rounded
-        return float(value)
+            return rounded, shown
+        return float(value), shown
 
-    def string(self, schema: dict, key: str, label: str, item: bool = False) -> str:
-        text = self.pick_string(schema, key, label, item)
+    def string(self, schema: dict, key: str, label: str, item: bool = False) -> tuple[str, bool]:
+        text, shown = self.pick_string(schema, key, label, item)
         longest, shortest = schema.get("maxLength"), min(int(schema.get("minLength") or 0), max(self.left, 0))
         if len(text) < shortest:
             text = (text + " " + "." * shortest)[:max(shortest, len(text))] if text else "." * shortest
         text = text[:int(longest)] if longest is not None else text
         self.left -= len(text)
-        return text
+        return text, shown
 
-    def pick_string(self, schema: dict, key: str, label: str, item: bool) -> str:
+    def pick_string(self, schema: dict, key: str, label: str, item: bool) -> tuple[str, bool]:
+        """(the string, whether the prompt showed it: by name, a name, a date, the answer)."""
         shown = self.prompt.shown(key) if key else None
         if shown is not None:
-            return shown
+            return shown, True
         formatted = self.formatted(str(schema.get("format") or "").lower(), key)
         if formatted is not None:
             return formatted
-        words = words_of(key, schema)
-        name_like = item or bool(words & NAME_WORDS)
-        if name_like and self.names:
-            return self.names.pop(0)
-        extra = "" if name_like else " ".join(_spaced(key).split()[-2:]).lower()
+        words = words_of(key, schema)  # an item's key is its list's: a list of names takes names
+        if words & NAME_WORDS or item and not key:
+            name = self.take_name(bool(words & PLACE_WORDS))
+            if name is not None:
+                return name, True
+        bare = item or bool(words & IDENTITY_WORDS)  # the item's own name is its label alone
         if label:
-            return _label(label, extra)
+            return _described(label, "" if bare else key), False
+        if self.prompt.reply():
+            return self.prompt.reply(), True
         subject = self.prompt.subject(set(), top=True)
-        return self.prompt.reply() or (_label(subject, extra) if subject else self.prompt.text.strip())
+        return (_described(subject, "" if bare else key) if subject else self.prompt.text.strip()), False
 
-    def formatted(self, form: str, key: str) -> str | None:
-        """A value of a string format: a date or clock time the turn shows, else a fixed valid one."""
+    def formatted(self, form: str, key: str) -> tuple[str, bool] | None:
+        """(a value of a string format, whether the turn showed it): a date or clock time the turn
+        shows, else a fixed valid one; None for a format with no special value."""
+        day, clock = _DATE.search(self.prompt.text), _TIME.search(self.prompt.text)
         if form in ("date-time", "date"):
-            shown = _DATE.search(self.prompt.text)
-            day = shown.group(0) if shown else _FIXED_DATE
-            return day if form == "date" else f"{day}T{self.clock()}Z"
+            date = day.group(0) if day else _FIXED_DATE
+            return (date, bool(day)) if form == "date" else (f"{date}T{self.clock()}Z", bool(day or clock))
         if form == "time":
-            return self.clock()
+            return self.clock(), bool(clock)
         if form == "uuid":  # the same prompt and key give the same id
             digest = hashlib.sha256((self.prompt.text + key).encode()).digest()[:16]
-            return str(uuid.UUID(bytes=digest))
-        return _FORMATS.get(form)
+            return str(uuid.UUID(bytes=digest)), False
+        return (_FORMATS[form], False) if form in _FORMATS else None
 
     def clock(self) -> str:
         shown = _TIME.search(self.prompt.text)

@@ -4,8 +4,8 @@ The glass box fills a response schema by rules that read the latest user turn (j
 module is the reading half. It finds
 
     counts      "List 3 popular cookie recipes" -> 3 of "popular cookie recipe"; "about 10", "a few"
-                (3), "a couple of" (2), "a dozen" (12); a plural with no count ("their main
-                ingredients") -> SOME, the glass box's own choice of a few
+                (3), "a couple of" (2), "a dozen" (12); whether a list's things are named in the
+                plural with no count ("their main ingredients": SOME, the glass box's own few)
     names       the proper names the turn shows, in order ('Alice, Bob and Carol' -> three names)
     numbers     a number next to a word ("5 stars" for a `stars` property), a `key: value` pair
     the answer  the reader's reply to a question, without its wrapper (the quoted sentences)
@@ -13,7 +13,7 @@ module is the reading half. It finds
     >>> shown = Prompt("List 3 popular cookie recipes.")
     >>> shown.count({"recipe"}), shown.subject({"recipe"})
     (3, 'popular cookie recipe')
-    >>> Prompt("Which of Alice, Bob and Carol play chess?").names
+    >>> [name for name, _ in Prompt("Which of Alice, Bob and Carol play chess?").names]
     ['Alice', 'Bob', 'Carol']
 """
 import re
@@ -39,12 +39,15 @@ _ANSWER_QUOTE = re.compile(r'"([^"]+)"')
 _CAPITALISED = re.compile(r"[A-Z][\w'-]*(?:[ \t]+[A-Z][\w'-]*)*")
 
 
-def names_in(text: str) -> list[str]:
-    """The capitalised runs of `text`, less the word that only starts a sentence and "I". After a
-    colon a name is a name: 'the people: Alice, Bob' -> ['Alice', 'Bob'].
+_PLACE_BEFORE = re.compile(r"\b(?:in|at|near|from|to|of|visit|visited|visiting)\s*$", re.I)
+
+
+def names_in(text: str) -> list[tuple[str, bool]]:
+    """(name, whether it names a place) of each capitalised run of `text`, less the word that only
+    starts a sentence and "I". After a colon a name is a name; after in/at/from/to... a place.
 
     >>> names_in("List the guests. Meet Ana Lopez and Bob in Paris.")
-    ['Ana Lopez', 'Bob', 'Paris']
+    [('Ana Lopez', False), ('Bob', False), ('Paris', True)]
     """
     names = []
     for found in _CAPITALISED.finditer(text):
@@ -52,13 +55,18 @@ def names_in(text: str) -> list[str]:
         if not before or before[-1] in ".!?\n":
             phrase = phrase.partition(" ")[2].strip()
         if phrase and phrase != "I" and not phrase.startswith("I'"):
-            names.append(phrase)
+            names.append((phrase, bool(_PLACE_BEFORE.search(text[:found.start()]))))
     return names
+
+
+_IRREGULAR = {"people": "person", "children": "child", "men": "man", "women": "woman", "data": "data"}
 
 
 def singular(word: str) -> str:
     """'recipes' -> 'recipe', 'berries' -> 'berry', 'dishes' -> 'dish', 'glass' unchanged."""
     lower = word.lower()
+    if lower in _IRREGULAR:
+        return _IRREGULAR[lower] if word.islower() else _IRREGULAR[lower].capitalize()
     if lower.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
     if lower.endswith(("ches", "shes", "sses", "xes")):
@@ -119,13 +127,13 @@ class Prompt:
         return next((c for c in self.counted if c[1][-1].lower().endswith("s")), None)
 
     def count(self, words: set[str], top: bool = False) -> int | None:
-        """How many items a list of `words` is asked with; SOME for a plural shown without a count;
-        None when the turn says nothing of it."""
+        """How many items a list of `words` is asked with ("3 recipes", "a few recipes"), or None."""
         found = self._phrase_for(words, top)
-        if found:
-            return found[0]
-        plurals = {singular(w) for w in re.findall(r"[a-z][\w-]*s\b", self.text.lower())}
-        return SOME if words & plurals else None
+        return found[0] if found else None
+
+    def plural(self, words: set[str]) -> bool:
+        """Whether the turn names the list's things in the plural ("their main ingredients")."""
+        return bool(words & {singular(w) for w in re.findall(r"[a-z][\w-]*s\b|people", self.text.lower())})
 
     def subject(self, words: set[str], top: bool = False) -> str | None:
         """The thing a counted list is of, singular: 'popular cookie recipe'."""
