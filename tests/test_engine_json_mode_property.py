@@ -227,3 +227,23 @@ def test_a_top_level_list_asked_with_a_count_has_that_many_items_within_its_boun
         schema.update({k: v for k, v in (("minItems", low), ("maxItems", high)) if v is not None})
         expected = max(n, low or 0) if high is None else min(max(n, low or 0), high)
         assert len(ask(f"List {n} cookie recipes.", responseJsonSchema=schema)) == expected
+
+
+KEYWORDS = ["minItems", "maxItems", "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum",
+            "exclusiveMaximum", "enum", "const", "type", "format", "items", "prefixItems", "properties", "anyOf",
+            "oneOf", "allOf", "$ref", "required", "propertyOrdering", "nullable", "default", "$defs"]
+JUNK = ["x", -1, 1.5, [], {}, True, [1], {"a": 1}, 10**12, "NaN", [None], [{"type": 7}]]
+
+
+@pytest.mark.parametrize("keyword", KEYWORDS)
+def test_a_schema_keyword_holding_anything_is_an_answer_or_a_400_naming_it(keyword):
+    from harness.engine.wire import WireError
+
+    for junk in JUNK:
+        for schema in ({"type": "array", "items": {"type": "integer", keyword: junk}},
+                       {"type": "object", "properties": {"a": {"type": "string", keyword: junk}}},
+                       {"type": "string", keyword: junk}):
+            try:
+                ask("List 3 things, rating: 4", responseJsonSchema=schema)
+            except WireError as err:  # anything else (a 500 on the wire) fails the test
+                assert err.code == 400 and keyword in err.message, (schema, err.message)

@@ -18,6 +18,7 @@ quickstart asks). `text/x.enum` answers one member of the enum schema as plain t
 prompt names, else the first.
 """
 import json
+import math
 
 from harness.engine.fields import snake
 from harness.engine.json_fill import fill
@@ -29,10 +30,28 @@ JSON = "application/json"
 ENUM = "text/x.enum"
 
 
-# What each schema keyword the glass box reads must hold.
-_KEYWORDS = {"properties": dict, "items": dict, "enum": list, "anyOf": list, "oneOf": list, "any_of": list,
-             "propertyOrdering": list, "minItems": int, "$defs": dict, "$ref": str}
-_NAMES = {dict: "object", list: "array", int: "integer", str: "string"}
+# What each schema keyword the glass box reads must hold (the wording of these 400s is the glass box's
+# own: Gemini's for a schema of the wrong shape was not found). A count is a whole number >= 0.
+_KEYWORDS = {"properties": "object", "$defs": "object", "items": "schema", "prefixItems": "array",
+             "anyOf": "array", "oneOf": "array", "any_of": "array", "allOf": "array", "enum": "array",
+             "required": "strings", "propertyOrdering": "strings", "$ref": "string", "format": "string",
+             "minItems": "count", "maxItems": "count", "minLength": "count", "maxLength": "count",
+             "minimum": "number", "maximum": "number", "exclusiveMinimum": "number", "exclusiveMaximum": "number"}
+_SAYS = {"object": "a JSON object", "schema": "a JSON object (or a boolean)", "array": "a JSON array",
+         "strings": "a JSON array of strings", "string": "a JSON string", "count": "a whole number, 0 or more",
+         "number": "a finite number"}
+
+
+def _fits(kind: str, value) -> bool:
+    if kind == "schema":
+        return isinstance(value, (dict, bool))
+    if kind in ("count", "number"):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            return False
+        return kind == "number" or (float(value).is_integer() and value >= 0)
+    if kind == "strings":
+        return isinstance(value, list) and all(isinstance(item, str) for item in value)
+    return isinstance(value, {"object": dict, "array": list, "string": str}[kind])
 
 
 def _subschemas(key: str, value) -> dict:
@@ -40,8 +59,8 @@ def _subschemas(key: str, value) -> dict:
     if key in ("properties", "$defs"):
         return value
     if key == "items":
-        return {"": value}
-    if key in ("anyOf", "oneOf", "any_of"):
+        return {"": value} if isinstance(value, dict) else {}
+    if key in ("anyOf", "oneOf", "any_of", "allOf", "prefixItems"):
         return dict(enumerate(value))
     return {}
 
@@ -52,8 +71,8 @@ def check_schema(schema: dict, path: str) -> None:
         value = schema.get(key)
         if value is None:
             continue
-        if not isinstance(value, kind) or isinstance(value, bool):
-            raise invalid(f"Invalid value at '{path}.{key}': a schema's {key} must be a JSON {_NAMES[kind]}, "
+        if not _fits(kind, value):
+            raise invalid(f"Invalid value at '{path}.{key}': a schema's {key} must be {_SAYS[kind]}, "
                           f"not {json.dumps(value)}.")
         for name, child in _subschemas(key, value).items():
             where = f"{path}.{key}[{name}]" if name != "" else f"{path}.{key}"
