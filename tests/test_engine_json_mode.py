@@ -154,6 +154,13 @@ def test_date_time_and_other_formats_are_valid_and_use_a_date_shown(glass_box):
     assert value["day"] == "2027-03-14" and "@" in value["contact"] and len(value["id"]) == 36
 
 
+@pytest.mark.parametrize("said, clock", [("at 7:05 pm", "19:05:00"), ("at 12:30 am", "00:30:00"),
+                                         ("at 19:30", "19:30:00"), ("some time", "00:00:00")])
+def test_a_time_format_reads_the_clock_time_shown(glass_box, said, clock):
+    schema = {"type": "string", "format": "time"}
+    assert json.loads(ask(glass_box, f"Meet {said}.", response_json_schema=schema).text) == clock
+
+
 def test_property_ordering_and_nullable_are_honoured(glass_box):
     schema = {"type": "OBJECT", "propertyOrdering": ["b", "a"],
               "properties": {"a": {"type": "STRING", "nullable": True}, "b": {"type": "INTEGER"}}}

@@ -28,9 +28,7 @@ uri, uuid). Where the prompt shows a value (json_prompt.py), the value comes fro
     ...      Prompt("List 2 popular cookie recipes."))
     [{'recipe_name': 'Popular cookie recipe 1'}, {'recipe_name': 'Popular cookie recipe 2'}]
 """
-import hashlib
 import re
-import uuid
 
 from harness.engine.json_prompt import MAX_ITEMS, SOME, Prompt, singular, stems
 
@@ -44,12 +42,6 @@ PLACE_WORDS = frozenset("city country place location town destination capital ad
 FORMAT_WORDS = frozenset("json schema return returns list array object string type format enum".split())
 # Enum members spelled like these words are taken only when shown by name ("grade: a").
 _FUNCTION_WORDS = frozenset("a an the i of to in on or and it is at by as be".split())
-_FIXED_DATE = "2026-01-01"  # a format value the prompt does not show: fixed, so answers are repeatable
-_FORMATS = {"date-time": f"{_FIXED_DATE}T00:00:00Z", "date": _FIXED_DATE, "time": "00:00:00",
-            "email": "someone@example.com", "uri": "https://example.com/", "url": "https://example.com/",
-            "hostname": "example.com", "ipv4": "192.0.2.1", "ipv6": "2001:db8::1"}
-_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
-_TIME = re.compile(r"\b([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?\b")
 _NEGATIVE = re.compile(r"^(false|no|off|n|0)$", re.I)
 # A schema may ask for more than any answer holds (minItems: 10**9, nested): the answer stops growing
 # after about this many characters, as a real one stops at the output cap (that of the current
@@ -288,7 +280,7 @@ class _Filler:
         shown = self.prompt.shown(key) if key else None
         if shown is not None:
             return shown, True
-        formatted = self.formatted(str(schema.get("format") or "").lower(), key)
+        formatted = self.prompt.formatted(str(schema.get("format") or "").lower(), key)
         if formatted is not None:
             return formatted
         words = words_of(key, schema)  # an item's key is its list's: a list of names takes names
@@ -303,27 +295,6 @@ class _Filler:
             return self.prompt.reply(), True
         subject = self.prompt.subject(set(), top=True)
         return (_described(subject, "" if bare else key) if subject else self.prompt.text.strip()), False
-
-    def formatted(self, form: str, key: str) -> tuple[str, bool] | None:
-        """(a value of a string format, whether the turn showed it): a date or clock time the turn
-        shows, else a fixed valid one; None for a format with no special value."""
-        day, clock = _DATE.search(self.prompt.text), _TIME.search(self.prompt.text)
-        if form in ("date-time", "date"):
-            date = day.group(0) if day else _FIXED_DATE
-            return (date, bool(day)) if form == "date" else (f"{date}T{self.clock()}Z", bool(day or clock))
-        if form == "time":
-            return self.clock(), bool(clock)
-        if form == "uuid":  # the same prompt and key give the same id
-            digest = hashlib.sha256((self.prompt.text + key).encode()).digest()[:16]
-            return str(uuid.UUID(bytes=digest)), False
-        return (_FORMATS[form], False) if form in _FORMATS else None
-
-    def clock(self) -> str:
-        shown = _TIME.search(self.prompt.text)
-        if not shown:
-            return _FORMATS["time"]
-        hours, minutes, seconds = shown.groups()
-        return f"{int(hours):02d}:{minutes}:{seconds or '00'}"
 
 
 def fill(schema: dict, prompt: Prompt, root: dict | None = None):

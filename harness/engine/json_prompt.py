@@ -9,6 +9,7 @@ module is the reading half. It finds
     names       the proper names the turn shows, in order ('Alice, Bob and Carol' -> three names)
     numbers     a number next to a word ("5 stars" for a `stars` property), a `key: value` pair
     the answer  the reader's reply to a question, without its wrapper (the quoted sentences)
+    formats     a date (YYYY-MM-DD) or clock time it shows, for date-time, date and time strings
 
     >>> shown = Prompt("List 3 popular cookie recipes.")
     >>> shown.count({"recipe"}), shown.subject({"recipe"})
@@ -16,7 +17,9 @@ module is the reading half. It finds
     >>> [name for name, _ in Prompt("Which of Alice, Bob and Carol play chess?").names]
     ['Alice', 'Bob', 'Carol']
 """
+import hashlib
 import re
+import uuid
 
 from harness.engine.reader import content_words
 
@@ -36,6 +39,12 @@ _PHRASE_ENDS = frozenset("""along with and or that which who whose for from in o
 _LIST_VERBS = frozenset("list name give generate suggest write create provide extract find show return "
                         "recommend make produce enumerate pick choose".split())
 _ANSWER_QUOTE = re.compile(r'"([^"]+)"')
+_FIXED_DATE = "2026-01-01"  # a format value the prompt does not show: fixed, so answers are repeatable
+_FORMATS = {"date-time": f"{_FIXED_DATE}T00:00:00Z", "date": _FIXED_DATE, "time": "00:00:00",
+            "email": "someone@example.com", "uri": "https://example.com/", "url": "https://example.com/",
+            "hostname": "example.com", "ipv4": "192.0.2.1", "ipv6": "2001:db8::1"}
+_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+_TIME = re.compile(r"\b([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?\b(?:\s*([AaPp])\.?[Mm]\b)?")
 _CAPITALISED = re.compile(r"[A-Z][\w'-]*(?:[ \t]+[A-Z][\w'-]*)*")
 
 
@@ -163,6 +172,29 @@ class Prompt:
         the answer itself when it quotes nothing."""
         quotes = _ANSWER_QUOTE.findall(self.answer)
         return " ".join(quotes) if quotes else self.answer
+
+    def formatted(self, form: str, key: str) -> tuple[str, bool] | None:
+        """(a value of a string format, whether the turn showed it): a date or clock time the turn
+        shows, else a fixed valid one; None for a format with no special value."""
+        day, clock = _DATE.search(self.text), _TIME.search(self.text)
+        if form in ("date-time", "date"):
+            date = day.group(0) if day else _FIXED_DATE
+            return (date, bool(day)) if form == "date" else (f"{date}T{self.clock()}Z", bool(day or clock))
+        if form == "time":
+            return self.clock(), bool(clock)
+        if form == "uuid":  # the same prompt and key give the same id
+            digest = hashlib.sha256((self.text + key).encode()).digest()[:16]
+            return str(uuid.UUID(bytes=digest)), False
+        return (_FORMATS[form], False) if form in _FORMATS else None
+
+    def clock(self) -> str:
+        """The first clock time the turn shows, as HH:MM:SS: '7:05 pm' -> '19:05:00'."""
+        shown = _TIME.search(self.text)
+        if not shown:
+            return _FORMATS["time"]
+        hours, minutes, seconds, half = shown.groups()
+        hours = int(hours) % 12 + (12 if half in ("p", "P") else 0) if half else int(hours)
+        return f"{hours:02d}:{minutes}:{seconds or '00'}"
 
     def texts(self) -> list[str]:
         """Where a named value is looked for, nearest first: the answer, the turn, the rest."""
