@@ -138,6 +138,23 @@ def test_numbers_come_from_the_prompt_and_stay_in_range(glass_box):
     assert value == {"stars": 5, "price": 12.5, "pages": 320, "level": 6}
 
 
+def test_a_number_property_takes_the_next_number_no_count_or_property_took(glass_box):
+    class Person(BaseModel):
+        name: str
+        age: int
+
+    assert ask(glass_box, "Extract it: John Smith is 42 years old.", Person).parsed == Person(name="John Smith", age=42)
+    meals = json.loads(ask(glass_box, "List 3 recipes under 500 calories", {"type": "ARRAY", "items": {
+        "type": "OBJECT", "properties": {"recipe_name": {"type": "STRING"}, "calories": {"type": "INTEGER"}}}}).text)
+    assert [meal["calories"] for meal in meals] == [500, 500, 500]  # the 3 is the list's count, not a value
+
+
+def test_a_number_shown_out_of_range_is_brought_into_it(glass_box):
+    for bounds, expected in [({"minimum": 8}, 8), ({"maximum": 2}, 2), ({"minimum": 1, "maximum": 9}, 4)]:
+        schema = {"type": "OBJECT", "properties": {"rating": {"type": "INTEGER", **bounds}}}
+        assert json.loads(ask(glass_box, "rating: 4", schema).text)["rating"] == expected
+
+
 def test_a_boolean_is_true_only_when_shown_so(glass_box):
     schema = {"type": "OBJECT", "properties": {"vegan": {"type": "BOOLEAN"}, "baked": {"type": "BOOLEAN"}}}
     assert json.loads(ask(glass_box, "A cookie. vegan: yes", schema).text) == {"vegan": True, "baked": False}

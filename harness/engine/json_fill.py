@@ -18,7 +18,8 @@ uri, uuid). Where the prompt shows a value (json_prompt.py), the value comes fro
              words for a property that is not the item's name ('Popular cookie recipe 2 description')
     enum     the member the answer or the turn names (a member spelled like "a" or "the" counts
              only when shown by name), else the first
-    number   `key: value`, else a number just before the property's word ("5 stars"), else the
+    number   `key: value`, else a number just before the property's word ("5 stars"), else the next
+             number of the turn no count or property took ("John Smith is 42" -> age 42), else the
              default, the middle of minimum and maximum, or the nearest bound to 0; always in range
     boolean  `key: true/false` (yes/no), else false
     nullable null when the prompt shows nothing for it (no invented zip code), as above otherwise
@@ -245,6 +246,10 @@ class _Filler:
         shown = self.prompt.shown(key) if key else None
         found = re.search(r"-?\d+(?:\.\d+)?", shown or "")
         value = float(found.group(0)) if found else self.prompt.number_near(words_of(key, schema)) if key else None
+        if value is not None:
+            self.prompt.use_number(value)
+        else:
+            value = self.prompt.next_number()
         shown = value is not None
         low, high = schema.get("minimum"), schema.get("maximum")
         low_open, high_open = schema.get("exclusiveMinimum"), schema.get("exclusiveMaximum")
@@ -258,7 +263,10 @@ class _Filler:
             value = float(default) if isinstance(default, (int, float)) and not isinstance(default, bool) else (
                 (low + high) / 2 if low is not None and high is not None else max(low, 0) if low is not None
                 else min(high, 0) if high is not None else 0)
-        value = min(max(value, low if low is not None else value), high if high is not None else value)
+        if low is not None:
+            value = max(value, low)
+        if high is not None:
+            value = min(value, high)
         if integer:
             rounded = int(value)
             if low is not None and rounded < low:

@@ -7,7 +7,8 @@ module is the reading half. It finds
                 (3), "a couple of" (2), "a dozen" (12); whether a list's things are named in the
                 plural with no count ("their main ingredients": SOME, the glass box's own few)
     names       the proper names the turn shows, in order ('Alice, Bob and Carol' -> three names)
-    numbers     a number next to a word ("5 stars" for a `stars` property), a `key: value` pair
+    numbers     a number next to a word ("5 stars" for a `stars` property), a `key: value` pair, and
+                the numbers no count or property took, in order ("John is 42" -> age 42)
     the answer  the reader's reply to a question, without its wrapper (the quoted sentences)
     formats     a date (YYYY-MM-DD) or clock time it shows, for date-time, date and time strings
 
@@ -39,6 +40,8 @@ _PHRASE_ENDS = frozenset("""along with and or that which who whose for from in o
 _LIST_VERBS = frozenset("list name give generate suggest write create provide extract find show return "
                         "recommend make produce enumerate pick choose".split())
 _ANSWER_QUOTE = re.compile(r'"([^"]+)"')
+# A number standing alone: not part of a date, a clock time, '8 am', '20%', a word or a version.
+_FREE_NUMBER = re.compile(r"(?<![\w.:/-])-?\d+(?:\.\d+)?(?![\w:/-]|\.\d|\s*(?:[ap]\.?m\b|%))", re.I)
 _FIXED_DATE = "2026-01-01"  # a format value the prompt does not show: fixed, so answers are repeatable
 _FORMATS = {"date-time": f"{_FIXED_DATE}T00:00:00Z", "date": _FIXED_DATE, "time": "00:00:00",
             "email": "someone@example.com", "uri": "https://example.com/", "url": "https://example.com/",
@@ -120,7 +123,10 @@ class Prompt:
                 continue  # '8 am' is a time, not a count
             number = int(raw) if raw.isdigit() else _NUMBER_WORDS.get(raw, _VAGUE.get(raw))
             before = content_words(text[max(0, found.start() - 24):found.start()]) or [""]
-            self.counted.append((min(number, MAX_ITEMS), words, before[-1] in _LIST_VERBS))
+            self.counted.append((min(number, MAX_ITEMS), words, before[-1] in _LIST_VERBS, raw.isdigit()))
+        # the numbers no list's count or property took, in order: a number property with nothing
+        # else shown takes the next (a list's count is taken when its list is filled, before its items)
+        self.numbers = [float(n.group(0)) for n in _FREE_NUMBER.finditer(text)]
 
     def _phrase_for(self, words: set[str], top: bool):
         """The counted phrase whose words share one with `words`; for the top-level list, else the
@@ -138,6 +144,8 @@ class Prompt:
     def count(self, words: set[str], top: bool = False) -> int | None:
         """How many items a list of `words` is asked with ("3 recipes", "a few recipes"), or None."""
         found = self._phrase_for(words, top)
+        if found and found[3]:
+            self.use_number(float(found[0]))
         return found[0] if found else None
 
     def plural(self, words: set[str]) -> bool:
@@ -159,6 +167,14 @@ class Prompt:
             if found:
                 return found.group(1).strip("\"'").rstrip(".")
         return None
+
+    def use_number(self, value: float) -> None:
+        """`value` went to a property: no other property takes it as the next free number."""
+        if value in self.numbers:
+            self.numbers.remove(value)
+
+    def next_number(self) -> float | None:
+        return self.numbers.pop(0) if self.numbers else None
 
     def number_near(self, words: set[str]) -> float | None:
         """A number just before a word of `words` ('5 stars', '250 g of flour' does not count)."""
