@@ -94,9 +94,16 @@ def test_a_question_answered_from_the_window_fills_a_free_text_field(glass_box):
 
 
 def test_a_schema_spelled_out_in_the_prompt_is_answered_without_a_response_schema(glass_box):
-    prompt = "List a few popular cookie recipes using this JSON schema:\n\nRecipe = {'recipe_name': str}\nReturn: list[Recipe]"
+    prompt = ("List a few popular cookie recipes using this JSON schema:\n\n"
+              "Recipe = {'recipe_name': str}\nReturn: list[Recipe]")
     value = json.loads(ask(glass_box, prompt).text)
     assert value == [{"recipe_name": f"Popular cookie recipe {i}"} for i in (1, 2, 3)]
+
+
+def test_keys_named_in_the_prompt_make_the_object_without_a_response_schema(glass_box):
+    prompt = "Give me a JSON object with the keys name, city and age for Alice, 30, from Paris."
+    assert json.loads(ask(glass_box, prompt).text) == {"name": "Alice", "city": "Paris", "age": 30}
+    assert json.loads(ask(glass_box, "Tell me a joke.").text) == {"answer": "Tell me a joke."}
 
 
 # --- enums -----------------------------------------------------------------------------------------
@@ -117,7 +124,8 @@ def test_a_literal_and_an_enum_inside_a_list_stay_members(glass_box):
         recipe_name: str
         grade: typing.Literal["a+", "a", "b"]
 
-    graded = json.loads(ask(glass_box, "List about 4 cookie recipes, grade them based on popularity", list[Graded]).text)
+    prompt = "List about 4 cookie recipes, grade them based on popularity"
+    graded = json.loads(ask(glass_box, prompt, list[Graded]).text)
     assert len(graded) == 4 and {item["grade"] for item in graded} <= {"a+", "a", "b"}
     assert json.loads(ask(glass_box, "Pick one: x or y. I pick y.", typing.Literal["x", "y"]).text) == "x"
 

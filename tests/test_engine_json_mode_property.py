@@ -24,7 +24,8 @@ NAMES = ["name", "title", "city", "rating", "price", "tags", "items", "descripti
 ENUMS = [["low", "medium", "high"], ["a+", "a", "b"], ["Percussion", "String", "Brass"], ["yes", "no"],
          ["red", "green", "blue"]]
 FORMATS = ["date-time", "date", "time", "email", "uuid", "uri"]
-PROMPTS = ["List {n} cookie recipes.", "Name a few cities: Paris, Lyon and Nice.", "rating: 4, color: green. Describe it.",
+PROMPTS = ["List {n} cookie recipes.", "Name a few cities: Paris, Lyon and Nice.",
+           "rating: 4, color: green. Describe it.",
            "What is the level of the course? The course has 3 levels and 12 stars.", "Summarise this, please.",
            "List about 7 items for Ana, Bob and Chen, graded high.", "Book a table on 2027-05-01 at 19:30.",
            "Give me {n} tags", "", "Which color is it? It is blue."]

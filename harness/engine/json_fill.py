@@ -122,7 +122,7 @@ class _Filler:
         # Each shown name goes to one value; the words of the request's format ("this JSON schema",
         # "Return: list[Recipe]") are not names.
         unnamed = _schema_words(root, set(FORMAT_WORDS))
-        self.names = [(name, place) for name, place in dict.fromkeys(prompt.names) if name.lower() not in unnamed]
+        prompt.names = [(name, place) for name, place in dict.fromkeys(prompt.names) if name.lower() not in unnamed]
         self.left = MAX_SIZE  # characters the answer may still grow by
 
     def value(self, schema, key: str = "", label: str = "", depth: int = 0, item: bool = False):
@@ -149,6 +149,10 @@ class _Filler:
             return self.array(schema, key, label, depth)
         if depth > 12 and kind in ("object", "array"):  # a recursive schema: stop where it lets us
             return None if optional else [] if kind == "array" else {}
+        if not {"type", "enum", "format", "properties", "items"} & set(schema) and self.prompt.numbers and key \
+                and not self.prompt.names:  # a key named with no type (json_prompt.described_schema): a number fits
+            number = self.number(schema, key, False)[0]
+            return int(number) if number.is_integer() else number
         value, shown = self.scalar(kind, schema, key, label, item)
         return None if optional and not shown else value  # a nullable the prompt says nothing of: null
 
@@ -210,7 +214,7 @@ class _Filler:
         else:
             takes_names = any(words_of(name, prop if isinstance(prop, dict) else {}) & NAME_WORDS
                               for name, prop in (item.get("properties") or {}).items())
-        fitting = [name for name in self.names if name[1] == self.wants_place(key, item)]
+        fitting = [name for name in self.prompt.names if name[1] == self.wants_place(key, item)]
         return min(len(fitting), MAX_ITEMS) if takes_names and len(fitting) > 1 else None
 
     def wants_place(self, key: str, item: dict) -> bool:
@@ -222,14 +226,6 @@ class _Filler:
             if words & NAME_WORDS:
                 return bool(words & PLACE_WORDS)
         return False
-
-    def take_name(self, place: bool) -> str | None:
-        """The next shown name of the kind asked (a place or not), each name used once."""
-        for i, (name, is_place) in enumerate(self.names):
-            if is_place == place:
-                del self.names[i]
-                return name
-        return None
 
     def member(self, members: list, key: str):
         shown = self.prompt.shown(key) if key else None
@@ -293,7 +289,7 @@ class _Filler:
             return formatted
         words = words_of(key, schema)  # an item's key is its list's: a list of names takes names
         if words & NAME_WORDS or item and not key:
-            name = self.take_name(bool(words & PLACE_WORDS))
+            name = self.prompt.take_name(bool(words & PLACE_WORDS))
             if name is not None:
                 return name, True
         bare = item or bool(words & IDENTITY_WORDS)  # the item's own name is its label alone

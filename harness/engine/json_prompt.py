@@ -168,6 +168,14 @@ class Prompt:
                 return found.group(1).strip("\"'").rstrip(".")
         return None
 
+    def take_name(self, place: bool) -> str | None:
+        """The next shown name of the kind asked (a place or not); each name goes to one value."""
+        for i, (name, is_place) in enumerate(self.names):
+            if is_place == place:
+                del self.names[i]
+                return name
+        return None
+
     def use_number(self, value: float) -> None:
         """`value` went to a property: no other property takes it as the next free number."""
         if value in self.numbers:
@@ -223,6 +231,10 @@ _DEFINITION = re.compile(r"\b([A-Z]\w*)\s*=\s*\{([^{}]*)\}")
 _FIELD = re.compile(r"""["']?(\w+)["']?\s*:\s*([\w\[\], ]+?)\s*(?:,|$)""")
 _RETURN = re.compile(r"\bReturn(?:s)?\s*:\s*([\w\[\]]+)", re.I)
 _PYTHON_TYPES = {"str": "string", "int": "integer", "float": "number", "bool": "boolean"}
+# Or in words: "a JSON object with the keys name, city and 'zip code'" (no type is said: each any type).
+_KEY = r"""(?:"[^"]+"|'[^']+'|`[^`]+`|[A-Za-z_]\w*)"""
+_KEYS_NAMED = re.compile(rf"\b(?:keys?|fields?|properties)\s*(?:called|named)?\s*:?\s+"
+                         rf"({_KEY}(?:\s*(?:,|\band\b|,\s*and\b)\s*{_KEY})*)")
 
 
 def _python_type(spelled: str, definitions: dict, depth: int = 0) -> dict:
@@ -237,13 +249,22 @@ def _python_type(spelled: str, definitions: dict, depth: int = 0) -> dict:
 
 
 def described_schema(text: str) -> dict | None:
-    """The JSON Schema a prompt spells out (`Name = {'key': type}` and `Return: list[Name]`), or None.
+    """The JSON Schema a prompt spells out (`Name = {'key': type}` and `Return: list[Name]`, or the keys
+    it names), or None.
 
     >>> described_schema("Recipe = {'recipe_name': str}\\nReturn: list[Recipe]")
     {'type': 'array', 'items': {'type': 'object', 'title': 'Recipe', 'properties': {'recipe_name': {'type': 'string'}}}}
+    >>> described_schema("Answer in JSON with the keys name and 'home city'.")["properties"]
+    {'name': {}, 'home city': {}}
     """
     definitions = {name: _FIELD.findall(body) for name, body in _DEFINITION.findall(text)}
     returned = _RETURN.search(text)
     if returned:
         return _python_type(returned.group(1), definitions)
-    return _python_type(next(iter(definitions)), definitions) if definitions else None
+    if definitions:
+        return _python_type(next(iter(definitions)), definitions)
+    named = _KEYS_NAMED.search(text)
+    if named:
+        keys = [key.strip("\"'`") for key in re.findall(_KEY, named.group(1)) if key != "and"]
+        return {"type": "object", "properties": {key: {} for key in keys}}  # any type: a name, a number, a text
+    return None
