@@ -119,6 +119,11 @@ def test_text_x_enum_answers_one_member_as_plain_text(glass_box):
     assert reply.text == "String" and reply.parsed == Instrument.STRING
 
 
+def test_text_x_enum_follows_a_json_schema_ref_to_its_enum(glass_box):
+    schema = {"$ref": "#/$defs/Instrument", "$defs": {"Instrument": {"type": "string", "enum": ["Strings", "Brass"]}}}
+    assert ask(glass_box, "It is brass.", mime="text/x.enum", response_json_schema=schema).text == "Brass"
+
+
 def test_a_literal_and_an_enum_inside_a_list_stay_members(glass_box):
     class Graded(typing_extensions.TypedDict):
         recipe_name: str

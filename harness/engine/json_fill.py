@@ -301,6 +301,11 @@ class _Filler:
         return (_described(subject, "" if bare else key) if subject else self.prompt.text.strip()), False
 
 
+def enum_of(schema: dict) -> list | None:
+    """The members of an enum schema, its `$ref` followed ({"$ref": "#/$defs/Mood"} -> its enum)."""
+    return _resolve(schema, schema).get("enum") or None
+
+
 def fill(schema: dict, prompt: Prompt, root: dict | None = None):
     """A value of `schema` (either dialect) filled from `prompt` (see the module docstring)."""
     return _Filler(prompt, root or schema).value(schema)

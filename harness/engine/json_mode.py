@@ -21,7 +21,7 @@ import json
 import math
 
 from harness.engine.fields import snake
-from harness.engine.json_fill import fill
+from harness.engine.json_fill import enum_of, fill
 from harness.engine.json_prompt import Prompt, described_schema
 from harness.engine.prompt import content_text, system_text
 from harness.engine.wire import invalid
@@ -93,9 +93,8 @@ def _prompt(request: dict, answer: str) -> Prompt:
 
 
 def _answer_value(schema, prompt: Prompt, mime: str):
-    if mime == ENUM:
-        members = (schema or {}).get("enum")
-        return str(fill({"enum": members}, prompt)) if members else prompt.reply() or prompt.text.strip()
+    if mime == ENUM:  # one member as text; without an enum schema, the reply as text
+        return str(fill(schema, prompt)) if enum_of(schema or {}) else prompt.reply() or prompt.text.strip()
     if not schema:
         schema = described_schema(prompt.text)
     if not schema:

@@ -6,7 +6,8 @@ module is the reading half. It finds
     counts      "List 3 popular cookie recipes" -> 3 of "popular cookie recipe"; "about 10", "a few"
                 (3), "a couple of" (2), "a dozen" (12); whether a list's things are named in the
                 plural with no count ("their main ingredients": SOME, the glass box's own few)
-    names       the proper names the turn shows, in order ('Alice, Bob and Carol' -> three names)
+    names       the proper names the turn shows, in order ('Alice, Bob and Carol' -> three names),
+                each marked a place when it follows in/at/from/to ('in Paris')
     numbers     a number next to a word ("5 stars" for a `stars` property), a `key: value` pair, and
                 the numbers no count or property took, in order ("John is 42" -> age 42)
     the answer  the reader's reply to a question, without its wrapper (the quoted sentences)
@@ -49,8 +50,6 @@ _FORMATS = {"date-time": f"{_FIXED_DATE}T00:00:00Z", "date": _FIXED_DATE, "time"
 _DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 _TIME = re.compile(r"\b([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?\b(?:\s*([AaPp])\.?[Mm]\b)?")
 _CAPITALISED = re.compile(r"[A-Z][\w'-]*(?:[ \t]+[A-Z][\w'-]*)*")
-
-
 _PLACE_BEFORE = re.compile(r"\b(?:in|at|near|from|to|of|visit|visited|visiting)\s*$", re.I)
 
 
