@@ -104,6 +104,8 @@ def test_keys_named_in_the_prompt_make_the_object_without_a_response_schema(glas
     prompt = "Give me a JSON object with the keys name, city and age for Alice, 30, from Paris."
     assert json.loads(ask(glass_box, prompt).text) == {"name": "Alice", "city": "Paris", "age": 30}
     assert json.loads(ask(glass_box, "Tell me a joke.").text) == {"answer": "Tell me a joke."}
+    told = ask(glass_box, "Bob is 52 and lives in Oslo.", system_instruction="Reply in JSON with the keys name and age.")
+    assert json.loads(told.text) == {"name": "Bob", "age": 52}
 
 
 # --- enums -----------------------------------------------------------------------------------------

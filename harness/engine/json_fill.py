@@ -150,7 +150,7 @@ class _Filler:
         if depth > 12 and kind in ("object", "array"):  # a recursive schema: stop where it lets us
             return None if optional else [] if kind == "array" else {}
         if not {"type", "enum", "format", "properties", "items"} & set(schema) and self.prompt.numbers and key \
-                and not self.prompt.names:  # a key named with no type (json_prompt.described_schema): a number fits
+                and not words_of(key, schema) & NAME_WORDS:  # a key named with no type: a number fits
             number = self.number(schema, key, False)[0]
             return int(number) if number.is_integer() else number
         value, shown = self.scalar(kind, schema, key, label, item)

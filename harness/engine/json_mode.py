@@ -95,8 +95,8 @@ def _prompt(request: dict, answer: str) -> Prompt:
 def _answer_value(schema, prompt: Prompt, mime: str):
     if mime == ENUM:  # one member as text; without an enum schema, the reply as text
         return str(fill(schema, prompt)) if enum_of(schema or {}) else prompt.reply() or prompt.text.strip()
-    if not schema:
-        schema = described_schema(prompt.text)
+    if not schema:  # one spelled out in the turn, else in the system instruction or earlier turns
+        schema = described_schema(prompt.text) or described_schema(prompt.context)
     if not schema:
         return {"answer": prompt.reply() or prompt.text.strip()}
     return fill(schema, prompt)

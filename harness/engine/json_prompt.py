@@ -23,7 +23,7 @@ import hashlib
 import re
 import uuid
 
-from harness.engine.reader import content_words
+from harness.engine.reader import STOP_WORDS, content_words
 
 SOME = 3  # a plural asked with no count: how many items the glass box gives (its own choice)
 MAX_ITEMS = 50  # "List 10000 ..." still gets a bounded answer
@@ -50,6 +50,8 @@ _FORMATS = {"date-time": f"{_FIXED_DATE}T00:00:00Z", "date": _FIXED_DATE, "time"
 _DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 _TIME = re.compile(r"\b([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?\b(?:\s*([AaPp])\.?[Mm]\b)?")
 _CAPITALISED = re.compile(r"[A-Z][\w'-]*(?:[ \t]+[A-Z][\w'-]*)*")
+# After a sentence's first word, words that make it a name: "Bob is 52", "Ana lives in Oslo".
+_SUBJECT_OF = r"\s+(?:is|was|has|had|lives|lived|works|worked|said|says|and|likes|loves|wants|went)\b|'s\b"
 _PLACE_BEFORE = re.compile(r"\b(?:in|at|near|from|to|of|visit|visited|visiting)\s*$", re.I)
 
 
@@ -57,14 +59,16 @@ def names_in(text: str) -> list[tuple[str, bool]]:
     """(name, whether it names a place) of each capitalised run of `text`, less the word that only
     starts a sentence and "I". After a colon a name is a name; after in/at/from/to... a place.
 
-    >>> names_in("List the guests. Meet Ana Lopez and Bob in Paris.")
-    [('Ana Lopez', False), ('Bob', False), ('Paris', True)]
+    >>> names_in("List the guests. Meet Ana Lopez and Bob in Paris. Carl is late. What is it?")
+    [('Ana Lopez', False), ('Bob', False), ('Paris', True), ('Carl', False)]
     """
     names = []
     for found in _CAPITALISED.finditer(text):
         phrase, before = found.group(0), text[:found.start()].rstrip(" \t\"'(")
-        if not before or before[-1] in ".!?\n":
-            phrase = phrase.partition(" ")[2].strip()
+        head, _, rest = phrase.partition(" ")
+        subject = re.match(_SUBJECT_OF, text[found.end():]) and head.lower() not in STOP_WORDS and len(head) > 2
+        if (not before or before[-1] in ".!?\n") and not (subject and not rest):
+            phrase = rest.strip()  # a capital that only starts the sentence, unless it does something
         if phrase and phrase != "I" and not phrase.startswith("I'"):
             names.append((phrase, bool(_PLACE_BEFORE.search(text[:found.start()]))))
     return names
