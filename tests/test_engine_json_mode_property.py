@@ -248,3 +248,19 @@ def test_a_schema_keyword_holding_anything_is_an_answer_or_a_400_naming_it(keywo
                 ask("List 3 things, rating: 4", responseJsonSchema=schema)
             except WireError as err:  # anything else (a 500 on the wire) fails the test
                 assert err.code == 400 and keyword in err.message, (schema, err.message)
+
+
+@pytest.mark.parametrize("prompt", ["x" * 100_000, "ab-" * 40_000, "X = {" * 20_000, "Ann " * 30_000,
+                                    "in Oslo, " * 20_000, "keys " + " and " * 3_000, "2020-" * 30_000])
+def test_a_pathological_prompt_is_read_in_linear_time(prompt):
+    import time
+
+    from harness.engine.json_fill import fill
+    from harness.engine.json_prompt import Prompt, described_schema
+
+    schema = {"type": "array", "items": {"type": "object", "properties": {
+        "name": {"type": "string"}, "city": {"type": "string"}, "count": {"type": "integer"}}}}
+    started = time.perf_counter()
+    described_schema(prompt)
+    fill(schema, Prompt(prompt))
+    assert time.perf_counter() - started < 2  # each took 12-50 s when a regex or a slice ran per position

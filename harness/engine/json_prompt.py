@@ -64,13 +64,18 @@ def names_in(text: str) -> list[tuple[str, bool]]:
     """
     names = []
     for found in _CAPITALISED.finditer(text):
-        phrase, before = found.group(0), text[:found.start()].rstrip(" \t\"'(")
+        # NOTE: only the few characters before a name are read: a slice of the whole text per name
+        # made a prompt of 20,000 capitals take a minute
+        window = text[max(0, found.start() - 40):found.start()]
+        phrase, before = found.group(0), window.rstrip(" \t\"'(")
+        if not before and found.start() > 40:
+            before = "x"  # 40 blanks or quotes before it: mid-text, not a sentence start
         head, _, rest = phrase.partition(" ")
         subject = re.match(_SUBJECT_OF, text[found.end():]) and head.lower() not in STOP_WORDS and len(head) > 2
         if (not before or before[-1] in ".!?\n") and not (subject and not rest):
             phrase = rest.strip()  # a capital that only starts the sentence, unless it does something
         if phrase and phrase != "I" and not phrase.startswith("I'"):
-            names.append((phrase, bool(_PLACE_BEFORE.search(text[:found.start()]))))
+            names.append((phrase, bool(_PLACE_BEFORE.search(window))))
     return names
 
 
@@ -153,7 +158,7 @@ class Prompt:
 
     def plural(self, words: set[str]) -> bool:
         """Whether the turn names the list's things in the plural ("their main ingredients")."""
-        return bool(words & {singular(w) for w in re.findall(r"[a-z][\w-]*s\b|people", self.text.lower())})
+        return bool(words & {singular(w) for w in re.findall(r"\b[a-z]\w*s\b|\bpeople\b", self.text.lower())})
 
     def subject(self, words: set[str], top: bool = False) -> str | None:
         """The thing a counted list is of, singular: 'popular cookie recipe'."""
