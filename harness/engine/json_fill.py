@@ -2,15 +2,17 @@
 
 Gemini's structured output always fits the schema; the glass box's does too, by rules (no language
 model): the type at every level, every property (in `propertyOrdering`, else the schema's own order,
-as Gemini keeps it since Nov 2025 [OFF] "Google announces support for JSON Schema and implicit
-property ordering in Gemini API", Google Developers Blog, 2025-11-05), enums, `const`, unions
+as Gemini keeps it since Nov 2025: [3P] a copy of Google's announcement "Google announces support
+for JSON Schema and implicit property ordering in Gemini API", dated 2025-11-06, read 2026-12-01),
+enums, `const`, unions
 (`anyOf`/`oneOf`: the first branch that is not null), `$ref` into `$defs`, `allOf` merged,
 `nullable` and `["string", "null"]`, `minItems`/`maxItems`, `prefixItems`, `minLength`/`maxLength`,
 `minimum`/`maximum` (and the exclusive ones), and string formats (date-time, date, time, email,
 uri, uuid). Where the prompt shows a value (json_prompt.py), the value comes from it:
 
-    array    as many items as the turn asks ("List 3 ..."; "a few" 3; a plural with no count 3),
-             else one per name the turn lists, else 1; never fewer than minItems nor more than maxItems
+    array    as many items as the turn asks ("List 3 ...", "a few" 3), else one per name it shows
+             (two or more, for items that take names), else 3 when it names them in the plural,
+             else 1; never fewer than minItems nor more than maxItems
     string   `key: value` shown; a name the turn shows, for a name-like property (name, title,
              person ...; a place-like one, city, country ..., takes the names shown after in/at/
              from/to), one name per item; the reader's answer to a question; else a label: the
