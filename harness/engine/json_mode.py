@@ -1,53 +1,57 @@
-"""JSON mode: an answer that parses and fits the schema it was asked for, built from the window.
+"""JSON mode: an answer that parses and validates against the schema it was asked for.
 
-With `responseMimeType: application/json` the glass box writes its usual answer (the reader's, the
-summariser's) into the schema: every string field gets the answer's text, an enum the first value
-the answer mentions (else its first value), and every other field the type's default. Both schema
-dialects are read: `responseSchema` (OpenAPI subset, types in capitals) and `responseJsonSchema`
-(JSON Schema, with `$ref` into `$defs`). Without a schema the answer is `{"answer": text}`.
+With `responseMimeType: application/json` the glass box answers with JSON. Given a schema, in
+either dialect, `responseSchema` (the OpenAPI subset, types in capitals, as the SDK makes it from a
+pydantic model, `list[Model]`, a TypedDict, an Enum or a Literal) or `responseJsonSchema` (JSON
+Schema, `$ref` into `$defs`, as `Model.model_json_schema()` makes it), the answer fits it at every
+level and takes its values from the prompt where it shows them (json_fill.py, json_prompt.py):
 
-    >>> fill({"type": "OBJECT", "properties": {"rate": {"type": "STRING"}, "pages": {"type": "INTEGER"},
-    ...       "sure": {"type": "BOOLEAN"}, "tags": {"type": "ARRAY", "items": {"type": "STRING"}}}},
-    ...      "The VAT rate is 20%.")
-    {'rate': 'The VAT rate is 20%.', 'pages': 0, 'sure': False, 'tags': []}
-    >>> fill({"enum": ["low", "high"], "type": "string"}, "The risk is high.")
-    'high'
+    >>> answer = {"text": 'Noted: "List 2 popular cookie recipes."'}
+    >>> request = {"contents": [{"role": "user", "parts": [{"text": "List 2 popular cookie recipes."}]}]}
+    >>> shape_answer([answer], {"responseMimeType": JSON, "responseSchema": {"type": "ARRAY", "items": {
+    ...     "type": "OBJECT", "properties": {"recipe_name": {"type": "STRING"}}}}}, request)
+    [{'text': '[{"recipe_name": "Popular cookie recipe 1"}, {"recipe_name": "Popular cookie recipe 2"}]'}]
 
-`text/x.enum` answers with the chosen enum value as plain text.
+Without a schema the answer is `{"answer": text}`, or the shape the prompt spells out in Python
+(`Recipe = {'recipe_name': str}` and `Return: list[Recipe]`, as the Gemini cookbook's JSON mode
+quickstart asks). `text/x.enum` answers one member of the enum schema as plain text: the one the
+prompt names, else the first.
 """
 import json
+import math
 
 from harness.engine.fields import snake
+from harness.engine.json_fill import enum_of, fill
+from harness.engine.json_prompt import Prompt, described_schema
+from harness.engine.prompt import content_text, system_text
 from harness.engine.wire import invalid
 
 JSON = "application/json"
 ENUM = "text/x.enum"
-_DEFAULTS = {"integer": 0, "number": 0.0, "boolean": False, "null": None}
 
 
-def _type(schema: dict) -> str:
-    kind = schema.get("type")
-    if isinstance(kind, list):  # JSON Schema's ["string", "null"]
-        kind = next((k for k in kind if str(k).lower() != "null"), "null")
-    if kind is None:
-        kind = "object" if "properties" in schema else "array" if "items" in schema else "string"
-    return str(kind).lower()
+# What each schema keyword the glass box reads must hold (the wording of these 400s is the glass box's
+# own: Gemini's for a schema of the wrong shape was not found). A count is a whole number >= 0.
+_KEYWORDS = {"properties": "object", "$defs": "object", "items": "schema", "prefixItems": "array",
+             "anyOf": "array", "oneOf": "array", "any_of": "array", "allOf": "array", "enum": "array",
+             "required": "strings", "propertyOrdering": "strings", "$ref": "string", "format": "string",
+             "minItems": "count", "maxItems": "count", "minLength": "count", "maxLength": "count",
+             "minimum": "number", "maximum": "number", "exclusiveMinimum": "number", "exclusiveMaximum": "number"}
+_SAYS = {"object": "a JSON object", "schema": "a JSON object (or a boolean)", "array": "a JSON array",
+         "strings": "a JSON array of strings", "string": "a JSON string", "count": "a whole number, 0 or more",
+         "number": "a finite number"}
 
 
-def _resolve(schema: dict, root: dict) -> dict:
-    reference = schema.get("$ref", "")
-    if reference.startswith("#/"):
-        target = root
-        for key in reference[2:].split("/"):
-            target = target.get(key, {}) if isinstance(target, dict) else {}
-        return target
-    return schema
-
-
-# What each schema keyword the glass box reads must hold.
-_KEYWORDS = {"properties": dict, "items": dict, "enum": list, "anyOf": list, "oneOf": list, "any_of": list,
-             "propertyOrdering": list, "minItems": int, "$defs": dict, "$ref": str}
-_NAMES = {dict: "object", list: "array", int: "integer", str: "string"}
+def _fits(kind: str, value) -> bool:
+    if kind == "schema":
+        return isinstance(value, (dict, bool))
+    if kind in ("count", "number"):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            return False
+        return kind == "number" or (float(value).is_integer() and value >= 0)
+    if kind == "strings":
+        return isinstance(value, list) and all(isinstance(item, str) for item in value)
+    return isinstance(value, {"object": dict, "array": list, "string": str}[kind])
 
 
 def _subschemas(key: str, value) -> dict:
@@ -55,8 +59,8 @@ def _subschemas(key: str, value) -> dict:
     if key in ("properties", "$defs"):
         return value
     if key == "items":
-        return {"": value}
-    if key in ("anyOf", "oneOf", "any_of"):
+        return {"": value} if isinstance(value, dict) else {}
+    if key in ("anyOf", "oneOf", "any_of", "allOf", "prefixItems"):
         return dict(enumerate(value))
     return {}
 
@@ -67,8 +71,8 @@ def check_schema(schema: dict, path: str) -> None:
         value = schema.get(key)
         if value is None:
             continue
-        if not isinstance(value, kind) or isinstance(value, bool):
-            raise invalid(f"Invalid value at '{path}.{key}': a schema's {key} must be a JSON {_NAMES[kind]}, "
+        if not _fits(kind, value):
+            raise invalid(f"Invalid value at '{path}.{key}': a schema's {key} must be {_SAYS[kind]}, "
                           f"not {json.dumps(value)}.")
         for name, child in _subschemas(key, value).items():
             where = f"{path}.{key}[{name}]" if name != "" else f"{path}.{key}"
@@ -77,29 +81,28 @@ def check_schema(schema: dict, path: str) -> None:
             check_schema(child, where)
 
 
-def fill(schema: dict, text: str, root: dict | None = None):
-    """A value of `schema`'s shape holding `text` in its string fields (see the module docstring)."""
-    root = root or schema
-    schema = _resolve(schema if isinstance(schema, dict) else {}, root)
-    for union in ("anyOf", "oneOf", "any_of"):
-        if schema.get(union):
-            return fill(schema[union][0], text, root)
-    if schema.get("enum"):
-        mentioned = [value for value in schema["enum"] if str(value).lower() in text.lower()]
-        return (mentioned or schema["enum"])[0]
-    kind = _type(schema)
-    if kind == "object":
-        properties = schema.get("properties") or {}
-        order = schema.get("propertyOrdering") or list(properties)
-        return {name: fill(properties[name], text, root) for name in order if name in properties}
-    if kind == "array":
-        return [fill(schema.get("items") or {}, text, root) for _ in range(int(schema.get("minItems") or 0))]
-    if kind in _DEFAULTS:
-        return schema.get("minimum", _DEFAULTS[kind]) if kind in ("integer", "number") else _DEFAULTS[kind]
-    return text
+def _prompt(request: dict, answer: str) -> Prompt:
+    """What the request shows: its latest user turn, the rest of its window, and the reader's
+    answer when that turn asks a question (an acknowledgement of an instruction is no answer)."""
+    contents = request.get("contents") or []
+    users = [i for i, c in enumerate(contents) if (c.get("role") or "user") == "user" and content_text(c).strip()]
+    last = users[-1] if users else None
+    text = content_text(contents[last]) if last is not None else ""
+    context = "\n".join([system_text(request)] + [content_text(c) for i, c in enumerate(contents) if i != last])
+    return Prompt(text, context, answer if "?" in text else "")
 
 
-def shape_answer(parts: list, config: dict) -> list:
+def _answer_value(schema, prompt: Prompt, mime: str):
+    if mime == ENUM:  # one member as text; without an enum schema, the reply as text
+        return str(fill(schema, prompt)) if enum_of(schema or {}) else prompt.reply() or prompt.text.strip()
+    if not schema:  # one spelled out in the turn, else in the system instruction or earlier turns
+        schema = described_schema(prompt.text) or described_schema(prompt.context)
+    if not schema:
+        return {"answer": prompt.reply() or prompt.text.strip()}
+    return fill(schema, prompt)
+
+
+def shape_answer(parts: list, config: dict, request: dict | None = None) -> list:
     """The answer's parts, rewritten for JSON mode or enum mode; unchanged otherwise or for calls."""
     for field in ("responseSchema", "responseJsonSchema"):
         if config.get(field):
@@ -107,10 +110,6 @@ def shape_answer(parts: list, config: dict) -> list:
     mime = config.get("responseMimeType") or ""
     if mime not in (JSON, ENUM) or any("text" not in part for part in parts):
         return parts
-    text = "\n".join(part["text"] for part in parts)
-    schema = config.get("responseJsonSchema") or config.get("responseSchema")
-    if mime == ENUM:
-        answer = str(fill(schema or {}, text))
-    else:
-        answer = json.dumps(fill(schema, text) if schema else {"answer": text}, ensure_ascii=False)
-    return [{"text": answer}]
+    prompt = _prompt(request or {}, "\n".join(part["text"] for part in parts))
+    value = _answer_value(config.get("responseJsonSchema") or config.get("responseSchema"), prompt, mime)
+    return [{"text": value if mime == ENUM else json.dumps(value, ensure_ascii=False)}]

@@ -126,10 +126,10 @@ def _stopped(parts: list, sequences: list) -> list:
     return out
 
 
-def _output(parts: list, config: dict, thinking) -> tuple[list, int, str]:
+def _output(parts: list, config: dict, thinking, request: dict) -> tuple[list, int, str]:
     """The behaviour's answer as generation settings shape it: (parts, thought tokens, finishReason).
     JSON mode first, then a stop sequence, then maxOutputTokens, which thoughts spend first."""
-    parts = _stopped(shape_answer(parts, config), config.get("stopSequences") or [])
+    parts = _stopped(shape_answer(parts, config, request), config.get("stopSequences") or [])
     thoughts, limit = thought_tokens(thinking, parts_tokens(parts)), config.get("maxOutputTokens")
     if limit is None or thoughts + parts_tokens(parts) <= limit:
         return parts, thoughts, "STOP"
@@ -153,7 +153,7 @@ def generate(model_name: str, body: dict, api_version: str, method: str = "gener
     check_parts((body.get("systemInstruction") or {}).get("parts") or [], "GenerateContentRequest.system_instruction")
     check_signatures(request["contents"], model)
     prompt, cached = _prompt_tokens(model, body, request, cached)
-    parts, thoughts, finish = _output(respond(request), config, thinking)
+    parts, thoughts, finish = _output(respond(request), config, thinking, request)
     answer = parts_tokens(parts)
     parts = sign(parts, request, model)
     if thinking.include and thinking.level:
