@@ -36,3 +36,18 @@ def test_a_tier_gemini_does_not_have_is_the_parsers_400(glass_box):
             glass_box.models.generate_content(model="gemini-3.8-flash", contents=QUESTION,
                                               config={"service_tier": "sometimes"})
     assert caught.value.code == 400 and "service_tier" in caught.value.message and "sometimes" in caught.value.message
+
+
+@pytest.mark.parametrize("asked, served", [("priority", "priority"), ("flex", "flex"), (None, "standard")])
+def test_an_interaction_names_the_tier_that_served_it(glass_box, asked, served):
+    created = glass_box.interactions.create(model="gemini-3.8-flash", input=QUESTION,
+                                            **({"service_tier": asked} if asked else {}))
+    assert created.service_tier == served
+    assert glass_box.interactions.get(created.id).service_tier == served  # kept with the stored interaction
+
+
+@pytest.mark.parametrize("asked, words", [("deferred", "Agent Platform"), ("cheap", "service_tier")])
+def test_an_interaction_refuses_a_tier_the_developer_api_does_not_serve(glass_box, asked, words):
+    with pytest.raises(Exception) as refused:
+        glass_box.interactions.create(model="gemini-3.8-flash", input=QUESTION, service_tier=asked)
+    assert getattr(refused.value, "status_code", None) == 400 and words in str(refused.value)

@@ -158,7 +158,8 @@ class Interactions:
             name = "v1_" + hashlib.sha256(canonical([request, self._created]).encode()).hexdigest()[:24]
         interaction = {"id": name, "model": answer["modelVersion"], "created": now, "updated": now,
                        "status": "requires_action" if any(s["type"] == "function_call" for s in steps)
-                       else "completed", "steps": steps, "usage": usage_of(answer["usageMetadata"])}
+                       else "completed", "steps": steps, "usage": usage_of(answer["usageMetadata"]),
+                       "service_tier": answer["usageMetadata"].get("serviceTier", "standard")}  # the tier that served it
         if previous:
             interaction["previous_interaction_id"] = previous
         if body.get("store", True):

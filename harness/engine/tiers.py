@@ -7,7 +7,9 @@ ai.google.dev/gemini-api/docs/priority-inference and flex-inference, read 2026-1
 cookbook's quickstarts/Inference_tiers saved outputs print "priority" and "flex" from it). A live
 3.8 Flash response also carries `usageMetadata.serviceTier` ("standard", [3P] a client's test
 fixture "confirmed against a real live response", 2026-09-19); the SDK (google-genai 3.6.1) drops
-that field, so the header is what its programs see.
+that field, so the header is what its programs see. The Interactions API takes `service_tier` and
+names the tier on the interaction itself (`interaction.service_tier`, as the August 2026 cookbook's
+Inference_tiers saved outputs print it; harness/engine/interactions.py).
 
     >>> served("SERVICE_TIER_PRIORITY"), served("flex"), served(None), served("unspecified")
     ('priority', 'flex', 'standard', 'standard')
