@@ -195,6 +195,13 @@ SHUT_DOWN = {
                       "(2025): deprecated from 2025-08-14; shut down October 2025 [3P] langgenius/dify-official-"
                       "plugins #2515"),
 }
+# Google's hosted agents, which answer only through the Interactions API (`agent=`): generateContent and the
+# OpenAI endpoint give the 400 below for them ([3P] quoted whole in lobehub/lobehub #15140, 2026-05-23, and
+# router-for-me/CLIProxyAPI #5312, 2026-08-28; the same error for antigravity-preview-05-2026 in
+# mlcommons/modelbench #1655, 2026-09-14). The glass box runs none of them (harness/engine/interactions.py).
+AGENTS = ("deep-research-preview-04-2026", "deep-research-max-preview-04-2026", "deep-research-pro-preview-12-2025",
+          "antigravity-preview-05-2026")
+INTERACTIONS_ONLY = "This model only supports Interactions API."
 # Gemini's 404 for an id it does not serve, a shut-down one included ([3P] quoted whole in many reports, e.g.
 # openclaw/openclaw #14036 and continuedev/continue #11649, 2026). The glass box adds a sentence naming what it
 # serves only for an id this table has never heard of.

@@ -5,7 +5,7 @@ from google.genai import errors, types
 
 from harness.client import OFFLINE_KEY
 from harness.engine.server import ensure_running
-from harness.models import (CLOSED_TO_NEW_KEYS, EMBEDDING_MODELS, LATEST, LEGACY_SETTING, MODELS, NOT_FOUND, ROUTED,
+from harness.models import (AGENTS, CLOSED_TO_NEW_KEYS, INTERACTIONS_ONLY, EMBEDDING_MODELS, LATEST, LEGACY_SETTING, MODELS, NOT_FOUND, ROUTED,
                             SHUT_DOWN, UnknownModel, live_models, model_row, price_of)
 
 FACTS_LIVE = ("gemini-3.8-flash", "gemini-3.6-flash", "gemini-3.5-flash-lite", "gemini-3.1-flash-lite",
@@ -148,3 +148,16 @@ def test_an_embedding_model_is_got_counted_and_refused_for_generation(glass_box,
 def test_a_routed_pro_preview_is_answered_by_31_pro(glass_box):
     assert glass_box.models.generate_content(model="gemini-3-pro-preview", contents="Hi").model_version == \
         "gemini-3.1-pro-preview"
+
+
+@pytest.mark.parametrize("agent", AGENTS)
+def test_a_hosted_agent_sent_to_generate_content_is_geminis_interactions_only_400(glass_box, agent):
+    with pytest.raises(errors.ClientError) as refused:
+        glass_box.models.generate_content(model=agent, contents="Research the history of tea.")
+    assert refused.value.code == 400 and refused.value.message == INTERACTIONS_ONLY
+
+
+def test_a_hosted_agent_sent_as_an_interactions_model_is_refused_as_an_agent(glass_box):
+    with pytest.raises(Exception) as refused:
+        glass_box.interactions.create(model=AGENTS[0], input="Research the history of tea.")
+    assert getattr(refused.value, "status_code", None) == 400 and AGENTS[0] in str(refused.value)

@@ -50,6 +50,7 @@ from collections import OrderedDict
 from harness.engine.interaction_input import check_fields, generate_body
 from harness.engine.prompt import canonical
 from harness.engine.wire import WireError, invalid
+from harness.models import AGENTS
 
 MAX_STORED = 1_000  # a lesson or a cookbook session makes tens; a whole cohort's kernel stays small
 RETENTION_SECONDS = 55 * 24 * 3600  # [OFF] the paid tier's 55 days (the free tier's is 1 day)
@@ -140,8 +141,9 @@ class Interactions:
         if not isinstance(body, dict):
             raise invalid(NO_MODEL)
         check_fields(body)
-        if body.get("agent"):
-            raise invalid(AGENT.format(agent=str(body["agent"])))
+        asked = str(body.get("model") or "").removeprefix("models/")
+        if body.get("agent") or asked in AGENTS:  # an agent's id sent as `model` is still an agent
+            raise invalid(AGENT.format(agent=str(body.get("agent") or asked)))
         if not body.get("model"):
             raise invalid(NO_MODEL)
         if body.get("background") and body.get("store") is False:

@@ -16,8 +16,8 @@ A `WireError` turns into the body the SDK parses into `google.genai.errors.Clien
 import json
 import re
 
-from harness.models import (CLOSED_TO_NEW_KEYS, EMBEDDING_METHODS, EMBEDDING_MODELS, FUNCTION_ROLE_REFUSED, LATEST,
-                            MODELS, NOT_FOUND, ROUTED, SHUT_DOWN, legacy_models_allowed)
+from harness.models import (AGENTS, CLOSED_TO_NEW_KEYS, EMBEDDING_METHODS, EMBEDDING_MODELS, FUNCTION_ROLE_REFUSED, LATEST,
+                            INTERACTIONS_ONLY, MODELS, NOT_FOUND, ROUTED, SHUT_DOWN, legacy_models_allowed)
 
 ROLES = ("user", "model")
 CALL_AFTER_USER = ("Please ensure that function call turn comes immediately after a user turn "
@@ -154,9 +154,12 @@ def resolve_model(name: str, api_version: str = "v1beta", method: str = "generat
     `models/gemini-3.8-flash` -> `gemini-3.8-flash`; a deprecated id -> the model it is routed to; a
     `-latest` alias -> its model on v1beta only; a model closed to new keys -> Gemini's 404 for it,
     unless WORKBOOK_LEGACY_MODELS=1 (harness/models.py); a shut-down id, or an embedding model asked
-    for what it does not do, -> Gemini's plain 404 (an embedding model answers countTokens here).
+    for what it does not do, -> Gemini's plain 404 (an embedding model answers countTokens here); a
+    hosted agent (Deep Research) -> Gemini's 400: it answers only through the Interactions API.
     """
     model = name.removeprefix("models/")
+    if model in AGENTS and method != "get":
+        raise WireError(400, "INVALID_ARGUMENT", INTERACTIONS_ONLY)
     if model in SHUT_DOWN or (model in EMBEDDING_MODELS and method not in EMBEDDING_METHODS):
         raise WireError(404, "NOT_FOUND", NOT_FOUND.format(model=model, version=api_version, method=method))
     if model in EMBEDDING_MODELS:
