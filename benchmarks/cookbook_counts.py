@@ -35,7 +35,9 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-LIVE_MODEL = "gemini-3.8-flash"  # the current Flash (harness/models.py); what the dropdown is set to
+from harness.models import DEFAULT_MODEL, UnknownModel, model_row
+
+LIVE_MODEL = DEFAULT_MODEL  # the current Flash (harness/models.py); what a text-model dropdown is set to
 DEFAULT_CLONE = Path("/work/.mirror/google-gemini+cookbook/repo")
 EDITIONS = {"june": "2026-06-22", "august": None}  # None: the last commit
 CELL_SECONDS = 30  # a cell still running after this is a crash (the glass box answers in milliseconds)
@@ -49,6 +51,8 @@ MEDIA_MARKERS = ("PIL", "Image(", ".jpg", ".jpeg", ".png", ".mp3", ".mp4", ".wav
                  "curl ", "urllib.request", "requests.get", "from_uri", "files.", "Audio(", "Video(", "mime_type=\"image",
                  "google.colab import files", "display(Image", "image_", "audio", "video")
 GEMINI_HOST = "https://generativelanguage.googleapis.com"
+# What a Gemini model id says when the model does not answer text with text (cookbook dropdowns, 2026).
+NON_TEXT_MODELS = ("embedding", "image", "imagen", "veo", "live", "tts", "audio", "lyria", "robotics")
 
 
 def edition_commit(clone: Path, before: str | None) -> str:
@@ -91,10 +95,30 @@ def runnable(source: str, set_model: bool) -> str | None:
     if any(marker in code for marker in MEDIA_MARKERS):
         return None
     code = code.replace(GEMINI_HOST, "{GLASS_BOX}")
-    if set_model:  # the dropdown: `MODEL_ID = "gemini-3.5-flash" # @param [...]`
-        code = "\n".join(f'{line.split("=")[0]}= "{LIVE_MODEL}"' if "@param" in line and "MODEL" in line.split("=")[0]
-                         else line for line in code.splitlines())
+    if set_model:
+        code = "\n".join(on_live_model(line) for line in code.splitlines())
     return code if code.strip() else None
+
+
+def on_live_model(line: str) -> str:
+    """The line with its model dropdown set to LIVE_MODEL, when it is a dropdown of text models.
+
+    `MODEL_ID = "gemini-3.5-flash" # @param ["gemini-2.5-flash", ...]` becomes `MODEL_ID = "gemini-3.8-flash"`.
+    A dropdown whose default is a model of another kind (its id says embedding, image, live, audio...:
+    NON_TEXT_MODELS) stays on its default: a text model there is the benchmark's mistake, not the
+    cookbook's. A text model the workbook has no row for (LearnLM) is set, as a student picking a live
+    model in that dropdown would.
+    """
+    name, _, rest = line.partition("=")
+    if "@param" not in rest or "MODEL" not in name:
+        return line
+    default = rest.split("#")[0].strip().strip("\"'")
+    try:
+        model_row(default)  # a row of harness/models.py: a text model
+    except UnknownModel:
+        if any(kind in default for kind in NON_TEXT_MODELS):
+            return line
+    return f'{name}= "{LIVE_MODEL}"'
 
 
 # The worker: one notebook's cells in one IPython shell, one JSON line per cell on stdout.
