@@ -22,8 +22,14 @@ rate limit) and the Gemini host rewritten to the glass box. A cell is
     clean    it ran, and printed something if the cookbook's saved output shows it printed
     silent   it ran, but printed nothing (or only "None") where the saved output shows more
     4xx/5xx  an API error of that class (the SDK's, or the openai SDK's)
+    client   an exception before any request reached the glass box, raised by Python (a SyntaxError
+             in the cookbook's cell) or inside google-genai or openai (the SDK refusing an argument,
+             as `create() got unexpected keyword argument(s): config`): the cookbook's code fails
+             on real Gemini too. The worker counts the requests the glass box serves during each cell.
     crash    any other exception (a NameError after an earlier failure counts here too, and is
              counted apart as well)
+
+The six classes cover every counted cell once, so they add up to the total.
 
 A cell whose import fails (ModuleNotFoundError: pandas, sklearn... that the notebook's `%pip` line
 would install) is listed but not counted.
@@ -42,6 +48,7 @@ DEFAULT_CLONE = Path("/work/.mirror/google-gemini+cookbook/repo")
 EDITIONS = {"june": "2026-06-22", "august": None}  # None: the last commit
 CELL_SECONDS = 30  # a cell still running after this is a crash (the glass box answers in milliseconds)
 NOTEBOOK_SECONDS = 300
+CLASSES = ("clean", "silent", "4xx", "5xx", "client", "crash")  # every counted cell is one of these
 SKIPPED_NOTEBOOKS = ("Audio", "Video", "Image", "imagen", "Veo", "TTS", "Lyria", "LiveAPI", "LiveTranslate",
                      "Spatial", "Nano_Banana", "PDF", "File_API", "File_Search", "robotics", "Omni",
                      "Authentication_with_OAuth", "Batch_mode", "Webhooks", "Template",
@@ -123,11 +130,20 @@ def on_live_model(line: str) -> str:
 
 # The worker: one notebook's cells in one IPython shell, one JSON line per cell on stdout.
 WORKER = r'''
-import json, os, signal, sys, time, types
+import json, os, signal, sys, time, traceback, types
 os.environ["WORKBOOK_OFFLINE"] = "1"
 from harness.client import OFFLINE_KEY
 from harness.engine.server import ensure_running
 base = ensure_running()
+# Count the requests the glass box serves, so a cell the SDK refuses before sending anything is told
+# apart from one the glass box answered wrongly (the server calls `answer` once per HTTP request).
+from harness.engine import server as glass_box_server
+served = [0]
+the_server = glass_box_server._servers[""]
+def counted(*request, answer=the_server.answer):
+    served[0] += 1
+    return answer(*request)
+the_server.answer = counted
 os.environ.update(GOOGLE_GEMINI_BASE_URL=base, GOOGLE_API_KEY=OFFLINE_KEY, GEMINI_API_KEY=OFFLINE_KEY)
 colab = types.ModuleType("google.colab"); colab.userdata = types.SimpleNamespace(get=lambda name: OFFLINE_KEY)
 sys.modules["google.colab"] = colab
@@ -141,9 +157,11 @@ shell.run_cell("from IPython.display import HTML, Image, Markdown, display")
 def timed_out(*_):
     raise TimeoutError("cell still running after %d s")
 signal.signal(signal.SIGALRM, timed_out)
+SDK_FOLDERS = (os.sep.join(("", "google", "genai", "")), os.sep.join(("", "openai", "")))
 for line in sys.stdin:
     cell = json.loads(line)
     signal.alarm(cell["seconds"])
+    served[0] = 0
     with capture_output() as seen:
         result = shell.run_cell(cell["code"].replace("{GLASS_BOX}", base), silent=False)
     signal.alarm(0)
@@ -151,8 +169,14 @@ for line in sys.stdin:
     text = (seen.stdout + "".join(str(o.data.get("text/plain", "")) + str(o.data.get("text/markdown", ""))
                                   for o in seen.outputs)).strip()
     codes = [getattr(error, name, None) for name in ("code", "status_code")]
+    # Whether the exception came from inside a client SDK (google-genai or openai), not from the cell's
+    # own code or a library the cell called itself (pydantic reading an earlier answer is the answer's fault).
+    frames = traceback.extract_tb(error.__traceback__) if error is not None else []
+    in_sdk = any(sdk in frame.filename for frame in frames for sdk in SDK_FOLDERS)
     print(json.dumps({"error": f"{type(error).__name__}: {str(error)[:160]}" if error else None,
-                      "code": next((c for c in codes if isinstance(c, int)), None), "printed": text[:300]}), flush=True)
+                      "code": next((c for c in codes if isinstance(c, int)), None), "printed": text[:300],
+                      "requests": served[0], "before_exec": result.error_before_exec is not None,
+                      "in_sdk": in_sdk}), flush=True)
 '''
 
 
@@ -161,7 +185,11 @@ def classify(report: dict, saved: str) -> str:
         return "package"  # a library the notebook's %pip line installs (pandas, sklearn...): not counted
     if report["error"]:
         code = report["code"] or 0
-        return "4xx" if 400 <= code < 500 else "5xx" if 500 <= code < 600 else "crash"
+        if 400 <= code < 600:
+            return "4xx" if code < 500 else "5xx"
+        if not report["requests"] and (report["before_exec"] or report["in_sdk"]):
+            return "client"  # refused by Python or the SDK before any request: it fails on Gemini too
+        return "crash"
     if saved not in ("", "None") and report["printed"] in ("", "None"):
         return "silent"
     return "clean"
@@ -204,9 +232,10 @@ def main(argv: list[str]) -> None:
                 counts["after"] += outcome == "crash" and detail.startswith("NameError")
                 if outcome != "clean":
                     misses.append(f"  {outcome:7} {Path(name).stem} cell {index}: {detail}")
-        total = sum(counts[kind] for kind in ("clean", "silent", "4xx", "5xx", "crash"))
+        total = sum(counts[kind] for kind in CLASSES)
         print(f"{edition} edition ({commit[:8]}): {counts['clean']} of {total} clean, {counts['silent']} silent, "
-              f"{counts['4xx']} 4xx, {counts['5xx']} 5xx, {counts['crash']} crash ({counts['after']} of them a "
+              f"{counts['4xx']} 4xx, {counts['5xx']} 5xx, {counts['client']} client, {counts['crash']} crash "
+              f"({counts['after']} of them a "
               f"NameError after an earlier cell failed or was left out); {counts['package']} cells not counted "
               "(they import a package the workbook does not install)")
         if absent:
