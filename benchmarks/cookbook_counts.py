@@ -26,19 +26,26 @@ rate limit) and the Gemini host rewritten to the glass box. A cell is
              in the cookbook's cell) or inside google-genai or openai (the SDK refusing an argument,
              as `create() got unexpected keyword argument(s): config`): the cookbook's code fails
              on real Gemini too. The worker counts the requests the glass box serves during each cell.
+             A NameError for a name that no earlier cell binds (the notebook defines it further down)
+             is "client" too.
     crash    any other exception (a NameError after an earlier failure counts here too, and is
              counted apart as well)
 
 The six classes cover every counted cell once, so they add up to the total.
+
+Each NameError names the cell it follows (the last earlier cell binding the missing name, traced back
+through NameErrors), and the report ends with those root cells and how many NameErrors each caused.
 
 A cell whose import fails (ModuleNotFoundError: pandas, sklearn... that the notebook's `%pip` line
 would install) is listed but not counted.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 from harness.models import DEFAULT_MODEL, UnknownModel, model_row
@@ -93,18 +100,13 @@ def printed(outputs: list) -> str:
     return "".join(texts).strip()
 
 
-def runnable(source: str, set_model: bool) -> str | None:
-    """The cell's Python, less install lines; None for a cell the count leaves out."""
-    if source.lstrip().startswith("%%"):
-        return None
+def runnable(source: str, set_model: bool) -> str:
+    """The cell's Python as the worker runs it: less install lines, on the glass box's host."""
     lines = [line for line in source.splitlines() if not line.lstrip().startswith(("%", "!"))]
-    code = "\n".join(lines)
-    if any(marker in code for marker in MEDIA_MARKERS):
-        return None
-    code = code.replace(GEMINI_HOST, "{GLASS_BOX}")
+    code = "\n".join(lines).replace(GEMINI_HOST, "{GLASS_BOX}")
     if set_model:
         code = "\n".join(on_live_model(line) for line in code.splitlines())
-    return code if code.strip() else None
+    return code
 
 
 def on_live_model(line: str) -> str:
@@ -195,27 +197,96 @@ def classify(report: dict, saved: str) -> str:
     return "clean"
 
 
-def run_notebook(notebook: dict, set_model: bool) -> list[tuple[int, str, str]]:
-    """(cell index, outcome, detail) of each counted cell."""
-    cells = [(i, code, printed(c.get("outputs") or [])) for i, c in enumerate(notebook.get("cells", []))
-             if c.get("cell_type") == "code" and (code := runnable("".join(c.get("source", "")), set_model))]
-    if not cells:
-        return []
-    stdin = "".join(json.dumps({"code": code, "seconds": CELL_SECONDS}) + "\n" for _, code, _ in cells)
+@dataclass
+class Cell:
+    """One code cell of a notebook and what became of it."""
+    index: int  # its position in the notebook, markdown cells included (as Colab and Jupyter number them)
+    source: str  # the cookbook's source
+    outcome: str  # one of CLASSES, "package" (not counted) or "left out"
+    detail: str  # the error, the start of what it printed, or why it was left out
+
+
+def left_out_because(source: str) -> str:
+    """Why the count leaves the cell out ("" when it runs)."""
+    if source.lstrip().startswith("%%"):
+        return "a %% cell magic (shell or curl)"
+    code = "\n".join(line for line in source.splitlines() if not line.lstrip().startswith(("%", "!")))
+    found = [marker for marker in MEDIA_MARKERS if marker in code]
+    if found:
+        return f"media marker {found[0]!r}"
+    return "" if code.strip() else "only install or shell lines"
+
+
+def run_notebook(notebook: dict, set_model: bool) -> list[Cell]:
+    """Every code cell of the notebook, run or left out, in order."""
+    cells = [Cell(i, "".join(c.get("source", "")), "left out", "") for i, c in enumerate(notebook.get("cells", []))
+             if c.get("cell_type") == "code"]
+    saved = {i: printed(c.get("outputs") or []) for i, c in enumerate(notebook.get("cells", []))}
+    runs = []
+    for cell in cells:
+        cell.detail = left_out_because(cell.source)
+        if not cell.detail:
+            runs.append((cell, runnable(cell.source, set_model)))
+    if not runs:
+        return cells
+    stdin = "".join(json.dumps({"code": code, "seconds": CELL_SECONDS}) + "\n" for _, code in runs)
     try:
         done = subprocess.run([sys.executable, "-c", WORKER], input=stdin, capture_output=True, text=True,
                               timeout=NOTEBOOK_SECONDS, cwd=Path(__file__).resolve().parents[1])
         reports = [json.loads(line) for line in done.stdout.splitlines() if line.startswith('{"error"')]
     except subprocess.TimeoutExpired:
         reports = []
-    outcomes = []
-    for position, (index, _, saved) in enumerate(cells):
+    for position, (cell, _) in enumerate(runs):
         if position < len(reports):
             report = reports[position]
-            outcomes.append((index, classify(report, saved), report["error"] or report["printed"][:80]))
+            cell.outcome = classify(report, saved[cell.index])
+            cell.detail = report["error"] or report["printed"][:80]
         else:
-            outcomes.append((index, "crash", "the notebook's process ended before this cell"))
-    return outcomes
+            cell.outcome, cell.detail = "crash", "the notebook's process ended before this cell"
+    for position, cell in enumerate(cells):
+        if cell.outcome == "crash" and cell.detail.startswith("NameError") and root_of(cells, position) is None:
+            # No earlier cell binds the name: the notebook uses it before it defines it (its saved output
+            # came from running the cells out of order), so it fails on real Gemini too.
+            cell.outcome = "client"
+    return cells
+
+
+def defines(source: str, name: str) -> bool:
+    """Whether the cell's source binds `name` (assignment, def, class, import, for, with ... as)."""
+    word = re.escape(name)
+    return any(re.search(pattern, source, re.MULTILINE) for pattern in (
+        rf"^[ \t]*(async[ \t]+)?(def|class)[ \t]+{word}\b",
+        rf"^[ \t]*([\w.]+[ \t]*,[ \t]*)*{word}[ \t]*(:[^=\n]*)?(,[^=\n]*)?=(?!=)",
+        rf"^[ \t]*(from[ \t]+\S+[ \t]+)?import[ \t][^\n]*\b{word}\b",
+        rf"\bas[ \t]+{word}\b", rf"\bfor[ \t]+[\w, \t]*\b{word}\b[\w, \t]*[ \t]in\b"))
+
+
+def root_of(cells: list[Cell], position: int) -> Cell | None:
+    """The cell whose failure (or absence) a NameError in cells[position] follows: the last earlier cell
+    binding the missing name, followed further back when that cell is itself such a NameError."""
+    seen = set()
+    while (found := re.search(r"NameError: name '(\w+)'", cells[position].detail)) and position not in seen:
+        seen.add(position)
+        earlier = [i for i in range(position) if defines(cells[i].source, found.group(1))]
+        if not earlier:
+            return None
+        position = earlier[-1]
+    return cells[position]
+
+
+def report_of(cells: list[Cell], stem: str) -> list[str]:
+    """The lines of the cells that are not clean; a NameError names the cell it follows."""
+    lines = []
+    for position, cell in enumerate(cells):
+        if cell.outcome in ("clean", "left out"):
+            continue
+        detail = cell.detail
+        if cell.detail.startswith("NameError"):
+            root = root_of(cells, position)
+            detail += (f" [after cell {root.index}: {root.outcome}, {root.detail[:70]}]" if root
+                       else " [no earlier cell binds it]")
+        lines.append(f"  {cell.outcome:7} {stem} cell {cell.index}: {detail}")
+    return lines
 
 
 def main(argv: list[str]) -> None:
@@ -223,24 +294,29 @@ def main(argv: list[str]) -> None:
     wanted = [name for name in argv if name in EDITIONS] or list(EDITIONS)
     for edition in wanted:
         commit = edition_commit(clone, EDITIONS[edition])
-        counts, misses = Counter(), []
+        counts, misses, roots = Counter(), [], Counter()
         held, absent = notebooks(clone, commit)
         for name, notebook in held.items():
-            for index, outcome, detail in run_notebook(notebook, set_model=edition == "june"):
-                counts[outcome] += 1
-                # A NameError follows an earlier cell that failed or was left out: said apart.
-                counts["after"] += outcome == "crash" and detail.startswith("NameError")
-                if outcome != "clean":
-                    misses.append(f"  {outcome:7} {Path(name).stem} cell {index}: {detail}")
+            cells = run_notebook(notebook, set_model=edition == "june")
+            for position, cell in enumerate(cells):
+                counts[cell.outcome] += 1
+                if cell.outcome == "crash" and cell.detail.startswith("NameError"):
+                    counts["after"] += 1  # a NameError follows an earlier cell that failed or was left out
+                    root = root_of(cells, position)
+                    roots[f"{Path(name).stem} cell {root.index} ({root.outcome}: {root.detail[:60]})" if root
+                          else f"{Path(name).stem}: no earlier cell binds the name"] += 1
+            misses += report_of(cells, Path(name).stem)
         total = sum(counts[kind] for kind in CLASSES)
         print(f"{edition} edition ({commit[:8]}): {counts['clean']} of {total} clean, {counts['silent']} silent, "
               f"{counts['4xx']} 4xx, {counts['5xx']} 5xx, {counts['client']} client, {counts['crash']} crash "
-              f"({counts['after']} of them a "
-              f"NameError after an earlier cell failed or was left out); {counts['package']} cells not counted "
-              "(they import a package the workbook does not install)")
+              f"({counts['after']} of them a NameError after an earlier cell failed or was left out); "
+              f"{counts['package']} cells not counted (they import a package the workbook does not install), "
+              f"{counts['left out']} code cells left out")
         if absent:
             print(f"  not in this copy of the cookbook, so not run: {', '.join(absent)}")
         print("\n".join(misses))
+        print(f"  the cells the {counts['after']} NameErrors follow:")
+        print("\n".join(f"    {count:2} after {root}" for root, count in roots.most_common()))
 
 
 if __name__ == "__main__":
