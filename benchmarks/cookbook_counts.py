@@ -13,9 +13,9 @@ github.com/google-gemini/cookbook:
 Run: .venv/bin/python benchmarks/cookbook_counts.py [path/to/cookbook] [june|august ...]
 
 What runs: every code cell of quickstarts/*.ipynb outside the notebooks of SKIPPED_NOTEBOOKS (media,
-live audio, files, OAuth, batch jobs: not text), less the cells whose source names a MEDIA_MARKERS
-item, `%%` cell magics (curl and shell) and the lines starting with `%` or `!` (installs). Each
-notebook runs top to bottom in a fresh IPython shell in its own process, offline, with
+live audio, files, OAuth, batch jobs: not text), less the cells whose code matches a MEDIA_MARKERS
+pattern (media sent, received, opened or fetched; the Files or Live API), `%%` cell magics (curl and
+shell), and the lines starting with `%` or `!` (installs) or importing PIL. Each notebook runs top to bottom in a fresh IPython shell in its own process, offline, with
 `google.colab.userdata` answering the glass box's key, `time.sleep` shortened (the glass box has no
 rate limit) and the Gemini host rewritten to the glass box. A cell is
 
@@ -61,9 +61,29 @@ SKIPPED_NOTEBOOKS = ("Audio", "Video", "Image", "imagen", "Veo", "TTS", "Lyria",
                      "Authentication_with_OAuth", "Batch_mode", "Webhooks", "Template",
                      "New_in_002",  # the retired google-generativeai SDK
                      "Deep_Research", "managed_agents")  # Google's hosted agents, not a model's text
-MEDIA_MARKERS = ("PIL", "Image(", ".jpg", ".jpeg", ".png", ".mp3", ".mp4", ".wav", ".pdf", "upload", "wget",
-                 "curl ", "urllib.request", "requests.get", "from_uri", "files.", "Audio(", "Video(", "mime_type=\"image",
-                 "google.colab import files", "display(Image", "image_", "audio", "video")
+# A cell is left out when its code shows it sends, receives, opens or fetches media, or uses the Files or
+# Live API (what the glass box does not serve); each pattern with what it shows. They match code, not
+# names: `image_bytes` is media, an innocent `image_count` or the word "video" in a prompt is not.
+MEDIA_MARKERS = (
+    (r"\bImage\.open\(|\bPIL\.Image\b", "opens an image"),
+    (r"\.(jpe?g|png|gif|webp|svg|mp3|wav|ogg|mp4|mov|pdf)\b", "names a media file"),
+    (r"\bfiles\.\w+\(|colab import files|\w*file_id\b", "uses the Files API"),
+    (r"\b(from_uri|file_uri|FileData|file_data)\b", "sends a file by URI"),
+    (r"(mime_type|mimeType)['\"]?\s*[=:]\s*['\"](image|audio|video|application/pdf)", "sends image, audio, video or PDF bytes"),
+    (r"\b(image|audio|video|img)_?(bytes|data|file|files|path|url|urls|filename|sample)\b|\b\w+_(pdfs?|images?|imgs?|audios?|videos?)\b",
+     "holds media"),
+    (r"['\"]type['\"]\s*:\s*['\"](image|audio|video|document)['\"]", "sends media to the Interactions API"),
+    (r"\boutput_image\b|\bas_image\(|response_modalities|-image['\"]|imagen", "generates images"),
+    (r"\b(Audio|Video)\(|display\(Image\(filename", "plays or shows a media file"),
+    (r"\.live\.|native-audio|LiveConnectConfig", "uses the Live API"),
+    (r"\bwget\b|\bcurl |urllib\.request|requests\.get\(", "downloads a file"),
+)
+# NOTE: a URL given to the url_context tool is text the model is asked to fetch, so in such a cell a
+# media file name inside a URL does not leave it out (the cell then meets the tool's 400, as counted).
+URL_CONTEXT = "url_context"
+# Lines dropped from every cell, as the install lines are: the cell keeps its other imports (json,
+# display), and a cell that then uses PIL is left out by the patterns above.
+DROPPED_LINES = re.compile(r"^\s*(%|!|import PIL\b|from PIL\b)")
 GEMINI_HOST = "https://generativelanguage.googleapis.com"
 # What a Gemini model id says when the model does not answer text with text (cookbook dropdowns, 2026).
 NON_TEXT_MODELS = ("embedding", "image", "imagen", "veo", "live", "tts", "audio", "lyria", "robotics")
@@ -102,7 +122,7 @@ def printed(outputs: list) -> str:
 
 def runnable(source: str, set_model: bool) -> str:
     """The cell's Python as the worker runs it: less install lines, on the glass box's host."""
-    lines = [line for line in source.splitlines() if not line.lstrip().startswith(("%", "!"))]
+    lines = [line for line in source.splitlines() if not DROPPED_LINES.match(line)]
     code = "\n".join(lines).replace(GEMINI_HOST, "{GLASS_BOX}")
     if set_model:
         code = "\n".join(on_live_model(line) for line in code.splitlines())
@@ -210,10 +230,11 @@ def left_out_because(source: str) -> str:
     """Why the count leaves the cell out ("" when it runs)."""
     if source.lstrip().startswith("%%"):
         return "a %% cell magic (shell or curl)"
-    code = "\n".join(line for line in source.splitlines() if not line.lstrip().startswith(("%", "!")))
-    found = [marker for marker in MEDIA_MARKERS if marker in code]
-    if found:
-        return f"media marker {found[0]!r}"
+    code = "\n".join(line for line in source.splitlines() if not DROPPED_LINES.match(line))
+    scanned = re.sub(r"https?://\S+", "", code) if URL_CONTEXT in code else code
+    for pattern, what in MEDIA_MARKERS:
+        if found := re.search(pattern, scanned):
+            return f"{what} ({found.group(0)!r})"
     return "" if code.strip() else "only install or shell lines"
 
 
