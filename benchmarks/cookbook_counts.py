@@ -39,7 +39,9 @@ through NameErrors), and the report ends with those root cells and how many Name
 A cell whose import fails (ModuleNotFoundError: pandas, sklearn... that the notebook's `%pip` line
 would install) is listed but not counted.
 """
+import builtins
 import json
+import keyword
 import os
 import re
 import subprocess
@@ -111,10 +113,12 @@ def notebooks(clone: Path, commit: str) -> tuple[dict[str, dict], list[str]]:
 
 
 def printed(outputs: list) -> str:
-    """The text a cell's saved outputs show (streams and displays)."""
+    """The text a cell's saved outputs show (stdout and displays; the worker captures no stderr either)."""
     texts = []
     for output in outputs:
         data = output.get("data") or {}
+        if output.get("name") == "stderr":
+            continue  # a warning the SDK logged (as "Both GOOGLE_API_KEY and GEMINI_API_KEY are set"), not output
         text = output.get("text") or data.get("text/markdown") or data.get("text/plain") or ""
         texts.append("".join(text) if isinstance(text, list) else text)
     return "".join(texts).strip()
@@ -272,6 +276,10 @@ def run_notebook(notebook: dict, set_model: bool) -> list[Cell]:
     return cells
 
 
+# Names a cell reads that no cell binds (keywords, builtins, the worker's display helpers).
+PYTHON_WORDS = set(keyword.kwlist) | set(dir(builtins)) | {"display", "Markdown", "HTML", "Image"}
+
+
 def defines(source: str, name: str) -> bool:
     """Whether the cell's source binds `name` (assignment, def, class, import, for, with ... as)."""
     word = re.escape(name)
@@ -295,6 +303,21 @@ def root_of(cells: list[Cell], position: int) -> Cell | None:
     return cells[position]
 
 
+def stale_input(cells: list[Cell], position: int) -> Cell | None:
+    """For a silent or crashed cell without a NameError: the latest earlier cell that failed (or was left
+    out) while binding a name this cell reads, so the cell read an older value (a `response` of the cell
+    before the refused one, whose grounding_metadata is None). None when every input came from clean cells."""
+    source = cells[position].source
+    failed = None
+    for name in set(re.findall(r"\b[A-Za-z_]\w*\b", source)) - PYTHON_WORDS:
+        if defines(source, name):
+            continue  # the cell makes it itself
+        binders = [i for i in range(position) if defines(cells[i].source, name)]
+        if binders and cells[binders[-1]].outcome != "clean":
+            failed = max(failed or 0, binders[-1])
+    return None if failed is None else root_of(cells, failed) or cells[failed]
+
+
 def report_of(cells: list[Cell], stem: str) -> list[str]:
     """The lines of the cells that are not clean; a NameError names the cell it follows."""
     lines = []
@@ -306,6 +329,8 @@ def report_of(cells: list[Cell], stem: str) -> list[str]:
             root = root_of(cells, position)
             detail += (f" [after cell {root.index}: {root.outcome}, {root.detail[:70]}]" if root
                        else " [no earlier cell binds it]")
+        elif cell.outcome in ("silent", "crash") and (root := stale_input(cells, position)):
+            detail += f" [reads what cell {root.index} left: {root.outcome}, {root.detail[:70]}]"
         lines.append(f"  {cell.outcome:7} {stem} cell {cell.index}: {detail}")
     return lines
 
