@@ -20,7 +20,8 @@ shell), and the lines starting with `%` or `!` (installs) or importing PIL. Each
 rate limit) and the Gemini host rewritten to the glass box. A cell is
 
     clean    it ran, and printed something if the cookbook's saved output shows it printed
-    silent   it ran, but printed nothing (or only "None") where the saved output shows more
+    silent   it ran, but printed nothing (or only "None") where the saved output shows more (and the
+             cell's code can show something: see can_show)
     4xx/5xx  an API error of that class (the SDK's, or the openai SDK's)
     client   an exception before any request reached the glass box, raised by Python (a SyntaxError
              in the cookbook's cell) or inside google-genai or openai (the SDK refusing an argument,
@@ -39,6 +40,7 @@ through NameErrors), and the report ends with those root cells and how many Name
 A cell whose import fails (ModuleNotFoundError: pandas, sklearn... that the notebook's `%pip` line
 would install) is listed but not counted.
 """
+import ast
 import builtins
 import json
 import keyword
@@ -122,6 +124,20 @@ def printed(outputs: list) -> str:
         text = output.get("text") or data.get("text/markdown") or data.get("text/plain") or ""
         texts.append("".join(text) if isinstance(text, list) else text)
     return "".join(texts).strip()
+
+
+def can_show(code: str) -> bool:
+    """Whether the code, as the worker runs it, could show anything: it calls something that prints or
+    displays (or runs code: exec), or ends on an expression. When it cannot, its saved output came from
+    a line the count dropped (`!wget` prints its progress) or from an older version of the cell (August
+    JSON_mode 24 shows JSON but only defines a class), so the cell is not expected to print."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return True  # the worker reports the SyntaxError itself
+    shows = any(isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) in SHOWING
+                for node in ast.walk(tree))
+    return shows or bool(tree.body and isinstance(tree.body[-1], ast.Expr))
 
 
 def runnable(source: str, set_model: bool) -> str:
@@ -264,7 +280,8 @@ def run_notebook(notebook: dict, set_model: bool) -> list[Cell]:
     for position, (cell, _) in enumerate(runs):
         if position < len(reports):
             report = reports[position]
-            cell.outcome = classify(report, saved[cell.index])
+            expected = saved[cell.index] if can_show(runnable(cell.source, set_model)) else ""
+            cell.outcome = classify(report, expected)
             cell.detail = report["error"] or report["printed"][:80]
         else:
             cell.outcome, cell.detail = "crash", "the notebook's process ended before this cell"
@@ -276,6 +293,8 @@ def run_notebook(notebook: dict, set_model: bool) -> list[Cell]:
     return cells
 
 
+# Calls that print or display something in a notebook.
+SHOWING = {"print", "display", "pprint", "show", "Markdown", "HTML", "write", "exec", "eval"}
 # Names a cell reads that no cell binds (keywords, builtins, the worker's display helpers).
 PYTHON_WORDS = set(keyword.kwlist) | set(dir(builtins)) | {"display", "Markdown", "HTML", "Image"}
 
