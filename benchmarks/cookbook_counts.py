@@ -10,7 +10,9 @@ github.com/google-gemini/cookbook:
     august  the last commit (the Interactions API quickstarts; 2026-08-07 in the copy read here),
             run as shipped
 
-Run: .venv/bin/python benchmarks/cookbook_counts.py [path/to/cookbook] [june|august ...]
+Run: .venv/bin/python benchmarks/cookbook_counts.py [path/to/cookbook] [june|august ...] [--triage]
+(--triage also writes benchmarks/cookbook_triage.md: each cell that is not clean, its cause and whose
+fault it is, by the rules of benchmarks/cookbook_triage.py)
 
 What runs: every code cell of quickstarts/*.ipynb outside the notebooks of SKIPPED_NOTEBOOKS (media,
 live audio, files, OAuth, batch jobs: not text), less the cells whose code matches a MEDIA_MARKERS
@@ -41,17 +43,16 @@ A cell whose import fails (ModuleNotFoundError: pandas, sklearn... that the note
 would install) is listed but not counted.
 """
 import ast
-import builtins
+import datetime
 import json
-import keyword
 import os
 import re
 import subprocess
 import sys
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 
+from cookbook_triage import Cell, report_of, root_of, write_triage
 from harness.models import DEFAULT_MODEL, UnknownModel, model_row
 
 LIVE_MODEL = DEFAULT_MODEL  # the current Flash (harness/models.py); what a text-model dropdown is set to
@@ -89,6 +90,8 @@ URL_CONTEXT = "url_context"
 # display), and a cell that then uses PIL is left out by the patterns above.
 DROPPED_LINES = re.compile(r"^\s*(%|!|import PIL\b|from PIL\b)")
 GEMINI_HOST = "https://generativelanguage.googleapis.com"
+TRIAGE_FLAG = "--triage"  # also write the table of the cells that are not clean
+TRIAGE = Path(__file__).with_name("cookbook_triage.md")
 # What a Gemini model id says when the model does not answer text with text (cookbook dropdowns, 2026).
 NON_TEXT_MODELS = ("embedding", "image", "imagen", "veo", "live", "tts", "audio", "lyria", "robotics")
 
@@ -237,15 +240,6 @@ def classify(report: dict, saved: str) -> str:
     return "clean"
 
 
-@dataclass
-class Cell:
-    """One code cell of a notebook and what became of it."""
-    index: int  # its position in the notebook, markdown cells included (as Colab and Jupyter number them)
-    source: str  # the cookbook's source
-    outcome: str  # one of CLASSES, "package" (not counted) or "left out"
-    detail: str  # the error, the start of what it printed, or why it was left out
-
-
 def left_out_because(source: str) -> str:
     """Why the count leaves the cell out ("" when it runs)."""
     if source.lstrip().startswith("%%"):
@@ -295,74 +289,19 @@ def run_notebook(notebook: dict, set_model: bool) -> list[Cell]:
 
 # Calls that print or display something in a notebook.
 SHOWING = {"print", "display", "pprint", "show", "Markdown", "HTML", "write", "exec", "eval"}
-# Names a cell reads that no cell binds (keywords, builtins, the worker's display helpers).
-PYTHON_WORDS = set(keyword.kwlist) | set(dir(builtins)) | {"display", "Markdown", "HTML", "Image"}
-
-
-def defines(source: str, name: str) -> bool:
-    """Whether the cell's source binds `name` (assignment, def, class, import, for, with ... as)."""
-    word = re.escape(name)
-    return any(re.search(pattern, source, re.MULTILINE) for pattern in (
-        rf"^[ \t]*(async[ \t]+)?(def|class)[ \t]+{word}\b",
-        rf"^[ \t]*([\w.]+[ \t]*,[ \t]*)*{word}[ \t]*(:[^=\n]*)?(,[^=\n]*)?=(?!=)",
-        rf"^[ \t]*(from[ \t]+\S+[ \t]+)?import[ \t][^\n]*\b{word}\b",
-        rf"\bas[ \t]+{word}\b", rf"\bfor[ \t]+[\w, \t]*\b{word}\b[\w, \t]*[ \t]in\b"))
-
-
-def root_of(cells: list[Cell], position: int) -> Cell | None:
-    """The cell whose failure (or absence) a NameError in cells[position] follows: the last earlier cell
-    binding the missing name, followed further back when that cell is itself such a NameError."""
-    seen = set()
-    while (found := re.search(r"NameError: name '(\w+)'", cells[position].detail)) and position not in seen:
-        seen.add(position)
-        earlier = [i for i in range(position) if defines(cells[i].source, found.group(1))]
-        if not earlier:
-            return None
-        position = earlier[-1]
-    return cells[position]
-
-
-def stale_input(cells: list[Cell], position: int) -> Cell | None:
-    """For a silent or crashed cell without a NameError: the latest earlier cell that failed (or was left
-    out) while binding a name this cell reads, so the cell read an older value (a `response` of the cell
-    before the refused one, whose grounding_metadata is None). None when every input came from clean cells."""
-    source = cells[position].source
-    failed = None
-    for name in set(re.findall(r"\b[A-Za-z_]\w*\b", source)) - PYTHON_WORDS:
-        if defines(source, name):
-            continue  # the cell makes it itself
-        binders = [i for i in range(position) if defines(cells[i].source, name)]
-        if binders and cells[binders[-1]].outcome != "clean":
-            failed = max(failed or 0, binders[-1])
-    return None if failed is None else root_of(cells, failed) or cells[failed]
-
-
-def report_of(cells: list[Cell], stem: str) -> list[str]:
-    """The lines of the cells that are not clean; a NameError names the cell it follows."""
-    lines = []
-    for position, cell in enumerate(cells):
-        if cell.outcome in ("clean", "left out"):
-            continue
-        detail = cell.detail
-        if cell.detail.startswith("NameError"):
-            root = root_of(cells, position)
-            detail += (f" [after cell {root.index}: {root.outcome}, {root.detail[:70]}]" if root
-                       else " [no earlier cell binds it]")
-        elif cell.outcome in ("silent", "crash") and (root := stale_input(cells, position)):
-            detail += f" [reads what cell {root.index} left: {root.outcome}, {root.detail[:70]}]"
-        lines.append(f"  {cell.outcome:7} {stem} cell {cell.index}: {detail}")
-    return lines
-
-
 def main(argv: list[str]) -> None:
+    triage = TRIAGE if TRIAGE_FLAG in argv else None
+    argv = [arg for arg in argv if arg != TRIAGE_FLAG]
     clone = Path(argv[0]) if argv and not argv[0] in EDITIONS else DEFAULT_CLONE
     wanted = [name for name in argv if name in EDITIONS] or list(EDITIONS)
+    ran, headlines = {}, []
     for edition in wanted:
         commit = edition_commit(clone, EDITIONS[edition])
         counts, misses, roots = Counter(), [], Counter()
         held, absent = notebooks(clone, commit)
+        ran[edition] = {}
         for name, notebook in held.items():
-            cells = run_notebook(notebook, set_model=edition == "june")
+            cells = ran[edition][Path(name).stem] = run_notebook(notebook, set_model=edition == "june")
             for position, cell in enumerate(cells):
                 counts[cell.outcome] += 1
                 if cell.outcome == "crash" and cell.detail.startswith("NameError"):
@@ -372,16 +311,23 @@ def main(argv: list[str]) -> None:
                           else f"{Path(name).stem}: no earlier cell binds the name"] += 1
             misses += report_of(cells, Path(name).stem)
         total = sum(counts[kind] for kind in CLASSES)
-        print(f"{edition} edition ({commit[:8]}): {counts['clean']} of {total} clean, {counts['silent']} silent, "
-              f"{counts['4xx']} 4xx, {counts['5xx']} 5xx, {counts['client']} client, {counts['crash']} crash "
-              f"({counts['after']} of them a NameError after an earlier cell failed or was left out); "
-              f"{counts['package']} cells not counted (they import a package the workbook does not install), "
-              f"{counts['left out']} code cells left out")
+        headlines.append(f"{edition} edition ({commit[:8]}): {counts['clean']} of {total} clean, "
+                         f"{counts['silent']} silent, {counts['4xx']} 4xx, {counts['5xx']} 5xx, "
+                         f"{counts['client']} client, {counts['crash']} crash")
+        print(f"{headlines[-1]} ({counts['after']} of them a NameError after an earlier cell failed or was left "
+              f"out); {counts['package']} cells not counted (they import a package the workbook does not "
+              f"install), {counts['left out']} code cells left out")
         if absent:
             print(f"  not in this copy of the cookbook, so not run: {', '.join(absent)}")
         print("\n".join(misses))
         print(f"  the cells the {counts['after']} NameErrors follow:")
         print("\n".join(f"    {count:2} after {root}" for root, count in roots.most_common()))
+    if triage:
+        write_triage(triage, ran, f"# The cookbook's cells that are not clean on the glass box\n\nWritten by "
+                     f"`benchmarks/cookbook_counts.py {TRIAGE_FLAG}` on {datetime.date.today()}: "
+                     + "; ".join(headlines) + ". Class, cause and whose fault come from the rules of "
+                     "benchmarks/cookbook_triage.py; the notes below the table are written by hand.")
+        print(f"triage written to {triage}")
 
 
 if __name__ == "__main__":
