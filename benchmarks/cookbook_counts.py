@@ -1,7 +1,7 @@
 """The Gemini cookbook's text-only quickstart cells run against the glass box: how many come out clean.
 
-Prints, per edition, the count of cells that are clean / silent / 4xx / 5xx / crash, and each cell
-that is not clean with its cause. It is a measurement, not a test (the cookbook is not part of the
+Prints, per edition, the count of cells that are clean / silent / 4xx / 5xx / client / crash, and each
+cell that is not clean with its cause and the earlier cell it follows, if any. It is a measurement, not a test (the cookbook is not part of the
 workbook, and its cells change). Two editions, chosen by date from a clone of
 github.com/google-gemini/cookbook:
 
@@ -17,7 +17,8 @@ fault it is, by the rules of benchmarks/cookbook_triage.py)
 What runs: every code cell of quickstarts/*.ipynb outside the notebooks of SKIPPED_NOTEBOOKS (media,
 live audio, files, OAuth, batch jobs: not text), less the cells whose code matches a MEDIA_MARKERS
 pattern (media sent, received, opened or fetched; the Files or Live API), `%%` cell magics (curl and
-shell), and the lines starting with `%` or `!` (installs) or importing PIL. Each notebook runs top to bottom in a fresh IPython shell in its own process, offline, with
+shell), and the lines starting with `%` or `!` (installs) or importing PIL. Each notebook runs top to
+bottom in a fresh IPython shell in its own process, offline, with
 `google.colab.userdata` answering the glass box's key, `time.sleep` shortened (the glass box has no
 rate limit) and the Gemini host rewritten to the glass box. A cell is
 
@@ -37,7 +38,8 @@ rate limit) and the Gemini host rewritten to the glass box. A cell is
 The six classes cover every counted cell once, so they add up to the total.
 
 Each NameError names the cell it follows (the last earlier cell binding the missing name, traced back
-through NameErrors), and the report ends with those root cells and how many NameErrors each caused.
+through NameErrors), and the report ends with those root cells and how many NameErrors each caused;
+a silent or crashed cell names the earlier failed cell whose name it read (benchmarks/cookbook_triage.py).
 
 A cell whose import fails (ModuleNotFoundError: pandas, sklearn... that the notebook's `%pip` line
 would install) is listed but not counted.
