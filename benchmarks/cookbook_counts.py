@@ -140,9 +140,14 @@ def can_show(code: str) -> bool:
         tree = ast.parse(code)
     except SyntaxError:
         return True  # the worker reports the SyntaxError itself
-    shows = any(isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) in SHOWING
+    shows = any(isinstance(node, ast.Call) and any(word in _called(node).lower() for word in SHOWING)
                 for node in ast.walk(tree))
     return shows or bool(tree.body and isinstance(tree.body[-1], ast.Expr))
+
+
+def _called(call: ast.Call) -> str:
+    """The name a call calls: `print` for print(...), `show` for fig.show(...), "" for f()()."""
+    return getattr(call.func, "id", None) or getattr(call.func, "attr", None) or ""
 
 
 def runnable(source: str, set_model: bool) -> str:
@@ -289,8 +294,9 @@ def run_notebook(notebook: dict, set_model: bool) -> list[Cell]:
     return cells
 
 
-# Calls that print or display something in a notebook.
-SHOWING = {"print", "display", "pprint", "show", "Markdown", "HTML", "write", "exec", "eval"}
+# Words in the name of a call that prints or displays something in a notebook (print, pprint, display,
+# fig.show, the cookbook's own show_parts or display_code_execution_result, exec of generated code).
+SHOWING = ("print", "display", "show", "markdown", "html", "write", "exec", "eval")
 def main(argv: list[str]) -> None:
     triage = TRIAGE if TRIAGE_FLAG in argv else None
     argv = [arg for arg in argv if arg != TRIAGE_FLAG]
