@@ -12,7 +12,8 @@ property gets a value when one is shown, and a required property always gets one
                        in/at/near/from/to ('in Mountain View, CA' -> 'Mountain View, CA'), else the
                        next one not taken; else a quoted value returned by a function named like
                        the property (theater <- find_theaters); else the clause
-    integer, number    the numbers shown, in order, one per property; else the schema's
+    integer, number    a number next to a word of the property ('for 2 passengers'), else the
+                       numbers shown (not those of a date or a time), in order, one per property; else the schema's
                        default, the middle of its minimum and maximum, its minimum, or else
                        1 (integer) and 0.5 (number)
     boolean            false when the clause says off, stop, no, not, disable...; else true
@@ -43,11 +44,18 @@ _QUOTED = re.compile(r"""["'`]([^"'`]+)["'`]""")
 _DATE = re.compile(r"\b\d{1,4}[/-]\d{1,2}[/-]\d{1,4}\b")
 _TIME = re.compile(r"\b\d{1,2}:\d{2}(?:\s?[AaPp]\.?[Mm]\.?)?(?!\w)")
 _PROPER = re.compile(r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*(?:,\s*[A-Z]{2}\b)?")
+_COUNTED = re.compile(r"(?<![\w/:.-])(\d+(?:\.\d+)?)\s+([A-Za-z]+)")  # '2 passengers', '3 nights'
 _NEGATION = re.compile(r"\b(off|stop|no|not|never|disable|without|false|don't|quiet)\b", re.I)
 _LIST_JOIN = re.compile(r"\s*(?:,|,?\s*(?:and|or|&))\s*", re.I)  # what joins the names of a list
 _PLACE = re.compile(r"\b(?:in|at|near|from|to)\s+$", re.I)  # the words before a place's name
 # Properties that hold a place: their name or description says so.
 PLACE_WORDS = frozenset("location city place address state country destination origin region town where".split())
+
+
+def _without_dates(text: str) -> str:
+    """The text with its dates and clock times blanked: '2026-12-20' is one date, not the numbers
+    2026, -12 and -20 for the integer properties."""
+    return _TIME.sub(" ", _DATE.sub(" ", text))
 
 
 def _named_value(name: str, text: str) -> str | None:
@@ -90,7 +98,7 @@ class _Reader:
         self.clause, self.texts = clause, [clause, context]
         # (function name, its quoted values not yet taken) of each result in view
         self.results = [(name, _QUOTED.findall(output)) for name, output in results]
-        self.numbers = [n for text in self.texts for n in _NUMBER.findall(text)]
+        self.numbers = [n for text in self.texts for n in _NUMBER.findall(_without_dates(text))]
         # NOTE: names are found in the whole turn, then kept to the clause's: a clause cut out of a
         # sentence ("Tokyo?") must not lose its first name to the sentence-start rule.
         where = context if clause in context else clause
@@ -109,6 +117,17 @@ class _Reader:
                 break
             names.append((phrase, at))
         return [phrase for phrase, _ in names]
+
+    def counted(self, name: str, schema: dict) -> str | None:
+        """A number written next to a word of the property ('for 2 passengers', 'guests: 4' is
+        _named_value's), taken from the numbers left for the others."""
+        words = _property_words(name, schema)
+        for text in self.texts:
+            for found in _COUNTED.finditer(_without_dates(text)):
+                if set(content_words(found.group(2))) & words and found.group(1) in self.numbers:
+                    self.numbers.remove(found.group(1))
+                    return found.group(1)
+        return None
 
     def take(self, name: str):
         self.spans = [(n, at) for n, at in self.spans if n != name]
@@ -221,6 +240,8 @@ def _fill(schema: dict | None, reader: _Reader) -> dict:
         kind = str(prop.get("type", "string")).lower()
         if raw is None and name not in required and kind == "string" and not prop.get("enum"):
             raw = reader.fitting_name(name, prop)  # an optional place or title the message does show
+        if raw is None and kind in ("integer", "number"):
+            raw = reader.counted(name, prop)  # 'for 2 passengers': that number is this property's
         if raw is not None or name in required:
             args[name] = _typed(kind, raw, prop, name, reader)
     return {name: args[name] for name in properties if name in args}
