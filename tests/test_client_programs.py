@@ -346,3 +346,99 @@ def test_http_options_timeout_version_headers_and_retries(run):
         model="gemini-3.8-flash", contents="The door code is 9981. What is the door code?").text
     assert found["per_call"].text
     assert found["refused"].code == 400
+
+
+# --- more function calling ------------------------------------------------------------------------
+
+
+def test_parallel_calls_are_made_at_once_with_one_signature_and_answered_from_every_result(run):
+    found, _ = run("function_calling_parallel.py")
+    assert [p.function_call.args["city"] for p in found["parts"]] == ["Paris", "London", "Tokyo"]
+    assert [p.thought_signature is not None for p in found["parts"]] == [True, False, False]  # the first only
+    assert found["seen"] == ["Paris", "London", "Tokyo"]
+    assert all(w in found["answer"].text for w in ("18C", "12C", "21C"))
+
+
+def test_a_function_response_sent_through_a_chat_is_answered(run):
+    found, _ = run("function_calling_chat_manual.py")
+    assert found["call"].args == {"order_number": "A-1042"}
+    assert "shipped" in found["second"].text
+    assert [c.role for c in found["chat"].get_history()] == ["user", "model", "user", "model"]
+
+
+def test_sequential_steps_use_the_first_result_in_the_second_call(run):
+    found, _ = run("function_calling_steps.py")
+    assert found["log"] == [("find_theaters", "Mountain View, CA", "Barbie"),
+                            ("get_showtimes", "Regal Crossing", "Barbie")]
+    assert "18:30" in found["reply"].text
+
+
+def test_a_call_sent_back_without_its_signature_is_geminis_400_and_a_dummy_passes(run):
+    found, _ = run("thought_signatures.py")
+    outcomes = found["outcomes"]
+    assert "1.08" in outcomes["own signature"] and "1.08" in outcomes["dummy"]
+    err = outcomes["no signature"]
+    assert err.code == 400 and "missing a thought_signature" in err.message
+    assert "default_api:get_exchange_rate" in err.message
+
+
+def test_a_streamed_call_arrives_whole(run):
+    found, _ = run("stream_with_tools.py")
+    assert [(c.name, c.args) for c in found["calls"]] == [("set_alarm", {"time": "06:30"})]
+
+
+def test_async_automatic_function_calling_awaits_the_function(run):
+    found, _ = run("async_function_calling.py")
+    assert found["ran"] == [(50, "USD")] and "54.0" in found["reply"].text
+
+
+# --- models, tokens, REST, built-in tools, roles --------------------------------------------------
+
+
+def test_routed_closed_and_latest_model_ids_answer_as_gemini_does(run):
+    found, _ = run("model_lifecycle.py")
+    assert found["routed"].model_version == "gemini-3.6-flash"
+    assert found["closed"].code == 404 and "no longer available to new users" in found["closed"].message
+    assert found["latest"].model_version.startswith("gemini-")
+    assert found["latest_on_v1"].code == 404 and "API version v1," in found["latest_on_v1"].message
+
+
+def test_rest_count_tokens_takes_a_whole_request_but_not_a_stray_field(run):
+    found, _ = run("rest_count_tokens.py")
+    assert found["plain"][0] == 200 and found["whole"][0] == 200
+    assert found["whole"][1]["totalTokens"] > found["plain"][1]["totalTokens"]  # system and tools counted
+    status, body = found["misplaced"]
+    assert status == 400 and 'Unknown name "systemInstruction"' in body["error"]["message"]
+
+
+def test_rest_function_calling_with_snake_case_tool_config(run):
+    found, _ = run("rest_function_calling.py")
+    assert found["call"] == {"name": "set_light_color", "args": {"rgb_hex": "ff0000"}}
+    assert "ff0000" in found["text"]
+
+
+def test_rest_embeddings_single_and_batch(run):
+    found, _ = run("rest_embeddings.py")
+    assert len(found["one"]["embedding"]["values"]) == 256
+    assert [len(e["values"]) for e in found["batch"]["embeddings"]] == [3072, 3072]
+
+
+def test_built_in_tools_are_refused_by_name(run):
+    found, _ = run("built_in_tools.py")
+    for label in ("google_search", "code_execution"):
+        err = found["outcomes"][label]
+        assert err.code == 400 and label in err.message
+
+
+def test_consecutive_user_turns_are_read_and_a_prefill_answered_on_3_8_flash(run):
+    found, _ = run("prefill_and_roles.py")
+    assert "red" in found["two_users"].text
+    assert isinstance(found["outcomes"]["gemini-3.8-flash"], str)
+
+
+@pytest.mark.xfail(reason="harness/models.py (models helper): FACTS says a prefill (last content role model) is "
+                          "an error on 3.5 Flash-Lite [OFF Cloud]; the table has no such rule and the wording "
+                          "was not found", strict=False)
+def test_a_prefill_is_refused_on_3_5_flash_lite(run):
+    found, _ = run("prefill_and_roles.py")
+    assert getattr(found["outcomes"]["gemini-3.5-flash-lite"], "code", None) == 400
