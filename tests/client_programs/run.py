@@ -25,7 +25,8 @@ def programs() -> list[Path]:
 
 def point_at_glass_box(environ=os.environ) -> str:
     """Start the glass box and set the variables a Gemini program reads; the base URL."""
-    sys.path.insert(0, str(HERE.parents[1]))  # the project's harness, when run from anywhere
+    if str(HERE.parents[1]) not in sys.path:
+        sys.path.insert(0, str(HERE.parents[1]))  # the project's harness, when run from anywhere
     from harness.engine.server import ensure_running
 
     base = ensure_running()
