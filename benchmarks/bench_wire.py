@@ -30,7 +30,7 @@ def main() -> None:
     url = urlparse(ensure_running())
     body = json.dumps({"contents": [{"parts": [{"text": "When does the office open?"}]}]}).encode()
     payload = (f"POST /v1beta/models/gemini-3.8-flash:generateContent HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
-               f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n").encode() + body
+               f"Content-Type: application/json\r\nx-goog-api-key: offline\r\nContent-Length: {len(body)}\r\n\r\n").encode() + body
     seconds = []
     for _ in range(WAVES):
         threads = [threading.Thread(target=one_request, args=(url.hostname, url.port, payload, seconds))

@@ -111,7 +111,7 @@ def test_the_raw_stream_ends_with_done():
     import urllib.request
     body = json.dumps({"model": MODEL, "stream": True, "messages": [{"role": "user", "content": "Hello there."}]})
     request = urllib.request.Request(ensure_running() + "/v1beta/openai/chat/completions", body.encode(),
-                                     headers={"Content-Type": "application/json"})
+                                     headers={"Content-Type": "application/json", "Authorization": "Bearer offline"})
     with urllib.request.urlopen(request) as answer:
         events = answer.read().decode().split("\n\n")
     assert events[-2:] == ["data: [DONE]", ""] and all(e.startswith("data: {") for e in events[:-2])

@@ -100,3 +100,16 @@ def test_the_indexed_score_matches_the_rule_word_by_word():
         question = [word() for _ in range(rng.randint(1, 5))]
         question = reader.content_words(" ".join(question)) + question
         assert reader.score(question, sentence) == _score_word_by_word(question, sentence), (question, sentence)
+
+
+def test_a_reply_recorded_chunk_by_chunk_is_read_as_one_turn():
+    # The SDK's chat records each streamed chunk as its own model message, cut between words.
+    contents = [{"role": "user", "parts": [{"text": "Keep this for me."}]},
+                {"role": "model", "parts": [{"text": "The vault code is "}]},
+                {"role": "model", "parts": [{"text": "nine four one."}]},
+                {"role": "user", "parts": [{"text": "What is the vault code?"}]}]
+    assert reader.answer({"contents": contents}) == 'From what I can see: "The vault code is nine four one."'
+    separate = [contents[0], {"role": "model", "parts": [{"text": "The vault code is set."}]},
+                {"role": "model", "parts": [{"text": "Nine four one opens it."}]}, contents[3]]
+    first_quote = reader.answer({"contents": separate}).split('"')[1]
+    assert first_quote == "The vault code is set."  # whole messages stay apart

@@ -87,7 +87,7 @@ def test_a_body_that_is_not_json_is_a_400_that_says_where_it_breaks(glass_box):
     # The SDK always sends valid JSON, so this one request goes around it, straight to the server.
     request = urllib.request.Request(f"{ensure_running()}/v1beta/models/{MODEL}:generateContent",
                                      data=b'{"contents": [', method="POST",
-                                     headers={"Content-Type": "application/json"})
+                                     headers={"Content-Type": "application/json", "x-goog-api-key": "offline"})
     with pytest.raises(urllib.error.HTTPError) as caught:
         urllib.request.urlopen(request, timeout=10)
     error = json.loads(caught.value.read())["error"]

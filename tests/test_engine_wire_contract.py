@@ -20,6 +20,9 @@ PATH = f"/v1beta/models/{MODEL}:generateContent"
 QUESTION = "The office opens at 8 am and closes at 6 pm on weekdays. When does the office open?"
 
 
+KEY = {"x-goog-api-key": "offline"}  # any key will do; the glass box refuses none (403)
+
+
 def connection() -> http.client.HTTPConnection:
     url = urlparse(ensure_running())
     return http.client.HTTPConnection(url.hostname, url.port, timeout=20)
@@ -29,7 +32,7 @@ def send(body, path=PATH, method="POST", headers=None):
     """(status, parsed JSON body) of one raw request; the body may be bytes, str or a JSON value."""
     raw = body if isinstance(body, bytes) else (body if isinstance(body, str) else json.dumps(body)).encode()
     conn = connection()
-    conn.request(method, path, body=raw, headers={"Content-Type": "application/json", **(headers or {})})
+    conn.request(method, path, body=raw, headers={"Content-Type": "application/json", **KEY, **(headers or {})})
     response = conn.getresponse()
     data = response.read()
     conn.close()
@@ -127,7 +130,7 @@ def test_a_content_length_that_is_not_a_number_is_a_400_json(glass_box, length):
 def test_a_chunked_body_is_read(glass_box):
     conn = connection()
     body = json.dumps(question()).encode()
-    conn.request("POST", PATH, body=iter([body[:10], body[10:]]), headers={"Content-Type": "application/json"},
+    conn.request("POST", PATH, body=iter([body[:10], body[10:]]), headers={"Content-Type": "application/json", **KEY},
                  encode_chunked=True)
     response = conn.getresponse()
     assert response.status == 200 and "8 am" in json.loads(response.read())["candidates"][0]["content"]["parts"][0]["text"]
@@ -136,11 +139,11 @@ def test_a_chunked_body_is_read(glass_box):
 
 def test_a_body_over_the_size_limit_is_a_400_and_the_connection_goes_on(glass_box):
     conn = connection()
-    conn.request("POST", PATH, body=b" " * (MAX_BODY_BYTES + 1), headers={"Content-Type": "application/json"})
+    conn.request("POST", PATH, body=b" " * (MAX_BODY_BYTES + 1), headers={"Content-Type": "application/json", **KEY})
     response = conn.getresponse()
     message = assert_json_error(response.status, json.loads(response.read()))
     assert message == f"Request payload size exceeds the limit: {MAX_BODY_BYTES} bytes."
-    conn.request("POST", PATH, body=json.dumps(question()).encode())
+    conn.request("POST", PATH, body=json.dumps(question()).encode(), headers=KEY)
     assert conn.getresponse().status == 200
     conn.close()
 
@@ -191,7 +194,7 @@ def test_the_listen_queue_holds_a_classroom_burst():
 def test_a_burst_of_64_simultaneous_connections_is_served(glass_box):
     url = urlparse(ensure_running())
     body = json.dumps(question()).encode()
-    request = (f"POST {PATH} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nConnection: close\r\n"
+    request = (f"POST {PATH} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nx-goog-api-key: offline\r\nConnection: close\r\n"
                f"Content-Length: {len(body)}\r\n\r\n").encode() + body
     barrier, statuses = threading.Barrier(64), []
 

@@ -19,7 +19,8 @@ def post(path: str, raw: bytes) -> tuple[int, dict]:
     host, port = ensure_running().removeprefix("http://").split(":")
     connection = http.client.HTTPConnection(host, int(port), timeout=10)
     try:
-        connection.request("POST", path, body=raw, headers={"Content-Type": "application/json"})
+        connection.request("POST", path, body=raw, headers={"Content-Type": "application/json",
+                                                             "x-goog-api-key": "offline"})
         answer = connection.getresponse()
         return answer.status, json.loads(answer.read())
     finally:

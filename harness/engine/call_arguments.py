@@ -12,7 +12,8 @@ property gets a value when one is shown, and a required property always gets one
                        in/at/near/from/to ('in Mountain View, CA' -> 'Mountain View, CA'), else the
                        next one not taken; else a quoted value returned by a function named like
                        the property (theater <- find_theaters); else the clause
-    integer, number    the numbers shown, in order, one per property; else the schema's
+    integer, number    a number next to a word of the property ('for 2 passengers'), else the
+                       numbers shown (not those of a date or a time), in order, one per property; else the schema's
                        default, the middle of its minimum and maximum, its minimum, or else
                        1 (integer) and 0.5 (number)
     boolean            false when the clause says off, stop, no, not, disable...; else true
@@ -34,6 +35,8 @@ Optional properties with nothing shown are left out; an optional string takes a 
 ('travel to Paris' -> destination). Types are read case-insensitively (the SDK
 sends "STRING" for a `types.Schema`, "string" for a Python function's JSON schema).
 """
+import ast
+import json
 import re
 
 from harness.engine.reader import content_words
@@ -43,11 +46,42 @@ _QUOTED = re.compile(r"""["'`]([^"'`]+)["'`]""")
 _DATE = re.compile(r"\b\d{1,4}[/-]\d{1,2}[/-]\d{1,4}\b")
 _TIME = re.compile(r"\b\d{1,2}:\d{2}(?:\s?[AaPp]\.?[Mm]\.?)?(?!\w)")
 _PROPER = re.compile(r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*(?:,\s*[A-Z]{2}\b)?")
+_COUNTED = re.compile(r"(?<![\w/:.-])(\d+(?:\.\d+)?)\s+([A-Za-z]+)")  # '2 passengers', '3 nights'
 _NEGATION = re.compile(r"\b(off|stop|no|not|never|disable|without|false|don't|quiet)\b", re.I)
 _LIST_JOIN = re.compile(r"\s*(?:,|,?\s*(?:and|or|&))\s*", re.I)  # what joins the names of a list
 _PLACE = re.compile(r"\b(?:in|at|near|from|to)\s+$", re.I)  # the words before a place's name
 # Properties that hold a place: their name or description says so.
 PLACE_WORDS = frozenset("location city place address state country destination origin region town where".split())
+
+
+def _string_leaves(value) -> list[str]:
+    """The strings of a returned value, keys left out: {'theaters': ['Regal', 'AMC']} -> ['Regal', 'AMC']."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [leaf for item in value.values() for leaf in _string_leaves(item)]
+    if isinstance(value, (list, tuple)):
+        return [leaf for item in value for leaf in _string_leaves(item)]
+    return []
+
+
+def _result_values(output: str) -> list[str]:
+    """The string values a function returned, read from its JSON or Python-literal text (the SDK's
+    automatic function calling sends a dict's repr), else the quoted text in it."""
+    for parse in (json.loads, ast.literal_eval):
+        try:
+            value = parse(output)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            continue
+        if isinstance(value, (dict, list, tuple)):
+            return [leaf.strip("'\"") for leaf in _string_leaves(value) if leaf.strip("'\"")]
+    return _QUOTED.findall(output)
+
+
+def _without_dates(text: str) -> str:
+    """The text with its dates and clock times blanked: '2026-12-20' is one date, not the numbers
+    2026, -12 and -20 for the integer properties."""
+    return _TIME.sub(" ", _DATE.sub(" ", text))
 
 
 def _named_value(name: str, text: str) -> str | None:
@@ -89,8 +123,8 @@ class _Reader:
     def __init__(self, clause: str, context: str, results=()):
         self.clause, self.texts = clause, [clause, context]
         # (function name, its quoted values not yet taken) of each result in view
-        self.results = [(name, _QUOTED.findall(output)) for name, output in results]
-        self.numbers = [n for text in self.texts for n in _NUMBER.findall(text)]
+        self.results = [(name, _result_values(output)) for name, output in results]
+        self.numbers = [n for text in self.texts for n in _NUMBER.findall(_without_dates(text))]
         # NOTE: names are found in the whole turn, then kept to the clause's: a clause cut out of a
         # sentence ("Tokyo?") must not lose its first name to the sentence-start rule.
         where = context if clause in context else clause
@@ -109,6 +143,17 @@ class _Reader:
                 break
             names.append((phrase, at))
         return [phrase for phrase, _ in names]
+
+    def counted(self, name: str, schema: dict) -> str | None:
+        """A number written next to a word of the property ('for 2 passengers', 'guests: 4' is
+        _named_value's), taken from the numbers left for the others."""
+        words = _property_words(name, schema)
+        for text in self.texts:
+            for found in _COUNTED.finditer(_without_dates(text)):
+                if set(content_words(found.group(2))) & words and found.group(1) in self.numbers:
+                    self.numbers.remove(found.group(1))
+                    return found.group(1)
+        return None
 
     def take(self, name: str):
         self.spans = [(n, at) for n, at in self.spans if n != name]
@@ -135,12 +180,17 @@ class _Reader:
     def fitting_name(self, name: str, schema: dict) -> str | None:
         """A name next to the property's word ('the Barbie movie'), or for a place one after a place word."""
         words = _property_words(name, schema)
-        for phrase, at in self.spans:  # 'the Barbie movie', 'movie Barbie'
-            if at >= 0:
-                before = content_words(self.where[max(0, at - 16):at])[-1:]
-                after = content_words(self.where[at + len(phrase):at + len(phrase) + 16])[:1]
-                if words & set(before + after):
-                    return self.take(phrase)
+        free = {phrase for phrase, _ in self.spans}
+        # the clause's names first, then those of the rest of the turn ('then get the showtimes' still
+        # means the Barbie movie the first clause named)
+        placed = [(phrase, at, self.where) for phrase, at in self.spans if at >= 0]
+        placed += [(phrase, at, self.texts[1]) for phrase, at in _spans(self.texts[1]) if phrase in free
+                   and (words & PLACE_WORDS or not _PLACE.search(self.texts[1][:at]))]  # 'in X' is a place
+        for phrase, at, text in placed:  # 'the Barbie movie', 'movie Barbie'
+            before = content_words(text[max(0, at - 16):at])[-1:]
+            after = content_words(text[at + len(phrase):at + len(phrase) + 16])[:1]
+            if words & set(before + after) and phrase in {p for p, _ in self.spans}:
+                return self.take(phrase)
         if words & PLACE_WORDS:
             for phrase, at in self.spans:
                 if at >= 0 and _PLACE.search(self.where[:at]):
@@ -156,9 +206,13 @@ class _Reader:
                 return clock.group(0)
             if quoted := _QUOTED.search(text):
                 return quoted.group(1)
-        found = self.name_for(name, schema)
+        # NOTE: a name that fits the property beats a result, and a result of a function named like the
+        # property beats the next free name ('get_showtimes(theater)' after find_theaters took the city).
+        found = self.fitting_name(name, schema)
         if found is None:
             found = self.result_value(words)
+        if found is None:
+            found = self.name_for(name, schema)
         return found if found is not None else self.clause.strip()
 
     def result_value(self, words: set[str]) -> str | None:
@@ -221,6 +275,8 @@ def _fill(schema: dict | None, reader: _Reader) -> dict:
         kind = str(prop.get("type", "string")).lower()
         if raw is None and name not in required and kind == "string" and not prop.get("enum"):
             raw = reader.fitting_name(name, prop)  # an optional place or title the message does show
+        if raw is None and kind in ("integer", "number"):
+            raw = reader.counted(name, prop)  # 'for 2 passengers': that number is this property's
         if raw is not None or name in required:
             args[name] = _typed(kind, raw, prop, name, reader)
     return {name: args[name] for name in properties if name in args}

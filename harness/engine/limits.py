@@ -35,6 +35,12 @@ RANGES = (("temperature", 0.0, 2.0), ("topP", 0.0, 1.0), ("topK", 1, None), ("ca
 RESPONSE_MIME_TYPES = ("text/plain", "application/json", "application/xml", "application/yaml", "text/x.enum")
 BAD_MIME = ("* GenerateContentRequest.generation_config.response_mime_type: allowed mimetypes are `text/plain`, "
             "`application/json`, `application/xml`, `application/yaml` and `text/x.enum`.")
+# Gemini's 400 for logprobs, as quoted in public reports: "Logprobs is not enabled for models/gemini-2.5-pro"
+# ([3P] mscraftsman/generative-ai #135, 2025-11-21) and for models/gemini-2.5-flash-lite (Vela-Research/
+# think-reason-learn #34, 2025-10-22); Vertex refuses Gemini 3.5 Flash the same way ([3P]
+# GoogleCloudPlatform/generative-ai #2947, 2026-06-22). No report found (2026-12-02) of a 2.5 or newer model
+# answering with logprobs, so no model of the table gives them.
+NO_LOGPROBS = "Logprobs is not enabled for models/{model}"
 _PIECE = re.compile(r"\s*(\w+|[^\w\s])")
 
 
@@ -62,6 +68,8 @@ def check_generation(config: dict, model: str) -> None:
                           f"models/{row.id} accepts {span}.")
     if config.get("responseMimeType") not in (None, "", *RESPONSE_MIME_TYPES):
         raise invalid(BAD_MIME)
+    if config.get("responseLogprobs") or config.get("logprobs"):
+        raise invalid(NO_LOGPROBS.format(model=row.id))
     sequences = config.get("stopSequences") or []
     if len(sequences) > MAX_STOP_SEQUENCES:
         raise invalid(f"* GenerateContentRequest.generation_config.stop_sequences: {len(sequences)} stop "

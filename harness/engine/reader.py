@@ -119,16 +119,30 @@ def acknowledge(statement: str) -> str:
     return f'Noted: "{quoted}"'
 
 
+def _turns(contents: list, last: int | None) -> list[tuple[str, str]]:
+    """(role, text) of each earlier turn, a tool's outputs as turns of their own.
+
+    NOTE: the SDK's chat records a streamed reply as one model message per chunk, cut between words
+    ('The ' | 'launch code is ...'): such pieces are joined into one turn again, not read as two lines."""
+    turns = []
+    for index, content in enumerate(contents):
+        if index == last:
+            continue
+        role, text = content.get("role") or "user", content_text(content)
+        if role == "model" and turns and turns[-1][0] == role and turns[-1][1].endswith(" "):
+            turns[-1] = (role, turns[-1][1] + text)
+        else:
+            turns.append((role, text))
+        turns += [("tool", response_output(p)) for p in content.get("parts") or [] if "functionResponse" in p]
+    return turns
+
+
 def answer(request: dict) -> str:
     """The reader's reply to a request: its last user message answered from the rest of it."""
     contents = request.get("contents") or []
     last = max((i for i, c in enumerate(contents) if (c.get("role") or "user") == "user"
                 and content_text(c).strip()), default=None)
-    context = [system_text(request)]
-    for index, content in enumerate(contents):
-        if index != last:
-            context.append(content_text(content))
-            context += [response_output(p) for p in content.get("parts") or [] if "functionResponse" in p]
+    context = [system_text(request)] + [text for _, text in _turns(contents, last)]
     message = content_text(contents[last]) if last is not None else ""
     questions = [s for s in sentences(message) if s.endswith("?")]
     statements = [s for s in sentences(message) if not s.endswith("?")]

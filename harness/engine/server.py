@@ -67,6 +67,11 @@ FIRST_REQUEST_SECONDS = 5
 MAX_BODY_BYTES = 20 * 1024 * 1024
 TOO_LARGE = f"Request payload size exceeds the limit: {MAX_BODY_BYTES} bytes."
 LISTEN_QUEUE = 128  # socketserver's default of 5 left 22 of a 320-connection burst hanging 20 s (issue 9)
+# Gemini's 403 to a request that carries no key ([3P] quoted alike in gunpal5/Google_GenerativeAI #15,
+# 2025-01, PublicAffairs/openai-gemini #92, 2026-05, googleapis/js-genai #898, 2025-08). The glass box cannot
+# tell a valid key from another, so any key is accepted; only a missing one is refused.
+UNREGISTERED = ("Method doesn't allow unregistered callers (callers without established identity). Please use "
+                "API Key or other form of API consumer identity to call this API.")
 _ROUTE = re.compile(r"^/(v1|v1beta)/(.+)$")
 JSON_TYPE = "application/json; charset=UTF-8"
 
@@ -340,11 +345,19 @@ class _Handler(BaseHTTPRequestHandler):
         if self.command != "HEAD":
             self.wfile.write(body)
 
+    def _has_key(self, query: str) -> bool:
+        """A key in the x-goog-api-key header, the ?key= parameter, or an Authorization header (the
+        openai SDK's Bearer key, or an OAuth token)."""
+        return bool((self.headers.get("x-goog-api-key") or "").strip() or parse_qs(query).get("key")
+                    or (self.headers.get("Authorization") or "").strip())
+
     def _serve(self, method: str) -> None:
         path, _, query = self.path.partition("?")
         headers = {}
         try:
             raw = self._read_body()
+            if not self._has_key(query):
+                raise WireError(403, "PERMISSION_DENIED", UNREGISTERED)
             status, content_type, body, *extra = self.server.answer(method, path, query, raw)
             headers = extra[0] if extra else {}  # a replay answers without them
         except WireError as err:
