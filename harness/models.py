@@ -88,6 +88,11 @@ class Model:
     # A function response turn may say role "function" or "tool" (Google's 2024 REST examples); from 3.5 on
     # that is a 400 and only "user" goes: see FUNCTION_ROLE_REFUSED below.
     function_role_accepted: bool = True
+    # 3.5 Flash-Lite's breaking changes ([OFF] Google Cloud model page 'Gemini 3.5 Flash-Lite', read 2026-12-02):
+    # custom presence/frequency penalties "throw an error", and so does a request whose last turn is the
+    # model's (a prefill: contents ending on role "model", or an interaction input ending on a model_output).
+    penalties_refused: bool = False
+    prefill_refused: bool = False
 
     @property
     def open_to_new_keys(self) -> bool:
@@ -127,7 +132,7 @@ _ROWS = (
           "'a suitable replacement model for Gemini 2.5 Flash'); input/output [OFF] pricing copies; cached [3P]; "
           "cache minimum assumed equal to the other 3.x rows",
           note="ignores temperature/top_p/top_k; a request ending on a model turn is an error",
-          function_role_accepted=False),
+          function_role_accepted=False, penalties_refused=True, prefill_refused=True),
     Model("gemini-3.1-pro-preview", Price(2.00, 0.20, 12.00, 4.50, note="above 200k tokens: 4.00 input, 18.00 output"),
           4096, 1_048_576, 65_536, True, "high", ("low", "medium", "high"), "preview", "2026-12-01",
           "[OFF] caching page (updated 2026-10-13), pricing page copies; cached and storage rates [3P]"),

@@ -161,8 +161,6 @@ def test_models_list_and_get_describe_the_live_models(run):
     assert found["flash"].input_token_limit == 1_048_576 and found["flash"].display_name
 
 
-@pytest.mark.xfail(reason="harness/engine/models_api.py (models helper): models.list lacks the embedding models",
-                   strict=False)
 def test_models_list_names_the_embedding_models(run):
     found, _ = run("models_catalogue.py")
     assert "models/gemini-embedding-001" in found["embedders"]
@@ -218,8 +216,6 @@ def test_json_mode_with_pydantic_parses_into_the_models(run):
     assert set(found["single"].parsed) == {"recipe_name", "ingredients"}
 
 
-@pytest.mark.xfail(reason="harness/engine/json_mode.py (jsonfill helper): a list[Recipe] answer is empty and "
-                          "its strings are placeholders", strict=False)
 def test_json_mode_fills_a_list_with_items_that_are_not_placeholders(run):
     found, _ = run("json_mode_pydantic.py")
     assert found["recipes"] and not any("Noted" in r.recipe_name for r in found["recipes"])
@@ -436,9 +432,6 @@ def test_consecutive_user_turns_are_read_and_a_prefill_answered_on_3_8_flash(run
     assert isinstance(found["outcomes"]["gemini-3.8-flash"], str)
 
 
-@pytest.mark.xfail(reason="harness/models.py (models helper): FACTS says a prefill (last content role model) is "
-                          "an error on 3.5 Flash-Lite [OFF Cloud]; the table has no such rule and the wording "
-                          "was not found", strict=False)
 def test_a_prefill_is_refused_on_3_5_flash_lite(run):
     found, _ = run("prefill_and_roles.py")
     assert getattr(found["outcomes"]["gemini-3.5-flash-lite"], "code", None) == 400

@@ -108,3 +108,25 @@ def test_an_unknown_model_is_a_404_from_models_get(glass_box):
     with pytest.raises(errors.ClientError) as caught:
         glass_box.models.get(model="gemini-9-ultra")
     assert caught.value.code == 404 and "gemini-9-ultra" in caught.value.message
+
+
+@pytest.mark.parametrize("field", ["presence_penalty", "frequency_penalty"])
+def test_a_penalty_is_refused_on_3_5_flash_lite_and_taken_elsewhere(glass_box, field):
+    with pytest.raises(errors.ClientError) as refused:
+        glass_box.models.generate_content(model="gemini-3.5-flash-lite", contents="Hi", config={field: 0.5})
+    assert refused.value.code == 400 and field in refused.value.message
+    assert glass_box.models.generate_content(model="gemini-3.8-flash", contents="Hi", config={field: 0.5}).text
+    assert glass_box.models.generate_content(model="gemini-3.5-flash-lite", contents="Hi", config={field: 0}).text
+
+
+def test_a_prefill_is_refused_on_3_5_flash_lite_in_both_apis(glass_box):
+    prefill = [{"role": "user", "parts": [{"text": "Name a colour."}]}, {"role": "model", "parts": [{"text": "It is"}]}]
+    with pytest.raises(errors.ClientError) as refused:
+        glass_box.models.generate_content(model="gemini-3.5-flash-lite", contents=prefill)
+    assert refused.value.code == 400 and "prefill" in refused.value.message
+    assert glass_box.models.generate_content(model="gemini-3.8-flash", contents=prefill).text
+    with pytest.raises(Exception) as refused:
+        glass_box.interactions.create(model="gemini-3.5-flash-lite", input=[
+            {"type": "user_input", "content": [{"type": "text", "text": "Name a colour."}]},
+            {"type": "model_output", "content": [{"type": "text", "text": "It is"}]}])
+    assert getattr(refused.value, "status_code", None) == 400 and "prefill" in str(refused.value)

@@ -41,6 +41,12 @@ BAD_MIME = ("* GenerateContentRequest.generation_config.response_mime_type: allo
 # GoogleCloudPlatform/generative-ai #2947, 2026-06-22). No report found (2026-12-02) of a 2.5 or newer model
 # answering with logprobs, so no model of the table gives them.
 NO_LOGPROBS = "Logprobs is not enabled for models/{model}"
+# 3.5 Flash-Lite's two refusals (harness/models.py, Model.penalties_refused / prefill_refused). NOTE: the docs
+# say only that these "throw an error"; Gemini's words were not found (2026-12-02), so these are the glass box's.
+PENALTY_REFUSED = ("* GenerateContentRequest.generation_config.{field}: models/{model} does not support a custom "
+                   "value; leave it unset.")
+PREFILL_REFUSED = ("* GenerateContentRequest.contents: models/{model} does not support a request whose last turn "
+                   "has role 'model' (a prefill); end the contents on a user turn.")
 _PIECE = re.compile(r"\s*(\w+|[^\w\s])")
 
 
@@ -68,12 +74,22 @@ def check_generation(config: dict, model: str) -> None:
                           f"models/{row.id} accepts {span}.")
     if config.get("responseMimeType") not in (None, "", *RESPONSE_MIME_TYPES):
         raise invalid(BAD_MIME)
+    for field in ("presencePenalty", "frequencyPenalty"):
+        if row.penalties_refused and config.get(field):
+            name = re.sub(r"([A-Z])", r"_\1", field).lower()
+            raise invalid(PENALTY_REFUSED.format(field=name, model=row.id))
     if config.get("responseLogprobs") or config.get("logprobs"):
         raise invalid(NO_LOGPROBS.format(model=row.id))
     sequences = config.get("stopSequences") or []
     if len(sequences) > MAX_STOP_SEQUENCES:
         raise invalid(f"* GenerateContentRequest.generation_config.stop_sequences: {len(sequences)} stop "
                       f"sequences given; at most {MAX_STOP_SEQUENCES} are allowed.")
+
+
+def check_turns(contents: list, model: str) -> None:
+    """A 400 for a prefill (the last turn the model's) on a model that refuses one (harness/models.py)."""
+    if model_row(model).prefill_refused and contents and (contents[-1] or {}).get("role") == "model":
+        raise invalid(PREFILL_REFUSED.format(model=model_row(model).id))
 
 
 def cut_to_tokens(text: str, budget: int) -> str:

@@ -43,7 +43,7 @@ from harness.engine.fields import CACHED, COUNT, normalise
 from harness.engine.interaction_events import stream_of as interaction_stream
 from harness.engine.interactions import STORED as INTERACTIONS, error_body as interactions_error, is_route as is_interactions
 from harness.engine.json_mode import shape_answer
-from harness.engine.limits import check_generation, check_input, cut_to_tokens, stop_at
+from harness.engine.limits import check_generation, check_input, check_turns, cut_to_tokens, stop_at
 from harness.engine.models_api import get_model, list_models
 from harness.engine.prompt import blocks, count_tokens, parts_tokens
 from harness.engine.replay import Replay
@@ -153,6 +153,7 @@ def generate(model_name: str, body: dict, api_version: str, method: str = "gener
     thinking = resolve(config, model)
     request, cached = _with_cache(model, body)
     request["contents"] = response_roles_as_user(request["contents"], model)
+    check_turns(request["contents"], model)
     check_built_in_tools(request.get("tools") or [])
     check_contents(request["contents"])
     check_parts((body.get("systemInstruction") or {}).get("parts") or [], "GenerateContentRequest.system_instruction")
