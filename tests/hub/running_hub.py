@@ -151,6 +151,12 @@ def student_accounts_hub(log_copy: Path, **extra_env: str):
     import pytest
 
     hub_venv = Path(os.environ.get("WORKBOOK_HUB_PYTHON", sys.executable)).parent.parent
+    if hub_venv.resolve() == Path(sys.prefix).resolve():
+        # INSTRUCTORS.md's install runs `python3 -m venv` over the hub's venv: over this one, it would rewrite
+        # the venv the tests run from (seen 2026-12-02: Debian's python named in its pyvenv.cfg, stdlib lost).
+        pytest.fail(f"The hub test installs the workbook into a venv of its own, and {hub_venv} is the one running "
+                    f"the tests: run `make test-hub`, or set WORKBOOK_HUB_PYTHON to another venv's python "
+                    f"(make test-hub uses /var/tmp/workbook-hub-venv/bin/python).")
     if closed := closed_to_others(hub_venv.resolve()):
         pytest.fail(f"{closed} is closed to other accounts, so a student's server cannot use {hub_venv}: run "
                     f"`make test-hub` (it makes /var/tmp/workbook-hub-venv from HUB_PYTHON, /usr/bin/python3), "

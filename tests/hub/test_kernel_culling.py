@@ -23,7 +23,16 @@ FIGURES = ROOT / "build" / "hub" / "culling.json"
 
 
 def kernels_of(server: psutil.Process) -> list[psutil.Process]:
-    return [p for p in server.children(recursive=True) if "ipykernel" in " ".join(p.cmdline())]
+    """The server's live kernels. A kernel the culler has just stopped may be a zombie, or gone, by the
+    time its command line is read: it is not alive, so it is not counted."""
+    kernels = []
+    for process in server.children(recursive=True):
+        try:
+            if "ipykernel" in " ".join(process.cmdline()):
+                kernels.append(process)
+        except (psutil.ZombieProcess, psutil.NoSuchProcess):
+            pass
+    return kernels
 
 
 def test_idle_kernels_go_so_a_student_holds_the_lessons_in_use(hub):
