@@ -86,3 +86,21 @@ def test_cancel_returns_a_finished_background_interaction_as_it_is_and_404s_an_u
 def test_a_malformed_create_is_a_400_naming_what_was_wrong_never_a_500(post_json, extra, named):
     status, body = post_json("/v1beta/interactions", dict({"model": MODEL, "input": "Hello"}, **extra))
     assert status == 400 and body["error"]["code"] == "invalid_request" and named in body["error"]["message"]
+
+
+def test_a_request_with_no_key_is_refused_in_the_interactions_shape():
+    """The 403 for a missing key is raised before any route: on /interactions it still takes that API's shape."""
+    import json
+    import urllib.error
+    import urllib.request
+
+    from harness.engine.server import ensure_running
+
+    request = urllib.request.Request(ensure_running() + "/v1beta/interactions",
+                                     json.dumps({"model": "gemini-3.8-flash", "input": "Hi"}).encode(),
+                                     headers={"Content-Type": "application/json"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request)
+    body = json.loads(refused.value.read())
+    assert refused.value.code == 403 and set(body["error"]) == {"message", "code"}
+    assert body["error"]["message"].startswith("Method doesn't allow unregistered callers")

@@ -189,7 +189,7 @@ class _Reader:
         for phrase, at, text in placed:  # 'the Barbie movie', 'movie Barbie'
             before = content_words(text[max(0, at - 16):at])[-1:]
             after = content_words(text[at + len(phrase):at + len(phrase) + 16])[:1]
-            if words & set(before + after) and phrase in {p for p, _ in self.spans}:
+            if words & set(before + after):  # every phrase of `placed` is still free (see `free`)
                 return self.take(phrase)
         if words & PLACE_WORDS:
             for phrase, at in self.spans:

@@ -361,8 +361,9 @@ class _Handler(BaseHTTPRequestHandler):
                 raise WireError(403, "PERMISSION_DENIED", UNREGISTERED)
             status, content_type, body, *extra = self.server.answer(method, path, query, raw)
             headers = extra[0] if extra else {}  # a replay answers without them
-        except WireError as err:
-            status, content_type, body = err.code, JSON_TYPE, json.dumps(err.body()).encode()
+        except WireError as err:  # a missing key, or a body too large to read: in the shape of the path's API
+            shaped = interactions_error(err) if is_interactions(path) else err.body()
+            status, content_type, body = err.code, JSON_TYPE, json.dumps(shaped).encode()
         except Exception as err:  # a bug in the glass box: answer it, keep the connection alive
             status, content_type = 500, JSON_TYPE
             body = json.dumps({"error": {"code": 500, "status": "INTERNAL", "message":
