@@ -26,7 +26,7 @@ $(STAMP): pyproject.toml jupyter/overrides.json jupyter/jupyter_server_config.py
 	# The workbook link runs `workbook update` after its pull (harness/workbook/link.py).
 	mkdir -p $(VENV)/etc/jupyter/jupyter_server_config.d
 	cp jupyter/jupyter_server_config.d/context-engineering-workbook.json $(VENV)/etc/jupyter/jupyter_server_config.d/
-	# A lesson kernel's start-up speed-ups, so that `import harness` stays plain (harness/startup.py).
+	# A lesson kernel's start-up speed-ups, so that `import harness` stays plain (harness/plumbing/startup.py).
 	mkdir -p $(VENV)/etc/ipython && cp jupyter/ipython_kernel_config.py $(VENV)/etc/ipython/
 	touch $(STAMP)
 

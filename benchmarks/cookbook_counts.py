@@ -184,7 +184,7 @@ def on_live_model(line: str) -> str:
 WORKER = r'''
 import json, os, signal, sys, time, traceback, types
 os.environ["WORKBOOK_OFFLINE"] = "1"
-from harness.client import OFFLINE_KEY
+from harness.plumbing.client import OFFLINE_KEY
 from harness.engine.server import ensure_running
 base = ensure_running()
 # Count the requests the glass box serves, so a cell the SDK refuses before sending anything is told

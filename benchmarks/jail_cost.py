@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/jail_cost.py
 
-"Jail off" is how commands ran before harness.confine (network namespace only), through the
+"Jail off" is how commands ran before harness.plumbing.jail (network namespace only), through the
 documented opt-in switch. Prints one line per command; nothing is asserted.
 """
 import os

@@ -20,7 +20,7 @@ Edit PRICES (or make your own `Price`) to re-bill a recorded session at another 
 """
 from collections.abc import Mapping
 
-from harness.arguments import require_instance, require_int, require_number, require_optional_text, require_text, shown
+from harness.plumbing.arguments import require_instance, require_int, require_number, require_optional_text, require_text, shown
 from harness.models import LATEST, MODELS, ROUTED, Price
 from harness.usage import Usage, output_tokens, require_usage, token_count
 

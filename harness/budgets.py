@@ -24,7 +24,7 @@ Each part costs `part_tokens(part)`, so the five counts add up to the request's 
 """
 from google.genai import types
 
-from harness.arguments import require_contents, require_instance, require_list, require_number, require_text
+from harness.plumbing.arguments import require_contents, require_instance, require_list, require_number, require_text
 from harness.engine.prompt import canonical, part_text
 from harness.formats import is_document
 from harness.tokens import approx_tokens

@@ -58,7 +58,7 @@ def full_history() -> dict:
     """The full history's measurement, the yardstick of two targets: run once per process for each
     model, mode (glass box or Gemini) and course corpus, not on every check or panel move."""
     import harness
-    from harness.client import is_offline
+    from harness.plumbing.client import is_offline
     from harness.scenarios.course import passages
 
     return dict(_full_history(harness.MODEL, is_offline(), passages()))

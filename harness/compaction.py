@@ -21,7 +21,7 @@ from typing import Callable
 
 from google.genai import types
 
-from harness.arguments import (require_callable, require_client, require_contents, require_instance, require_int,
+from harness.plumbing.arguments import (require_callable, require_client, require_contents, require_instance, require_int,
                                require_list_of_text, require_optional_text, require_text)
 from harness.formats import state_block
 from harness.transcript import transcript_text_of

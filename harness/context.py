@@ -23,7 +23,7 @@ from typing import Callable, Iterable, NamedTuple, Sequence
 
 from google.genai import types
 
-from harness.arguments import require_callable, require_list_of_text, require_text
+from harness.plumbing.arguments import require_callable, require_list_of_text, require_text
 from harness.tokens import approx_tokens
 
 FACTS_HEADING = "## Facts to keep in mind"

@@ -21,7 +21,7 @@ from google.genai import types
 
 from harness.agent import AgentConfig, RunReport, run_agent
 from harness.agent.loop import SYSTEM_PROMPT
-from harness.arguments import require_callable, require_instance, require_int, require_list
+from harness.plumbing.arguments import require_callable, require_instance, require_int, require_list
 from harness.formats import verdict_line
 from harness.partitioning import PLAN_SHARE, MergeRefused, SubResult, merge_results, split_task
 from harness.scenarios import copy_task

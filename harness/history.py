@@ -14,7 +14,7 @@ times the input tokens.
 3.875
 """
 
-from harness.arguments import require_instance, require_int, require_list
+from harness.plumbing.arguments import require_instance, require_int, require_list
 
 
 def naive_prompt_sizes(system_tokens: int, exchanges: list[tuple[int, int]]) -> list[int]:

@@ -25,7 +25,7 @@ import hashlib
 
 from google.genai import types
 
-from harness.arguments import require_contents, require_instance, require_int, require_text
+from harness.plumbing.arguments import require_contents, require_instance, require_int, require_text
 from harness.formats import CallMatcher, is_error_output, is_masked, masked_stub, verdict_line
 
 MASK_AFTER_TURNS = 3  # « Techniques d'Optimisation de Contexte »: mask an output once three newer turns have followed it

@@ -49,7 +49,7 @@ class Price:
 
     def __post_init__(self):
         # A rate is a finite number >= 0 (`Price(input=-1, cached_input=nan)` would bill nonsense silently).
-        # NOTE: checked here, not with harness.arguments, so this module stays a leaf.
+        # NOTE: checked here, not with harness.plumbing.arguments, so this module stays a leaf.
         for name in ("input", "cached_input", "output", "storage_per_hour"):
             value = getattr(self, name)
             if value is None and name == "storage_per_hour":

@@ -17,7 +17,7 @@ the rest is the same. So volatile blocks go last.
 """
 from typing import Callable, Sequence
 
-from harness.arguments import require_callable, require_contents, require_list_of_text, require_text
+from harness.plumbing.arguments import require_callable, require_contents, require_list_of_text, require_text
 from harness.tokens import approx_tokens
 
 

@@ -26,7 +26,7 @@ harness.partitioning.MergeRefused: partition ['stock'] did not finish: its tests
 """
 from dataclasses import dataclass, field
 
-from harness.arguments import require_instance, require_int, require_list, require_number
+from harness.plumbing.arguments import require_instance, require_int, require_list, require_number
 
 PLAN_SHARE = 0.6  # « Techniques d'Optimisation de Contexte »: plan partitioning when the estimated context passes 60% of the window
 

@@ -25,11 +25,11 @@ from google.genai import types
 
 from harness import MODEL
 from harness.agent.config import SessionConfig
-from harness.arguments import (require_client, require_instance, require_int, require_list, require_list_of_text,
+from harness.plumbing.arguments import (require_client, require_instance, require_int, require_list, require_list_of_text,
                                require_mapping, require_text)
-from harness.client import is_offline, plain, start_cold
+from harness.plumbing.client import is_offline, plain, start_cold
 from harness.compaction import compact
-from harness.session_bundles import Bundle, Recording, usage_dict
+from harness.plumbing.session_bundles import Bundle, Recording, usage_dict
 from harness.scenarios.course import TUTOR_SYSTEM, TUTOR_TOOLS, passages, search_course
 from harness.scenarios.course.script import OPENING, PLANTED, PROBES, QUESTIONS
 from harness.formats import CONVERSATION_HEADINGS

@@ -29,13 +29,13 @@ from google.genai import types
 from google.genai.interactions import Usage
 
 from harness import MODEL
-from harness.arguments import require_callable, require_client, require_instance, require_int, require_number
-from harness.client import is_offline, start_cold
+from harness.plumbing.arguments import require_callable, require_client, require_instance, require_int, require_number
+from harness.plumbing.client import is_offline, start_cold
 from harness.compaction import compact
 from harness.probes import CONVERSATION_SUMMARY, MAX_QUESTIONS, script_turns
 from harness.scenarios.course import SEARCH_COURSE, TUTOR_SYSTEM, passages, search_course
 from harness.scenarios.course.script import OPENING, QUESTIONS
-from harness.session_bundles import Bundle, Recording, usage_dict
+from harness.plumbing.session_bundles import Bundle, Recording, usage_dict
 
 RESTART_RATIO = 0.7  # restart once the resent context passes 70% of the budget, as lesson 05 compacts
 TUTOR_TOOL = {"type": "function", "name": SEARCH_COURSE.name, "description": SEARCH_COURSE.description,

@@ -13,7 +13,7 @@ What matters for the lessons is that it is the same number everywhere in the wor
 import functools
 import re
 
-from harness.arguments import require_text
+from harness.plumbing.arguments import require_text
 
 # A run of letters/digits/underscores, or a single non-space symbol.
 _PIECE = re.compile(r"\w+|[^\w\s]")

@@ -32,9 +32,9 @@ from pathlib import Path
 
 from google.genai import types
 
-from harness import confine, redaction
-from harness.steady_output import steady
-from harness.warm_pytest import WarmPytest
+from harness.plumbing import jail as jail_program, redaction
+from harness.plumbing.steady_output import steady
+from harness.plumbing.warm_pytest import WarmPytest
 
 ALLOWED_PROGRAMS = ("cat", "grep", "head", "ls", "pytest", "tail", "wc")
 COMMAND_TIMEOUT_SECONDS = 8  # the task's tests take well under a second; a hang must not stall a run
@@ -56,7 +56,7 @@ REDACTED = "[redacted]"
 
 
 def redact(text: str) -> str:
-    """`text` with every key, in any form `harness.redaction` knows, replaced by [redacted].
+    """`text` with every key, in any form `harness.plumbing.redaction` knows, replaced by [redacted].
 
     >>> redact("key=" + "AIza" + "x" * 35 + " ok")
     'key=[redacted] ok'
@@ -135,14 +135,14 @@ def _offline_launcher() -> tuple[str, ...]:
 
 
 def _jail(mode: str, workdir: Path, read_only=()) -> dict:
-    """What `harness.confine.enter` takes to jail a command in `workdir` (`mode` from `jail_mode`)."""
-    return {"write": [str(workdir)], "read": [*confine.python_paths(), *map(str, read_only)], "cwd": str(workdir),
+    """What `harness.plumbing.jail.enter` takes to jail a command in `workdir` (`mode` from `jail_mode`)."""
+    return {"write": [str(workdir)], "read": [*jail_program.python_paths(), *map(str, read_only)], "cwd": str(workdir),
             "user_namespace": mode == "user namespace"}
 
 
 def _jail_words(jail: dict) -> list[str]:
     """The words before a program that run it in that jail."""
-    words = [sys.executable, "-I", "-S", confine.__file__, "--cwd", jail["cwd"]]
+    words = [sys.executable, "-I", "-S", jail_program.__file__, "--cwd", jail["cwd"]]
     words += [word for path in jail["write"] for word in ("--write", path)]
     words += [word for path in jail["read"] for word in ("--read", path)]
     return [*words, *(["--user-namespace"] if jail["user_namespace"] else []), "--"]
@@ -215,7 +215,7 @@ def _discard_warm_helper() -> None:
 
 
 def _warm_pytest(args: list, cwd: Path, env: dict, jail: dict | None):
-    """A run of `python -m pytest args` forked from the warm helper (see harness.warm_pytest), or None
+    """A run of `python -m pytest args` forked from the warm helper (see harness.plumbing.warm_pytest), or None
     when it is busy or cannot start (the caller then starts a new interpreter). Holds the lock until released."""
     if not _warm_lock.acquire(blocking=False):
         return None
@@ -259,7 +259,7 @@ def _run(argv: list, cwd: Path, env: dict, jail: dict | None) -> tuple[int, byte
     The program runs in its own session; when it ends, or at the timeout or the cap, its whole
     process group is killed and the pipe closed: a child it left behind holding stdout cannot keep
     the agent waiting. `python -m pytest` runs forked from a warm helper when it can (same output,
-    same confinement, a tenth of the start-up: harness.warm_pytest).
+    same confinement, a tenth of the start-up: harness.plumbing.warm_pytest).
     """
     process, release = _started(argv, cwd, env, jail)
     deadline, chunks, size, stopped = time.monotonic() + COMMAND_TIMEOUT_SECONDS, [], 0, ""
@@ -460,7 +460,7 @@ class Workspace:
     def run_command(self, command: str) -> str:
         """Run an allowed program (no shell) in the root; its exit code and output.
 
-        The program runs in a jail (`harness.confine`, where `jail_mode()` finds one): it sees the
+        The program runs in a jail (`harness.plumbing.jail`, where `jail_mode()` finds one): it sees the
         workspace (the only place it may write), Python and `read_only`, nothing else of the machine;
         its own processes only, all killed when it ends; a private /tmp as HOME and TMPDIR; no
         network; an environment with no credential; the timeout and the output cap. Where there is

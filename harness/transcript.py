@@ -17,7 +17,7 @@ import json
 
 from google.genai import types
 
-from harness.arguments import require_contents, require_instance, require_int, require_text
+from harness.plumbing.arguments import require_contents, require_instance, require_int, require_text
 from harness.formats import call_entry, response_entry, text_entry
 from harness.truncation import truncate_output
 

@@ -21,7 +21,7 @@ d'Optimisation de Contexte », its budget triggers and its decision table):
 """
 from collections.abc import Callable
 
-from harness.arguments import require_callable, require_instance, require_int, require_number
+from harness.plumbing.arguments import require_callable, require_instance, require_int, require_number
 from harness.budgets import CATEGORIES, check_allocations, part_tokens, split_by_category
 
 ACTIONS = ("mask", "compact", "drop_document", "none")

@@ -11,7 +11,7 @@ bbbbbb
 '=== 1 failed, 5 passed in 0.02s ==='
 """
 import re
-from harness.arguments import require_int, require_number, require_text
+from harness.plumbing.arguments import require_int, require_number, require_text
 from harness.formats import truncation_marker
 
 TOOL_OUTPUT_MAX_CHARS = 4_000  # the cap of « Le budget de contexte »: a pytest summary fits whole, an 18,000-char log does not

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 from google.genai import types
 
-from harness.arguments import require_instance, require_int, require_text
+from harness.plumbing.arguments import require_instance, require_int, require_text
 
 _USAGE_FIELDS = {  # snake_case attribute -> camelCase key of the REST JSON (and of recorded bundles)
     "prompt_token_count": "promptTokenCount",

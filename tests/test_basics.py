@@ -2,7 +2,7 @@
 import pytest
 from google.genai import types
 
-from harness import client as client_module
+from harness.plumbing import client as client_module
 from harness.tokens import approx_tokens
 from harness.transcript import transcript_text_of
 

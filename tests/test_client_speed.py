@@ -1,4 +1,4 @@
-"""What harness.client does so the real SDK costs less on the glass box, without changing a request:
+"""What harness.plumbing.client does so the real SDK costs less on the glass box, without changing a request:
 histories sent as plain dicts (`plain`), and no TLS set-up for a loopback server that speaks HTTP."""
 import json
 import ssl
@@ -6,7 +6,7 @@ import ssl
 from google.genai import types
 
 import harness
-from harness.client import plain
+from harness.plumbing.client import plain
 
 HISTORY = [
     types.Content(role="user", parts=[types.Part.from_text(text="Fix the failing test.")]),

@@ -140,7 +140,7 @@ def test_the_key_in_the_projects_env_is_found_from_the_lessons_folder(tmp_path):
 
 
 def test_a_env_above_a_folder_outside_any_project_is_not_read(tmp_path):
-    from harness.client import dotenv_path
+    from harness.plumbing.keys import dotenv_path
 
     (tmp_path / ".env").write_text("GEMINI_API_KEY=x\n")
     (tmp_path / "elsewhere").mkdir()

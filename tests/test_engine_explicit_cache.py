@@ -6,7 +6,7 @@ from google import genai
 from google.genai import errors, types
 
 from harness import MODEL
-from harness.client import OFFLINE_KEY
+from harness.plumbing.client import OFFLINE_KEY
 from harness.engine.cache import set_clock
 from harness.engine.server import ensure_running
 from harness.models import model_row

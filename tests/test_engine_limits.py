@@ -89,7 +89,7 @@ def test_models_get_reports_the_tables_limits(glass_box, legacy_models):
 def test_models_get_answers_on_v1_too(legacy_models):
     from google import genai
 
-    from harness.client import OFFLINE_KEY
+    from harness.plumbing.client import OFFLINE_KEY
     from harness.engine.server import ensure_running
 
     client = genai.Client(api_key=OFFLINE_KEY, vertexai=False, http_options=types.HttpOptions(

@@ -8,7 +8,7 @@ from google import genai
 from google.genai import errors, types
 
 from harness import MODEL
-from harness.client import OFFLINE_KEY
+from harness.plumbing.client import OFFLINE_KEY
 from harness.engine.server import ensure_running
 
 CALL_AFTER_USER = ("Please ensure that function call turn comes immediately after a user turn or "

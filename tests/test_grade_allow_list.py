@@ -1,4 +1,4 @@
-"""The grading kernel's view, by allow-list (harness.confine): its own copy of one submission, the
+"""The grading kernel's view, by allow-list (harness.plumbing.jail): its own copy of one submission, the
 workbook's code read-only and Python; nothing else of the course clone nor of the machine.
 
 One grade run: eve's notebook tries to read each kind of file outside its copy and reports what it

@@ -123,7 +123,7 @@ def test_results_are_written_to_a_temporary_file_flushed_then_renamed(tmp_path, 
 def test_the_kernel_ends_with_the_grader_and_as_root_nothing_is_left(crashed):
     left = crashed["survivors"]
     assert not any("ipykernel" in command for _, _, command in left), left
-    if can_isolate():  # as root the kernel runs in a pid namespace of its own (harness.confine): it ends with
+    if can_isolate():  # as root the kernel runs in a pid namespace of its own (harness.plumbing.jail): it ends with
         assert left == [], left  # its init, which dies with the grader, so not even a detached process is left
 
 

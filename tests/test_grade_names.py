@@ -8,7 +8,7 @@ import csv
 
 import pytest
 
-from harness import redaction
+from harness.plumbing import redaction
 from harness.workbook import gradebook
 from harness.workbook.runner import Result
 

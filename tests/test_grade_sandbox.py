@@ -12,7 +12,7 @@ import time
 import pytest
 
 from harness.workbook import ROOT
-from harness.redaction import redact
+from harness.plumbing.redaction import redact
 from harness.workbook.sandbox import can_isolate
 from test_workbook_check import write_fake_lesson
 
@@ -108,7 +108,7 @@ def test_a_workbook_inside_a_closed_folder_is_reachable_but_its_secrets_are_not(
     import tempfile
     from pathlib import Path
 
-    from harness import confine
+    from harness.plumbing import jail as jail_program
     from harness.workbook.sandbox import Sandbox
 
     base = Path(tempfile.mkdtemp(prefix="workbook-jail-test-"))
@@ -122,7 +122,7 @@ def test_a_workbook_inside_a_closed_folder_is_reachable_but_its_secrets_are_not(
         (clone / ".env").write_text(f"GEMINI_API_KEY={FAKE_KEY}\n")
         (closed / "diary.txt").write_text("private\n")
         with Sandbox.create(tmp_path) as box:
-            jail = [sys.executable, "-I", "-S", confine.__file__, "--uid", str(box.uid), "--gid", str(box.uid),
+            jail = [sys.executable, "-I", "-S", jail_program.__file__, "--uid", str(box.uid), "--gid", str(box.uid),
                     "--read", str(clone / "code.py")]
             shell = f"cat {clone / 'code.py'}; cat {clone / '.env'}; ls -a {closed}; touch {clone / 'new'} 2>&1"
             done = subprocess.run([*jail, "--", "/bin/sh", "-c", shell], capture_output=True, text=True, timeout=60)

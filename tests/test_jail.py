@@ -1,4 +1,4 @@
-"""The agent's commands in the jail (harness.confine): each escape of issue 19, tried jailed and with the
+"""The agent's commands in the jail (harness.plumbing.jail): each escape of issue 19, tried jailed and with the
 jail forced off (where every command is then refused unless the student opts in).
 
 "Outside" is a folder beside the workspace holding a secret, as a student's other files would be.

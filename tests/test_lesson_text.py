@@ -4,7 +4,7 @@ import re
 import nbformat
 import pytest
 
-from harness.sources import GLOSSARY_LINK, SOURCES, cited_in, sources_cell
+from harness.workbook.sources import GLOSSARY_LINK, SOURCES, cited_in, sources_cell
 from harness.workbook import LESSONS, ROOT, SOLUTIONS
 
 NOTEBOOKS = sorted(SOLUTIONS.glob("[0-9][0-9]_*.ipynb"))
@@ -27,7 +27,7 @@ def student_files():
 def test_no_source_is_named_by_a_word_the_student_cannot_follow():
     found = [f"{path.relative_to(ROOT)}: {match.group(0)}" for path in student_files() if path.is_file()
              for match in UNDEFINED.finditer(path.read_text(encoding="utf-8"))]
-    assert not found, "name the source by its own title (harness/sources.py), not: " + "; ".join(found)
+    assert not found, "name the source by its own title (harness/workbook/sources.py), not: " + "; ".join(found)
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
@@ -37,7 +37,7 @@ def test_each_lesson_ends_with_the_sources_it_cites(path):
     cited = cited_in("\n".join(cell.source for cell in body))
     assert last.source == sources_cell(*cited), (
         f"{path.name}: its Sources cell should list exactly what it cites ({cited}); rewrite it with "
-        "harness.sources.sources_cell")
+        "harness.workbook.sources.sources_cell")
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)

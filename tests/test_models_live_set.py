@@ -3,7 +3,7 @@ import pytest
 from google import genai
 from google.genai import errors, types
 
-from harness.client import OFFLINE_KEY
+from harness.plumbing.client import OFFLINE_KEY
 from harness.engine.server import ensure_running
 from harness.models import (AGENTS, CLOSED_TO_NEW_KEYS, INTERACTIONS_ONLY, EMBEDDING_MODELS, LATEST, LEGACY_SETTING, MODELS, NOT_FOUND, ROUTED,
                             SHUT_DOWN, UnknownModel, live_models, model_row, price_of)

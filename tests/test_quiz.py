@@ -8,7 +8,7 @@ import sys
 import nbformat
 import pytest
 
-from harness.quiz import FEEDBACK_CLASS, RIGHT, WRONG, Question, known_lessons, questions, quiz
+from harness.quizzes import FEEDBACK_CLASS, RIGHT, WRONG, Question, known_lessons, questions, quiz
 from harness.workbook import SOLUTIONS
 
 TWO_PLUS_TWO = Question("2 + 2?", right=("4", "Yes."), wrong=[("3", "Off by one."), ("5", "One too many.")])
@@ -42,7 +42,7 @@ def test_the_right_answer_moves_around():
 
 
 def test_the_order_is_the_same_under_any_hash_seed():
-    script = "from harness.quiz import questions; print([[t for t, _, _ in o] for _, o in questions('05')])"
+    script = "from harness.quizzes import questions; print([[t for t, _, _ in o] for _, o in questions('05')])"
     orders = {subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
                              env=dict(os.environ, PYTHONHASHSEED=str(seed))).stdout for seed in (0, 1, 7)}
     assert len(orders) == 1
@@ -52,7 +52,7 @@ def test_a_wrong_pick_says_why_it_is_wrong_and_a_right_one_why_it_is_right():
     options = TWO_PLUS_TWO.shuffled("x.1")
     assert sorted(t for t, _, _ in options) == ["3", "4", "5"]
     by_text = {text: (text, why, right) for text, why, right in options}
-    from harness.quiz import feedback
+    from harness.quizzes import feedback
     assert feedback(by_text["3"]) == f"{WRONG} Off by one." and feedback(by_text["4"]) == f"{RIGHT} Yes."
 
 

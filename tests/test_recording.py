@@ -1,8 +1,8 @@
-"""harness.session_bundles: runs saved as JSONL, reloaded, re-billed; never an API key on disk."""
+"""harness.plumbing.session_bundles: runs saved as JSONL, reloaded, re-billed; never an API key on disk."""
 import pytest
 
 from harness.billing import bill, price_for
-from harness.session_bundles import Bundle, Recording, load, load_all, save, save_all
+from harness.plumbing.session_bundles import Bundle, Recording, load, load_all, save, save_all
 
 FAKE_KEY = "AIza" + "x" * 35
 
@@ -65,7 +65,7 @@ def test_an_agent_run_report_becomes_a_recording_that_bills_the_same(tmp_path):
     from google.genai import types
 
     from harness.agent import RunReport, TurnRecord
-    from harness.session_bundles import from_run_report
+    from harness.plumbing.session_bundles import from_run_report
 
     def usage(prompt, cached=0):
         return types.GenerateContentResponseUsageMetadata(prompt_token_count=prompt, cached_content_token_count=cached,

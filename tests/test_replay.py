@@ -8,7 +8,7 @@ import pytest
 from google.genai import errors, types
 
 import harness
-from harness.client import OFFLINE_KEY
+from harness.plumbing.client import OFFLINE_KEY
 
 MODEL = "gemini-3.8-flash"
 FAKE_KEY = "AIza" + "X" * 35  # shaped like a Google key, so the recorder must hide it

@@ -54,7 +54,7 @@ class _Recording:
     def generate_content(self, *, model, contents, config=None):
         response = self._client.models.generate_content(model=model, contents=contents, config=config)
         if isinstance(contents, list):  # the agent's calls; the summariser sends a str
-            # The harness sends its history as plain dicts (harness.client.plain): read them back as Contents.
+            # The harness sends its history as plain dicts (harness.plumbing.client.plain): read them back as Contents.
             self.requests.append([types.Content.model_validate(c) if isinstance(c, dict) else c for c in contents])
             self.answers.append(response.candidates[0].content.model_dump(exclude_none=True))
         return response

@@ -1,4 +1,4 @@
-"""harness.startup: at a kernel's start the IRI checker a lesson would import for nothing is deferred,
+"""harness.plumbing.startup: at a kernel's start the IRI checker a lesson would import for nothing is deferred,
 never lost, and the large imports run with the garbage collector paused; `import harness` itself
 changes nothing of the interpreter."""
 import subprocess
@@ -8,7 +8,7 @@ import pytest
 
 PROBE = """
 import sys
-from harness.startup import prepare_kernel
+from harness.plumbing.startup import prepare_kernel
 prepare_kernel()  # what jupyter/ipython_kernel_config.py runs at a kernel's start
 import harness
 import plotly.graph_objects as go
@@ -31,7 +31,7 @@ def test_a_chart_does_not_import_the_iri_checker_and_an_iri_is_still_checked():
 
 
 def test_pytest_loads_the_stand_in_before_nbval_imports_nbformat():
-    """pyproject's addopts name `-p harness.startup`; without it each pytest process and xdist worker
+    """pyproject's addopts name `-p harness.plumbing.startup`; without it each pytest process and xdist worker
     compiles the IRI checker's parsers (3 s) as soon as nbval imports nbformat."""
     from harness.workbook import ROOT
 
@@ -40,7 +40,7 @@ def test_pytest_loads_the_stand_in_before_nbval_imports_nbformat():
                          text=True, timeout=120)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "nbformat" in run.stderr, "nbval no longer imports nbformat: this test checks nothing"
-    assert " rfc3987_syntax\n" not in run.stderr, "pytest imported rfc3987_syntax: is `-p harness.startup` in addopts?"
+    assert " rfc3987_syntax\n" not in run.stderr, "pytest imported rfc3987_syntax: is `-p harness.plumbing.startup` in addopts?"
 
 
 def test_nbval_formats_a_kernel_message_only_when_debug_logging_prints_it(caplog):
@@ -49,7 +49,7 @@ def test_nbval_formats_a_kernel_message_only_when_debug_logging_prints_it(caplog
 
     import nbval.kernel
 
-    assert nbval.kernel.pformat is not pprint.pformat, "pytest did not run harness.startup's pytest_configure"
+    assert nbval.kernel.pformat is not pprint.pformat, "pytest did not run harness.plumbing.startup's pytest_configure"
     message = {"header": {"msg_type": "stream"}, "content": {"text": "x" * 200, "name": "stdout"}}
     deferred = nbval.kernel.pformat(message)
     assert str(deferred) == pprint.pformat(message), "when printed, the text must be pprint's own"
@@ -62,7 +62,7 @@ def test_an_import_with_the_collector_paused_keeps_no_garbage_and_freezes_the_re
     import gc
     import weakref
 
-    from harness.startup import collector_paused
+    from harness.plumbing.startup import collector_paused
 
     class Node:
         pass
@@ -83,7 +83,7 @@ def test_an_import_with_the_collector_paused_keeps_no_garbage_and_freezes_the_re
 def test_the_collector_pause_nests_and_leaves_a_disabled_collector_disabled():
     import gc
 
-    from harness.startup import collector_paused
+    from harness.plumbing.startup import collector_paused
 
     with collector_paused():
         with collector_paused():
@@ -121,7 +121,7 @@ def test_a_kernel_start_runs_prepare_kernel_and_it_freezes_the_large_imports():
 
     config = (ROOT / "jupyter" / "ipython_kernel_config.py").read_text()
     assert "prepare_kernel()" in config and "IPKernelApp.exec_lines" in config
-    probe = "import gc\nfrom harness.startup import prepare_kernel\nprepare_kernel()\nprint(gc.get_freeze_count())"
+    probe = "import gc\nfrom harness.plumbing.startup import prepare_kernel\nprepare_kernel()\nprint(gc.get_freeze_count())"
     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     assert int(run.stdout) > 10_000, f"only {run.stdout.strip()} objects frozen: the imports ran with the collector on"

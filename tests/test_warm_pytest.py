@@ -1,4 +1,4 @@
-"""harness.warm_pytest: pytest forked from a warm helper shows what a new interpreter shows, confined alike."""
+"""harness.plumbing.warm_pytest: pytest forked from a warm helper shows what a new interpreter shows, confined alike."""
 import os
 import re
 import time

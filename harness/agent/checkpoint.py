@@ -37,7 +37,7 @@ from google.genai import types
 
 from harness.agent.checkpoint_lines import VERSION, checksum, start_line_task, turn_line, verified_entry
 from harness.agent.report import TurnRecord
-from harness.arguments import require_contents, require_instance, require_path, require_text
+from harness.plumbing.arguments import require_contents, require_instance, require_path, require_text
 from harness.context import as_content
 from harness.formats import CallMatcher, is_error_output
 

@@ -17,7 +17,7 @@ import pydantic
 from google.genai import types
 
 from harness.agent.report import TurnRecord
-from harness.arguments import require_int, require_text, shown
+from harness.plumbing.arguments import require_int, require_text, shown
 
 VERSION = 1           # the format this module writes, named on the task line
 READS_VERSIONS = (1,)  # the formats it can read; a file without a version is version 1 (see start_line_task)

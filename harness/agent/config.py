@@ -15,7 +15,7 @@ ValueError: SessionConfig: context_budget must be a token count of at least 1, g
 """
 from dataclasses import dataclass, field, fields
 
-from harness.arguments import require_instance, require_int, require_number, require_text
+from harness.plumbing.arguments import require_instance, require_int, require_number, require_text
 from harness.compaction import COMPACT_RATIO, CONTEXT_BUDGET, KEEP_RECENT_TURNS
 from harness.masking import MASK_AFTER_TURNS
 from harness.models import model_row

@@ -20,10 +20,10 @@ from google.genai import types
 
 from harness.agent.checkpoint import ON_DAMAGE, append_turn, damaged_line, open_checkpoint, recover
 from harness.agent.config import AgentConfig
-from harness.arguments import (require_callable, require_client, require_instance, require_list_of_text, require_path,
+from harness.plumbing.arguments import (require_callable, require_client, require_instance, require_list_of_text, require_path,
                                require_text)
 from harness.agent.report import RunReport, TurnRecord
-from harness.client import plain
+from harness.plumbing.client import plain
 from harness.compaction import compact, harness_state, summarizer_for
 from harness.context import as_content
 from harness.masking import mask_observations

@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field, fields
 import pydantic
 from google.genai import types
 
-from harness.arguments import require_fields, require_instance, require_int
+from harness.plumbing.arguments import require_fields, require_instance, require_int
 from harness.billing import bill, price_for, rate
 from harness.usage import output_tokens
 

@@ -30,7 +30,7 @@ import threading
 from dataclasses import asdict, dataclass, field
 from typing import Callable
 
-from harness.arguments import require_callable, require_text
+from harness.plumbing.arguments import require_callable, require_text
 
 MIME_TYPE = "application/vnd.workbook.check+json"  # the structured result in a check cell's output
 PASSED, FAILED, NOT_ATTEMPTED_STATUS, ERROR = "passed", "failed", "not attempted", "error"

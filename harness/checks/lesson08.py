@@ -7,7 +7,7 @@ runs with no call, no probe, compactions on the probe's own call.
 from harness.checks import call, exercise, rule
 from harness.checks.compare import Case, agreeing, compare, generator
 from harness.probes import compaction_fired_before_probe as reference_filter, grade_probe as reference_grade
-from harness.session_bundles import Bundle, Recording
+from harness.plumbing.session_bundles import Bundle, Recording
 
 
 @exercise("8.1", "grade a probe on its key points", reference="harness.probes.grade_probe")

@@ -1,7 +1,7 @@
 """A replay of recorded Gemini traffic: the loopback server answers each request from a recording.
 
 An instructor with a key records a lesson once (`WORKBOOK_RECORDING=record:path`,
-harness/http_recording.py); CI and students without a key replay it (`WORKBOOK_RECORDING=replay:path`)
+harness/plumbing/recording.py); CI and students without a key replay it (`WORKBOOK_RECORDING=replay:path`)
 on the real wire shapes, or complete it (`auto:path`). The recording is JSONL, one exchange a line, written by `exchange_line` and read by `Replay`:
 
     {"method": "POST", "path": "/v1/models/gemini-3.8-flash:generateContent", "query": "",

@@ -1,5 +1,5 @@
 """Lesson 00's quiz: what a request holds and what it costs."""
-from harness.quiz import Question
+from harness.quizzes import Question
 
 QUESTIONS = [
     Question("A call reports prompt_token_count=10,000 and cached_content_token_count=8,000. "

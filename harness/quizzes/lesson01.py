@@ -1,5 +1,5 @@
 """Lesson 01's quiz: how a naive loop's prompts grow."""
-from harness.quiz import Question
+from harness.quizzes import Question
 
 QUESTIONS = [
     Question("A naive loop's turns each add about 400 tokens. Roughly how big is the prompt of turn 20?",

@@ -1,5 +1,5 @@
 """Lesson 02's quiz: ordering the context for the prefix cache."""
-from harness.quiz import Question
+from harness.quizzes import Question
 
 QUESTIONS = [
     Question("Why do the system text and the facts go first?",

@@ -1,5 +1,5 @@
 """Lesson 03's quiz: what build_context drops, and in which order."""
-from harness.quiz import Question
+from harness.quizzes import Question
 
 QUESTIONS = [
     Question("The budget is exceeded. What does build_context remove first?",

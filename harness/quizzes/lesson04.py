@@ -1,5 +1,5 @@
 """Lesson 04's quiz: truncating and masking tool outputs."""
-from harness.quiz import Question
+from harness.quizzes import Question
 
 QUESTIONS = [
     Question("Your agent re-runs pytest four times after each change. The log is 18,000 characters, "

@@ -1,5 +1,5 @@
 """Lesson 05's quiz: where to cut, and when to compact."""
-from harness.quiz import Question
+from harness.quizzes import Question
 
 QUESTIONS = [
     Question("Why cut just before a model message?",

@@ -1,5 +1,5 @@
 """Lesson 06's quiz: state the harness holds, and resuming a run."""
-from harness.quiz import Question
+from harness.quizzes import Question
 
 QUESTIONS = [
     Question("After a compaction, the agent re-applies an edit and gets 'old text not found'. The most robust fix?",

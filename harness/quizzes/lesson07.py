@@ -1,5 +1,5 @@
 """Lesson 07's quiz: what caching does to the bill."""
-from harness.quiz import Question
+from harness.quizzes import Question
 
 QUESTIONS = [
     Question("A call reports 10,000 prompt tokens (8,000 cached), 300 candidate tokens and 1,200 thinking tokens. "

@@ -1,5 +1,5 @@
 """Lesson 08's quiz: measuring memory with planted facts."""
-from harness.quiz import Question
+from harness.quizzes import Question
 
 QUESTIONS = [
     Question("Your compacting config scores 98% with a global quality judge. What does that tell you about memory?",

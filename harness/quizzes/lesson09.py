@@ -1,5 +1,5 @@
 """Lesson 09's quiz: categories, triggers and the decision table."""
-from harness.quiz import Question
+from harness.quizzes import Question
 
 QUESTIONS = [
     Question("A request is 7,600 tokens of a 10,000-token window, 5,000 of them tool outputs. Threshold 0.7. First action?",

@@ -1,5 +1,5 @@
 """Lesson 10's quiz: when to partition, what the coordinator costs, and when it must refuse to merge."""
-from harness.quiz import Question
+from harness.quizzes import Question
 
 QUESTIONS = [
     Question("A task's estimated context is 700,000 tokens and the model's window is 1,048,576. What does the "

@@ -1,5 +1,5 @@
 """Lesson 11's quiz: what changes when the server holds the history."""
-from harness.quiz import Question
+from harness.quizzes import Question
 
 QUESTIONS = [
     Question("A conversation continues with previous_interaction_id, so the harness sends only the new message. "

@@ -1,5 +1,5 @@
 """Lesson 12's quiz: choosing the lever for the constraint you have."""
-from harness.quiz import Question
+from harness.quizzes import Question
 
 QUESTIONS = [
     Question("The window is big enough, the bill is fine, quality is fine. Should you add compaction?",

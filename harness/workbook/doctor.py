@@ -30,7 +30,8 @@ import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
-from harness.client import KEY_VARIABLES, _read_dotenv, api_key, connect, dotenv_path, is_offline, mode_line
+from harness.plumbing.client import connect, is_offline, mode_line
+from harness.plumbing.keys import KEY_VARIABLES, api_key, dotenv_path, read_dotenv
 from harness.workbook import LESSONS, LessonsNotFound, find_workbook
 
 WIDGET_EXTENSIONS = {"ipywidgets": "@jupyter-widgets/jupyterlab-manager", "anywidget": "anywidget",
@@ -42,7 +43,7 @@ NOT_IN_TABLE = "is not in the workbook's table (harness/models.py)"
 
 def key_line() -> tuple[bool, str]:
     """Where the key comes from (never its value)."""
-    dotenv = _read_dotenv()
+    dotenv = read_dotenv()
     for name in KEY_VARIABLES:
         if os.environ.get(name) or dotenv.get(name):
             where = "the environment" if os.environ.get(name) else f"{dotenv_path()}"
@@ -236,7 +237,7 @@ def lesson_line() -> tuple[bool, str]:
 
 
 def commands_line() -> tuple[bool, str]:
-    """Whether the agent's commands run in a jail here (harness.confine; lesson 04, the tools)."""
+    """Whether the agent's commands run in a jail here (harness.plumbing.jail; lesson 04, the tools)."""
     from harness.tools import UNJAILED_SWITCH, jail_mode
 
     if jail_mode():

@@ -14,7 +14,7 @@ lesson's entry keeps the SHA-256 of the submission and of the pristine lesson it
 against, so a resumed run skips what has not changed (`unchanged`). `check_merge` refuses, before
 anything runs, a folder written by another format or a merge that would leave students graded
 on different lessons (their LMS totals would not compare). Every
-text is redacted (`harness/redaction.py`) and every CSV cell that a spreadsheet would read as a formula
+text is redacted (`harness/plumbing/redaction.py`) and every CSV cell that a spreadsheet would read as a formula
 (starting with =, +, -, @, a tab or a carriage return) is prefixed with a quote.
 """
 import csv
@@ -29,7 +29,7 @@ from collections import Counter
 from dataclasses import asdict
 from pathlib import Path
 
-from harness.redaction import redact
+from harness.plumbing.redaction import redact
 from harness.workbook.runner import NOTE, STATUSES, Result
 
 FORMAT = 2  # of results/*.json; 1 (no "format" key) kept no fingerprints

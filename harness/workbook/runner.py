@@ -29,7 +29,7 @@ from harness.workbook import guard
 from harness.workbook.build import expected_lessons
 from harness.workbook.execute import Run, execute
 from harness.workbook.rebuild import Rebuilt, binds, rebuild
-from harness.redaction import redact
+from harness.plumbing.redaction import redact
 from harness.workbook.restore import Prepared, prepare
 from harness.workbook.sandbox import Sandbox
 from harness.workbook.verify import Job, verify

@@ -10,7 +10,7 @@ What is enforced, and how:
   folder are inside it.
 - environment: rebuilt from nothing (PATH, locale, the workbook's own settings); no API key, no
   instructor HOME, PYTHONHASHSEED fixed so a set's order is the same for every student.
-- as root (`harness.confine`, the jail the agent's commands run in too): a user of its own (a uid no
+- as root (`harness.plumbing.jail`, the jail the agent's commands run in too): a user of its own (a uid no
   account has, one per notebook graded at once); a view of the machine by allow-list: its own folder
   (writable), the workbook's code and Python (read-only), system programs; nothing else of the clone
   (no `.env`, no solutions, no submission, no gradebook folder); a private /tmp and /dev/shm (tmpfs,
@@ -33,8 +33,8 @@ import time
 from contextlib import suppress
 from pathlib import Path
 
-from harness import confine
-from harness.client import KEY_VARIABLES
+from harness.plumbing import jail as jail_program
+from harness.plumbing.keys import KEY_VARIABLES
 from harness.workbook import ROOT
 
 FIRST_UID = 61000            # no account on a Debian or Ubuntu system uses 61000-61999
@@ -187,9 +187,9 @@ class Sandbox:
         return env
 
     def visible_paths(self) -> tuple[list[str], list[str]]:
-        """What the kernel sees, by allow-list (`harness.confine`): (writable, read-only). Its own folder,
+        """What the kernel sees, by allow-list (`harness.plumbing.jail`): (writable, read-only). Its own folder,
         the workbook's code and Python; nothing else of the clone (no .env, no solutions, no classmate)."""
-        read = sorted({str((ROOT / "harness").resolve()), *confine.python_paths()})
+        read = sorted({str((ROOT / "harness").resolve()), *jail_program.python_paths()})
         return [str(self.folder)], read
 
     def wrap(self, command: list[str], connection_file: str) -> list[str]:
@@ -202,7 +202,7 @@ class Sandbox:
             if any(hidden == p or p in hidden.parents for p in shown):
                 raise RuntimeError(f"the grading jail would show {hidden}; grade from a folder outside it")
         offline = self.offline is not False  # --online grading must reach Gemini
-        jail = [sys.executable, "-I", "-S", confine.__file__, "--cwd", str(self.folder), "--uid", str(self.uid),
+        jail = [sys.executable, "-I", "-S", jail_program.__file__, "--cwd", str(self.folder), "--uid", str(self.uid),
                 "--gid", str(self.uid), "--own", connection_file, "--max-processes", str(MAX_PROCESSES),
                 "--tmp-bytes", str(TMP_BYTES), *(["--loopback"] if offline else ["--network"])]
         jail += [word for path in write for word in ("--write", path)]

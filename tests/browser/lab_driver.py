@@ -284,7 +284,7 @@ def move_and_watch(page, panel, control) -> tuple[str, str]:
 
 def answer_quiz(page, options_of_each_question) -> list[tuple[str, str]]:
     """Pick a wrong option, then the right one, in every question; return what each pick showed."""
-    from harness.quiz import FEEDBACK_CLASS, RIGHT, WRONG
+    from harness.quizzes import FEEDBACK_CLASS, RIGHT, WRONG
 
     groups = page.locator(f"{NOTEBOOK} .widget-radio-box")
     assert groups.count() == len(options_of_each_question), (

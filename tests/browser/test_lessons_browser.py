@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from harness.quiz import questions
+from harness.quizzes import questions
 from harness.workbook import SOLUTIONS
 from lab_driver import (NOTEBOOK, PRISTINE, SCREENSHOTS, answer_quiz, cell_with, control_name, diagnosis, errors_shown,
                         move_and_watch, open_notebook, panels, replace_source, run_all_cells, wait_for_idle_kernel)

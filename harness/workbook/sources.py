@@ -16,7 +16,7 @@ Terms: see the [glossary](GLOSSARY.md).
 """
 from dataclasses import dataclass
 
-from harness.arguments import require_text
+from harness.plumbing.arguments import require_text
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 Loaded only where the workbook starts a process, never by `import harness`: a lesson kernel's start
 (jupyter/ipython_kernel_config.py, copied into the venv by `make setup`, runs `prepare_kernel`) and
-pytest (`-p harness.startup` in pyproject's addopts, imported before nbval imports nbformat). A
+pytest (`-p harness.plumbing.startup` in pyproject's addopts, imported before nbval imports nbformat). A
 kernel is spared one import (below) and most of the garbage collector's passes over the large
 imports every lesson makes; pytest is spared the same import and nbval's eager formatting of every
 kernel message (`defer_nbval_message_dumps`).

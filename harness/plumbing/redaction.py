@@ -18,12 +18,12 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from harness.client import KEY_SHAPE, KEY_VARIABLES, _read_dotenv
+from harness.plumbing.keys import KEY_SHAPE, KEY_VARIABLES, read_dotenv
 
 HIDDEN = "[key hidden]"
 MIN_SECRET = 8    # a shorter value is no secret and would mangle ordinary text
 DOTENV_DEPTH = 3  # folders below the clone searched for a .env
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]  # the clone: harness/plumbing/ is two below it
 SPACER = r"[\s.,;:|/\\'\"`*~+_-]{0,3}"  # what a student may put between a key's letters
 SHAPES = [KEY_SHAPE, re.compile(r"[0-9A-Za-z_-]{35}azIA"),           # as it is, reversed
           re.compile(r"QUl6Y[0-9A-Za-z+/_-]{46,}={0,2}"),            # base64 of "AIza..."
@@ -55,7 +55,7 @@ def _dotenv_secrets() -> tuple[str, ...]:
     found = []
     for path in dotenv_files():
         try:
-            values = _read_dotenv(path)
+            values = read_dotenv(path)
         except OSError:
             continue
         found += [values[name] for name in KEY_VARIABLES if name in values]

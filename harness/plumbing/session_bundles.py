@@ -1,6 +1,6 @@
 """Recorded sessions: one JSON line per model call, saved once, re-billed and re-graded for free.
 
-(The HTTP traffic of a lesson, recorded for replay, is harness/http_recording.py.)
+(The HTTP traffic of a lesson, recorded for replay, is harness/plumbing/recording.py.)
 
 The harness of the Towards AI tutor article saved a "bundle" per turn (the answer, every tool call, token counts, timing)
 so that findings could be re-graded and re-billed later without spending another dollar. This
@@ -26,8 +26,8 @@ from pathlib import Path
 
 from google.genai import types
 
-from harness.arguments import require_fields, require_instance, require_list, require_path, require_text
-from harness.client import KEY_SHAPE, api_key
+from harness.plumbing.arguments import require_fields, require_instance, require_list, require_path, require_text
+from harness.plumbing.keys import KEY_SHAPE, api_key
 
 _SECRET_NAME = re.compile(r"api[_-]?key|secret|password|authorization|credential", re.I)
 

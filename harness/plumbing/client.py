@@ -3,72 +3,24 @@
 Offline (no key, or WORKBOOK_OFFLINE=1) the client talks to the glass-box engine on loopback;
 with GEMINI_API_KEY or GOOGLE_API_KEY set it talks to Gemini. WORKBOOK_RECORDING=record:<file> also
 writes every exchange to a JSONL file, replay:<file> answers from such a file instead, auto:<file>
-answers from it what it holds and records the rest (http_recording.py).
-Lessons never branch on the mode: the same cells run on all of them. The key is read from the environment or a `.env` file and never
-printed, logged or stored.
+answers from it what it holds and records the rest (recording.py). Lessons never branch on the mode:
+the same cells run on all of them. The key comes from keys.py and is never printed, logged or stored.
 """
 import functools
 import os
-import re
 import ssl
-from pathlib import Path
 
 from google import genai
 from google.genai import types
 
-from harness.arguments import require_instance, require_int, require_list
+from harness.plumbing.arguments import require_int, require_list
+from harness.plumbing.keys import api_key
 
-KEY_VARIABLES = ("GOOGLE_API_KEY", "GEMINI_API_KEY")  # the SDK prefers GOOGLE_API_KEY: so do we
-KEY_SHAPE = re.compile(r"AIza[0-9A-Za-z_-]{35}")  # what a Google API key looks like, to hide it
 OFFLINE_KEY = "glass-box-offline"  # what the SDK sends to the engine; the engine ignores it
-
 
 # A loopback answer takes milliseconds; one that has not come in two minutes never will, and a
 # cell that says so beats a notebook stuck at [*] (the SDK's own default is to wait for ever).
 GLASS_BOX_TIMEOUT_MS = 120_000
-
-
-def _is_project_root(folder: Path) -> bool:
-    """The workbook's top folder: the one that holds lessons/ (a student's copy) or pyproject.toml."""
-    return (folder / "lessons").is_dir() or (folder / "pyproject.toml").is_file()
-
-
-def dotenv_path(start: Path | None = None) -> Path | None:
-    """The .env that counts: in the current folder, else in the folders above it up to the project's top
-    (kernels run in lessons/, and the README puts .env at the top). Outside a project only the current
-    folder counts, so a stray .env in a home folder is never read."""
-    if start is not None:
-        require_instance("start", start, Path, "a folder as a pathlib.Path")
-    here = (start or Path.cwd()).resolve()
-    root = next((folder for folder in (here, *here.parents) if _is_project_root(folder)), here)
-    chain = [here, *here.parents]
-    for folder in chain[:chain.index(root) + 1]:
-        if (folder / ".env").is_file():
-            return folder / ".env"
-    return None
-
-
-def _read_dotenv(path: Path | None = None) -> dict:
-    """KEY=VALUE lines of the project's .env file (see dotenv_path), if there is one."""
-    path = path or dotenv_path()
-    if path is None or not path.is_file():
-        return {}
-    pairs = {}
-    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
-        name, sep, value = line.strip().partition("=")
-        if sep and not name.startswith("#"):
-            pairs[name.strip().removeprefix("export ").strip()] = value.strip().strip("'\"")
-    return pairs
-
-
-def api_key() -> str | None:
-    """The Gemini key from the environment, else from .env; None when there is none."""
-    dotenv = _read_dotenv()
-    for name in KEY_VARIABLES:
-        value = os.environ.get(name) or dotenv.get(name)
-        if value:
-            return value
-    return None
 
 
 def is_offline() -> bool:
@@ -117,7 +69,7 @@ def connect(retry_attempts: int | None = None) -> genai.Client:
         require_int("retry_attempts", retry_attempts, 1, 100)
     model_row(MODEL)  # an unknown WORKBOOK_MODEL is one clear error here, not a crash after a run
     retry = types.HttpRetryOptions(attempts=retry_attempts) if retry_attempts else None
-    from harness.http_recording import recording_setting
+    from harness.plumbing.recording import recording_setting
 
     setting = recording_setting()  # WORKBOOK_RECORDING=<mode>:<file>, or None
     if setting and setting[0] == "replay":  # the recording answers, on the API version it was made on
@@ -130,7 +82,7 @@ def connect(retry_attempts: int | None = None) -> genai.Client:
     recording, async_recording, version = {}, {}, None  # the HTTP clients' arguments that record, the file's version
     if setting:
         from harness.engine.replay import Replay
-        from harness.http_recording import recording_args
+        from harness.plumbing.recording import recording_args
 
         replay = Replay(setting[1], missing_ok=True) if setting[0] == "auto" else None
         version = replay.api_version if replay else None  # auto asks on the paths the file holds
@@ -167,7 +119,7 @@ def plain(contents: str | types.Content | list | tuple):
 def mode_line() -> str:
     """The one line a lesson prints to say where its calls go (never the key)."""
     from harness import MODEL
-    from harness.http_recording import recording_setting
+    from harness.plumbing.recording import recording_setting
 
     setting = recording_setting()
     if setting and setting[0] == "replay":

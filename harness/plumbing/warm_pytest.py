@@ -88,7 +88,7 @@ class WarmPytest:
         return self.owner == os.getpid() and self.process.poll() is None
 
     def start(self, args: list, cwd, env: dict, jail: dict | None = None) -> _Child:
-        """`jail`: what `harness.confine.enter` takes; the run then happens in that jail."""
+        """`jail`: what `harness.plumbing.jail.enter` takes; the run then happens in that jail."""
         read_end, write_end = os.pipe()
         try:
             request = json.dumps({"args": list(args), "cwd": str(cwd), "env": env, "jail": jail}).encode()
@@ -144,10 +144,10 @@ def _become_pytest(request: dict, out: int, ready: int, confine) -> None:
 
 
 def _confine():
-    """harness/confine.py, loaded by path under a private name: a task module called `confine` stays the task's."""
+    """harness/plumbing/jail.py, loaded by path under a private name: a task module called `jail` stays the task's."""
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("_workbook_confine", os.path.join(os.path.dirname(__file__), "confine.py"))
+    spec = importlib.util.spec_from_file_location("_workbook_jail", os.path.join(os.path.dirname(__file__), "jail.py"))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -160,7 +160,7 @@ def _serve(control: socket.socket) -> None:
     # pytest ends each run with a full garbage collection, which would walk every object imported here
     # again in every child: frozen, they are left out (and their pages stay shared with this helper).
     # 30 runs of a two-test file took 3.9 s of CPU against 5.4 s unfrozen (whole process, medians of
-    # 7, here 2026-12-01). The import runs with the collector paused, as harness.startup's
+    # 7, here 2026-12-01). The import runs with the collector paused, as harness.plumbing.startup's
     # collector_paused does (this file imports nothing of harness).
     gc.disable()
     import pytest  # noqa: F401  (the import every run would otherwise repeat)

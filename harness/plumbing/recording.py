@@ -11,7 +11,7 @@ the option. Recording hooks an HTTP transport into the SDK's own client (`HttpOp
 {"transport": ...})`, google-genai 3.6.1 with its default httpx2 backend), so requests go out unchanged and
 each exchange is appended as one JSON line in the format of harness/engine/replay.py. NOTE: no header is
 written (the key travels in `x-goog-api-key`), a `key=` query parameter is dropped, and any key in any form
-`harness.redaction` hides (the key in use, encoded or spaced, and anything shaped like a Google key) is
+`harness.plumbing.redaction` hides (the key in use, encoded or spaced, and anything shaped like a Google key) is
 replaced by "[redacted]" before the line reaches the disk. Both of the SDK's clients record (`client.models...`,
 `client.interactions...` and their `client.aio...` twins: `recording_args` gives one transport to each, writing
 one file). In auto mode a request the file answers never reaches the glass box, so its implicit cache does not
@@ -26,7 +26,7 @@ from urllib.parse import parse_qsl, urlencode
 
 import httpx2
 
-from harness import redaction
+from harness.plumbing import redaction
 from harness.engine.replay import Replay, exchange_line
 
 SETTING = "WORKBOOK_RECORDING"
@@ -53,7 +53,7 @@ def recording_setting() -> tuple[str, Path] | None:
 
 
 def redact(text: str) -> str:
-    """`text` with every key, in any form `harness.redaction` knows, replaced."""
+    """`text` with every key, in any form `harness.plumbing.redaction` knows, replaced."""
     return redaction.redact(text, REDACTED)
 
 

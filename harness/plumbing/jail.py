@@ -1,6 +1,6 @@
 """A jail by allow-list: a process that sees only the paths it is given, in namespaces of its own.
 
-Used for every program the agent's `run_command` starts (`harness.tools`, `harness.warm_pytest`)
+Used for every program the agent's `run_command` starts (`harness.tools`, `harness.plumbing.warm_pytest`)
 and for every kernel the grader starts (`harness.workbook.sandbox`). What the jailed process gets:
 - its own mount namespace whose root is an empty tmpfs holding only the paths given: `write`
   bind-mounted read-write, `read` read-only, a few system folders (programs and libraries) and
