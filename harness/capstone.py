@@ -1,4 +1,4 @@
-"""Lesson 12's target: the tutor session of 14 questions and the planted-fact probes, under a window.
+"""The capstone's target (lesson 14): the tutor session of 14 questions and the planted-fact probes, under a window.
 
 A configuration meets the target when, on that session, billed at the prices of harness.MODEL:
     - no request is above WINDOW prompt tokens;
@@ -65,7 +65,7 @@ def full_history() -> dict:
 
 
 def verdict(got: dict, full: dict) -> list[tuple[str, bool, str]]:
-    """(target, met?, readout) for each target of 12.1, from two `measure` results."""
+    """(target, met?, readout) for each target of 14.1, from two `measure` results."""
     limit = COST_SHARE * full["cost"]
     return [
         ("window", got["largest request"] <= WINDOW, f"largest request {got['largest request']:,} of {WINDOW:,} tokens"),

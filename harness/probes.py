@@ -200,7 +200,7 @@ def run_session(client, strategy: Strategy = Strategy(), questions: int = len(QU
 
 
 # Sessions already run on the glass box in this process. From a cold cache the glass box answers the
-# same requests the same way, so lessons that compare strategies (07, 08, 12 and the 12.1 check) pay
+# same requests the same way, so lessons that compare strategies (07, 08, 14 and the 14.1 check) pay
 # for each session once; a copy is handed out, so renaming a run changes nobody else's.
 _GLASS_BOX_RUNS: dict[tuple, Recording] = {}
 

@@ -1,4 +1,4 @@
-"""Exercise 12.1 needs its technique: without compaction no configuration meets the target.
+"""Exercise 14.1 needs its technique: without compaction no configuration meets the target.
 
 Without compaction the history only grows, whatever is done to the tool outputs, so the sweep runs
 the caps from 1 character to more than a whole search result (2,000-2,300 characters), the head
@@ -44,7 +44,7 @@ def test_compaction_meets_the_target_and_the_shipped_strategies_do_not():
 
 def test_the_panel_opens_on_a_configuration_that_misses_the_target():
     def not_written():
-        raise NotImplementedError("Exercise 12.1")
+        raise NotImplementedError("Exercise 14.1")
 
     def misspelt():
         return with_knobs(STRATEGIES["compaction at threshold"], context_budjet=1_500)

@@ -35,12 +35,12 @@ CASES = {  # name -> (lesson, the exercise, the new source of its function's cel
                                       "    return mine('2.1', stub)(request_a, request_b, count)", "tampered"),
     "mine at the top": ("02", "2.1", "def stable_prefix_tokens(request_a, request_b, count=approx_tokens):\n"
                                      "    raise NotImplementedError\n\nstable_prefix_tokens = mine('2.1', stable_prefix_tokens)", "tampered"),
-    "lesson12 reference_config": ("12", "12.1", "import harness.checks.lesson12 as _L\n\ndef my_config():\n"
+    "lesson14 reference_config": ("14", "14.1", "import harness.checks.lesson14 as _L\n\ndef my_config():\n"
                                                "    return _L.reference_config()", "tampered"),
-    "through a harness helper": ("12", "12.1", "from harness.probes import with_knobs\nfrom harness.checks.lesson12 import COST_SHARE\n\n"
-                                              "def my_config():\n    import harness.checks.lesson12 as L\n"
+    "through a harness helper": ("14", "14.1", "from harness.probes import with_knobs\nfrom harness.checks.lesson14 import COST_SHARE\n\n"
+                                              "def my_config():\n    import harness.checks.lesson14 as L\n"
                                               "    return L.reference_config()", "tampered"),
-    "module constant raised": ("12", "12.1", "import harness.checks.lesson12 as L\nL.WINDOW = 10**9\n\n"
+    "module constant raised": ("14", "14.1", "import harness.checks.lesson14 as L\nL.WINDOW = 10**9\n\n"
                                             "def my_config():\n    return STRATEGIES['full history']", "failed"),
     "eval of a name": ("00", "0.1", STUB_0 + "return eval('__import__(\"harness.usage\").usage.describe_usage')(usage)", "tampered"),
     "frame walk": ("00", "0.1", STUB_0 + "try:\n        raise ValueError\n    except ValueError as e:\n"
@@ -74,7 +74,7 @@ def test_each_way_to_reach_the_reference_is_caught(case):
         assert "cell " in result.message  # the evidence names the line
 
 
-@pytest.mark.parametrize("lesson,exercise", [("00", "0.1"), ("02", "2.1"), ("12", "12.1")])
+@pytest.mark.parametrize("lesson,exercise", [("00", "0.1"), ("02", "2.1"), ("14", "14.1")])
 def test_the_honest_solution_passes_with_every_rule(lesson, exercise):
     result = checked(lesson, exercise, None)
     assert result.status == "passed" and result.rules and all(r["passed"] for r in result.rules), result.message

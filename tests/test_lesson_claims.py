@@ -138,13 +138,13 @@ def test_07_compacted_sessions_are_never_cached_and_only_aggressive_compaction_c
     assert round(prompt["aggressive compaction"] / prompt["full history"], 1) == 0.2
 
 
-# Lesson 12 ------------------------------------------------------------------------------------------
+# Lesson 14 ------------------------------------------------------------------------------------------
 
 def test_09_the_window_is_the_real_one_scaled_and_the_full_history_fills_eight():
     from harness.capstone import WINDOW, full_history, scale
 
-    claim("12", "Here the window is 1,600 tokens, about 1/655 of that")
-    claim("12", "the full history peaks near 12,700 tokens, about eight windows")
+    claim("14", "Here the window is 1,600 tokens, about 1/655 of that")
+    claim("14", "the full history peaks near 12,700 tokens, about eight windows")
     assert WINDOW == 1_600 and round(scale()) == 655
     peak = full_history()["largest request"]
     assert 12_400 <= peak <= 13_000 and round(peak / WINDOW) == 8

@@ -171,7 +171,7 @@ def test_a_check_cell_out_of_form_is_refused_naming_the_cell(tmp_path, broken):
 def test_the_release_records_each_renamed_lesson_and_enables_the_links_update(release):
     renamed = json.loads((release / MARKER).read_text(encoding="utf-8"))["renamed"]
     lessons = {p.name for p in (release / "lessons").glob("*.ipynb")}
-    assert renamed.get("09_capstone.ipynb") == "12_capstone.ipynb", "a room that pulled the old numbering loses its capstone"
+    assert renamed.get("09_capstone.ipynb") == renamed.get("12_capstone.ipynb") == "14_capstone.ipynb", "a room that pulled the old numbering loses its capstone"
     assert set(renamed.values()) <= lessons and not set(renamed) & lessons, renamed
     enabled = json.loads((release / "jupyter" / "jupyter_server_config.d" / "context-engineering-workbook.json")
                          .read_text(encoding="utf-8"))

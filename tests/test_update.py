@@ -155,12 +155,12 @@ def test_update_outside_a_pulled_copy_says_what_to_do(tmp_path, capsys):
     assert "not a git repository" in capsys.readouterr().err
 
 
-# A lesson renamed by the release: the capstone, 09 in the room's first pull, 12 in the new release.
+# A lesson renamed by the release: the capstone, 12 in the room's first pull, 14 in the new release.
 
 def numbered(number: int) -> dict:
     """The shipped capstone as it reads when it is lesson `number` (its cell ids do not change)."""
-    text = (LESSONS / "12_capstone.ipynb").read_text(encoding="utf-8")
-    return json.loads(re.sub(r"\b12(\.\d)", rf"{number}\1", text))
+    text = (LESSONS / "14_capstone.ipynb").read_text(encoding="utf-8")
+    return json.loads(re.sub(r"\b14(\.\d)", rf"{number}\1", text))
 
 
 def release_marker(upstream, renamed: dict) -> None:
@@ -182,30 +182,30 @@ def renumbered(tmp_path):
 
 
 def renumber(tmp_path, grown: bool = False):
-    """A copy pulled when the capstone was 09, answered and saved; then the release renames it to 12
+    """A copy pulled when the capstone was 12, answered and saved; then the release renames it to 14
     (`grown`: and adds so much to it that git no longer sees a rename)."""
     from nbgitpuller.pull import GitPuller
 
     upstream = tmp_path / "course"
     git(tmp_path, "init", "-q", "-b", "student", str(upstream))
     (upstream / "lessons").mkdir()
-    (upstream / "lessons" / "09_capstone.ipynb").write_text(render(numbered(9)), encoding="utf-8")
+    (upstream / "lessons" / "12_capstone.ipynb").write_text(render(numbered(12)), encoding="utf-8")
     git(upstream, "add", "-A")
-    git(upstream, "commit", "-q", "-m", "release with the capstone as lesson 09")
+    git(upstream, "commit", "-q", "-m", "release with the capstone as lesson 12")
     copy_dir = tmp_path / "home" / "workbook"
     for _ in GitPuller(str(upstream), str(copy_dir), branch="student").pull():
         pass
-    old = copy_dir / "lessons" / "09_capstone.ipynb"
+    old = copy_dir / "lessons" / "12_capstone.ipynb"
     mine = answered_capstone(json.loads(old.read_text(encoding="utf-8")))
     old.write_text(render(mine), encoding="utf-8")
-    git(upstream, "mv", "lessons/09_capstone.ipynb", "lessons/12_capstone.ipynb")
-    new = numbered(12)
+    git(upstream, "mv", "lessons/12_capstone.ipynb", "lessons/14_capstone.ipynb")
+    new = numbered(14)
     if grown:
         new["cells"].append(nbformat.v4.new_markdown_cell("A long new appendix.\n" * 20_000, id="appendix"))
-    (upstream / "lessons" / "12_capstone.ipynb").write_text(render(new), encoding="utf-8")
-    release_marker(upstream, {"09_capstone.ipynb": "12_capstone.ipynb"})
+    (upstream / "lessons" / "14_capstone.ipynb").write_text(render(new), encoding="utf-8")
+    release_marker(upstream, {"12_capstone.ipynb": "14_capstone.ipynb"})
     git(upstream, "add", "-A")
-    git(upstream, "commit", "-q", "-m", "release with the capstone as lesson 12")
+    git(upstream, "commit", "-q", "-m", "release with the capstone as lesson 14")
     return copy_dir, mine
 
 
@@ -219,33 +219,33 @@ def test_a_renamed_lesson_takes_the_students_cells_to_its_new_name(renumbered, c
     lessons = copy_dir / "lessons"
     assert update(["--lessons", str(copy_dir)]) == 0  # the pull, then the carry
     capsys.readouterr()
-    assert not (lessons / "09_capstone.ipynb").exists(), "the old file is left behind beside the new one"
-    now = json.loads((lessons / "12_capstone.ipynb").read_text(encoding="utf-8"))
+    assert not (lessons / "12_capstone.ipynb").exists(), "the old file is left behind beside the new one"
+    now = json.loads((lessons / "14_capstone.ipynb").read_text(encoding="utf-8"))
     assert students_cells(now) == students_cells(mine) and len(students_cells(mine)) == 2, "the student's work is lost"
-    assert any('check("12.1"' in source_of(c) for c in now["cells"]), "the new lesson's own cells did not arrive"
+    assert any('check("14.1"' in source_of(c) for c in now["cells"]), "the new lesson's own cells did not arrive"
 
-    # A tab still open on 09 saves it again after the pull: the next update carries it, and says so.
-    (lessons / "09_capstone.ipynb").write_text(render(mine), encoding="utf-8")
+    # A tab still open on 12 saves it again after the pull: the next update carries it, and says so.
+    (lessons / "12_capstone.ipynb").write_text(render(mine), encoding="utf-8")
     new_cell = next(c for c in now["cells"] if "my capstone answer" in source_of(c))
     new_cell["source"] = source_of(new_cell) + "# edited again under the new name\n"
-    (lessons / "12_capstone.ipynb").write_text(render(now), encoding="utf-8")
+    (lessons / "14_capstone.ipynb").write_text(render(now), encoding="utf-8")
     assert update(["--lessons", str(copy_dir), "--no-pull"]) == 0
     said = capsys.readouterr().out
-    assert "09_capstone.ipynb is now 12_capstone.ipynb" in said and "kept as lessons/09_capstone.backup-" in said, said
-    assert not (lessons / "09_capstone.ipynb").exists() and list(lessons.glob("09_capstone.backup-*.ipynb"))
-    final = json.loads((lessons / "12_capstone.ipynb").read_text(encoding="utf-8"))
+    assert "12_capstone.ipynb is now 14_capstone.ipynb" in said and "kept as lessons/12_capstone.backup-" in said, said
+    assert not (lessons / "12_capstone.ipynb").exists() and list(lessons.glob("12_capstone.backup-*.ipynb"))
+    final = json.loads((lessons / "14_capstone.ipynb").read_text(encoding="utf-8"))
     texts = [source_of(c) for c in final["cells"]]
     assert any("edited again under the new name" in t for t in texts), "the work under the new name was written over"
-    assert any("Your version from 09_capstone.ipynb" in t and "my capstone answer" in t for t in texts), \
+    assert any("Your version from 12_capstone.ipynb" in t and "my capstone answer" in t for t in texts), \
         "the old file's version of a cell edited in both is not beside the new one"
     assert update(["--lessons", str(copy_dir), "--no-pull"]) == 0
     assert NOTHING in capsys.readouterr().out
 
 
 def test_a_renamed_lesson_the_student_never_opened_leaves_nothing_behind(tmp_path):
-    old = numbered(9)
-    merged, changes = carry_cells(old, numbered(12), [numbered(12), old], "r2", "09_capstone.ipynb")
-    assert changes == [] and merged == numbered(12)
+    old = numbered(12)
+    merged, changes = carry_cells(old, numbered(14), [numbered(14), old], "r2", "12_capstone.ipynb")
+    assert changes == [] and merged == numbered(14)
 
 
 # The link: nbgitpuller pulls, then sends the browser to its urlpath, the workbook's update page.
@@ -287,14 +287,14 @@ def test_the_link_runs_update_after_its_pull_and_says_what_it_brought_back(tmp_p
 
 def test_a_rename_the_merge_did_not_follow_is_carried_too(tmp_path, capsys):
     """When git's merge does not see the rename (the file changed too much), nbgitpuller keeps the
-    student's 09 (a modify/delete conflict) beside a fresh 12: the update moves the work across."""
+    student's 12 (a modify/delete conflict) beside a fresh 14: the update moves the work across."""
     copy_dir, mine = renumber(tmp_path, grown=True)
     assert update(["--lessons", str(copy_dir)]) == 0
     said = capsys.readouterr().out
-    assert "09_capstone.ipynb is now 12_capstone.ipynb" in said and "2 cell(s) of yours" in said, said
+    assert "12_capstone.ipynb is now 14_capstone.ipynb" in said and "2 cell(s) of yours" in said, said
     lessons = copy_dir / "lessons"
-    now = json.loads((lessons / "12_capstone.ipynb").read_text(encoding="utf-8"))
+    now = json.loads((lessons / "14_capstone.ipynb").read_text(encoding="utf-8"))
     assert students_cells(now) == students_cells(mine)
-    assert not (lessons / "09_capstone.ipynb").exists()
+    assert not (lessons / "12_capstone.ipynb").exists()
     assert update(["--lessons", str(copy_dir)]) == 0, "the next pull stumbled on the removed old file"
-    assert not (lessons / "09_capstone.ipynb").exists() and NOTHING in capsys.readouterr().out
+    assert not (lessons / "12_capstone.ipynb").exists() and NOTHING in capsys.readouterr().out

@@ -1,4 +1,4 @@
-"""The panels of lessons 07, 08 and 12 redraw when a knob moves (the browser test covers lesson 03's)."""
+"""The panels of lessons 07, 08 and 14 redraw when a knob moves (the browser test covers lesson 03's)."""
 import re
 
 import pytest

@@ -33,13 +33,13 @@ FIXTURES = {
 }
 IMPORTS = f"""import sys
 sys.path.insert(0, {str(TESTS)!r})
-import test_wrong_answers_00_03 as w03, test_wrong_answers_04_06 as w46, test_wrong_answers_07_12 as w712
+import test_wrong_answers_00_03 as w03, test_wrong_answers_04_06 as w46, test_wrong_answers_07_14 as w714
 import test_wrong_answers_09 as w09
 import test_wrong_answers_10 as w10
 import test_wrong_answers_11 as w11
 
 def wrong79(exercise, what):
-    return next(fn for ex, said, fn, _ in w712.WRONG if (ex, said) == (exercise, what))
+    return next(fn for ex, said, fn, _ in w714.WRONG if (ex, said) == (exercise, what))
 
 def raising(*args, **kwargs):
     raise TypeError("a half-written answer")

@@ -2,7 +2,7 @@
 
 The first block comes from the check registry (each check's docstring says what it holds the
 answer to); the second from the wrong-answer fixtures of tests/test_wrong_answers_*.py, each run
-through its check now, so the messages shown are the ones a student gets. 12.1's wrong
+through its check now, so the messages shown are the ones a student gets. 14.1's wrong
 configurations run whole sessions, so their fixture records the rule each one's check states
 (a test re-measures it) and the row shows that recording with the check's hint. Each block sits between
 `<!-- generated: NAME -->` and `<!-- end generated -->`; tests/test_instructors_docs.py fails when
@@ -20,7 +20,7 @@ from harness.checks import exercises, reference, run_check
 
 ROOT = Path(__file__).resolve().parents[2]
 INSTRUCTORS = ROOT / "INSTRUCTORS.md"
-FIXTURE_MODULES = ("test_wrong_answers_00_03", "test_wrong_answers_04_06", "test_wrong_answers_07_12",
+FIXTURE_MODULES = ("test_wrong_answers_00_03", "test_wrong_answers_04_06", "test_wrong_answers_07_14",
                    "test_wrong_answers_09", "test_wrong_answers_10", "test_wrong_answers_11")
 _BLOCK = re.compile(r"(<!-- generated: (?P<name>[\w-]+) -->\n).*?(<!-- end generated -->)", re.S)
 
@@ -30,7 +30,7 @@ def _cell(text: str) -> str:
 
 
 def _student_names() -> dict[str, str]:
-    """Exercise id -> the name the lesson's check cell passes (`check("12.1", my_config)` -> my_config)."""
+    """Exercise id -> the name the lesson's check cell passes (`check("14.1", my_config)` -> my_config)."""
     names = {}
     for path in sorted((ROOT / "solutions").glob("*.ipynb")):
         names.update(re.findall(r'check\(\\"(\d+\.\d+)\\", (\w+)\)', path.read_text(encoding="utf-8")))
@@ -53,8 +53,8 @@ def exercise_table() -> str:
 
 def _fixtures() -> list[tuple[str, str, object]]:
     """(exercise, what the answer does, the function or its recorded line) for every wrong answer of
-    the fixture modules; a 12.1 configuration comes with the line its check states, recorded."""
-    from harness.checks.lesson12 import MISSED
+    the fixture modules; a 14.1 configuration comes with the line its check states, recorded."""
+    from harness.checks.lesson14 import MISSED
 
     sys.path.insert(0, str(ROOT / "tests"))
     try:
@@ -69,7 +69,7 @@ def _fixtures() -> list[tuple[str, str, object]]:
                 what = (fn.__doc__ or "").split("\n")[0] or (f"an answer breaking “{words}”" if generic else name)
                 found.append((exercise, what.replace("_", " ") if what == name else what, fn))
             found += [(exercise, what, fn) for exercise, what, fn, _ in getattr(module, "WRONG", [])]
-            found += [("12.1", f"my_config() returns {what}", f"{recorded} Hint: {MISSED[target][1]}")
+            found += [("14.1", f"my_config() returns {what}", f"{recorded} Hint: {MISSED[target][1]}")
                       for what, _, target, recorded in getattr(module, "CONFIGS", [])]
         return found
     finally:
@@ -82,7 +82,7 @@ def mistakes_table(fixtures=None) -> str:
     rows = ["| id | the wrong answer | what the check says |", "|---|---|---|"]
     for exercise_id, what, answer in sorted(fixtures if fixtures is not None else _fixtures(),
                                             key=lambda row: order.index(row[0])):
-        if isinstance(answer, str):  # recorded: its check runs whole sessions (12.1)
+        if isinstance(answer, str):  # recorded: its check runs whole sessions (14.1)
             said = answer
         else:
             result = run_check(exercise_id, answer)

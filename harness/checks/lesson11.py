@@ -5,7 +5,7 @@ holding its history and restarts from a compacted context whenever the policy sa
 turn where the answer and the rule decide differently, the failure names that turn's usage and what
 the whole session then costs and still knows (the planted facts the probes ask about). Then the
 named cases, then generated usages around the threshold (`harness.checks.compare`). The sessions
-run where `connect()` points: the glass box offline, Gemini with a key (as 12.1's do).
+run where `connect()` points: the glass box offline, Gemini with a key (as 14.1's do).
 """
 from google.genai.interactions import Usage
 

@@ -1,9 +1,9 @@
-"""Lesson 12's panel: the tutor session of exercise 12.1 and the agent on the invoicing task, side by side.
+"""The capstone's panel (lesson 14): the tutor session of exercise 14.1 and the agent on the invoicing task, side by side.
 
 The two loops live on different scales (the tutor's window is 1,600 tokens, the agent's budget
 24,000), so each has its own column: knobs, readout and chart, opened on the configuration the
 lesson hands it: the tutor on your `my_config()`, the agent on `AgentConfig()`. Moving a knob re-runs
-that loop only. The tutor's readout is exercise 12.1's: each target, met or missed; the agent's shows
+that loop only. The tutor's readout is exercise 14.1's: each target, met or missed; the agent's shows
 the tests' verdict.
 
     >>> panel = CapstonePanel(reference_config(), client=connect())       # doctest: +SKIP
@@ -63,12 +63,12 @@ MISSED = '<span style="color:crimson">✘ missed</span>'
 
 
 def tutor_readout(got: dict, full: dict) -> str:
-    """Exercise 12.1's targets as a table: met or missed, with the measured figure."""
+    """Exercise 14.1's targets as a table: met or missed, with the measured figure."""
     # The check lines' own marks, coloured: DejaVu has them, where emoji fonts are often missing.
     rows = "".join(f"<tr><td>{MET if met else MISSED}</td><td><b>{target}</b></td>"
                    f"<td>{html.escape(readout)}</td></tr>" for target, met, readout in verdict(got, full))
     passed = all(met for _, met, _ in verdict(got, full))
-    return (f"<p><b>tutor session (exercise 12.1)</b>: {got['compactions']} compaction(s); "
+    return (f"<p><b>tutor session (exercise 14.1)</b>: {got['compactions']} compaction(s); "
             f"{'every target met' if passed else 'some target missed'}</p><table>{rows}</table>")
 
 
@@ -164,7 +164,7 @@ class CapstonePanel(widgets.VBox):
         return measure(replace(self.strategy, **_values(self.tutor_knobs)))
 
     def run_tutor(self) -> dict:
-        """Run exercise 12.1's session with the tutor's knobs; show and return its measurement."""
+        """Run exercise 14.1's session with the tutor's knobs; show and return its measurement."""
         self.status.value = "running the tutor session…"
         got = self._measure_tutor()
         self.tutor_figure.data[0].update(**_line(got))

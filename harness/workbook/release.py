@@ -38,7 +38,9 @@ SHIPPED = ("pyproject.toml", "jupyter/overrides.json",  # copied as they are, be
 # Lessons an earlier release shipped under another name: old file -> new file. `workbook update` (run by
 # the link too) carries a student's cells from the old file to the new one, so a room that pulled the
 # old numbering loses nothing. Add a line whenever a lesson is renumbered; never remove one.
-RENAMED = {"09_capstone.ipynb": "12_capstone.ipynb"}
+# A lesson the release renamed -> its new name: a room on an older numbering keeps its work (update.py).
+# The capstone was 09, then 12 (lessons 09-11 came before it), then 14 (lessons 12 and 13).
+RENAMED = {"09_capstone.ipynb": "14_capstone.ipynb", "12_capstone.ipynb": "14_capstone.ipynb"}
 GITIGNORE = ".venv/\n__pycache__/\n*.egg-info/\nbuild/\n.ipynb_checkpoints/\n.env\nlessons/*.backup-*.ipynb\n"
 STUDENT_README = """\
 # Context Engineering Workbook

@@ -102,18 +102,18 @@ def check_nothing_lost(now, exercise_id, prose_id, answered):
 
 
 def old_numbering(release: Path, into: Path) -> None:
-    """A copy of the release as it was before the renumbering: the capstone as lesson 09."""
+    """A copy of the release as it was before the renumbering: the capstone as lesson 12."""
     shutil.copytree(release, into, ignore=shutil.ignore_patterns(".git"))
     for folder in (into / "lessons", into / PRISTINE):
-        new = folder / "12_capstone.ipynb"
-        (folder / "09_capstone.ipynb").write_text(re.sub(r"\b12(\.\d)", r"9\1", new.read_text(encoding="utf-8")),
+        new = folder / "14_capstone.ipynb"
+        (folder / "12_capstone.ipynb").write_text(re.sub(r"\b14(\.\d)", r"12\1", new.read_text(encoding="utf-8")),
                                                   encoding="utf-8")
         new.unlink()
     (into / MARKER).write_text(json.dumps({"renamed": {}}), encoding="utf-8")
 
 
 def test_a_room_on_the_old_numbering_keeps_its_capstone_work(hub):
-    """A student pulled the capstone as 09 and answered it; the release renames it to 12. The link
+    """A student pulled the capstone as 12 and answered it; the release renames it to 14. The link
     takes the work along; a tab still open on 09 saves it back after the pull, and the next click
     carries it into 12 and says so, the old file kept as a backup."""
     branch, target = "student-old-numbers", "renumbered"
@@ -124,23 +124,23 @@ def test_a_room_on_the_old_numbering_keeps_its_capstone_work(hub):
     student.login(CLASS_PASSWORD)
     student.spawn()
     assert student.git_pull(hub["repo"], branch, target)[-1]["phase"] == "finished"
-    old_path, new_path = f"{target}/lessons/09_capstone.ipynb", f"{target}/lessons/12_capstone.ipynb"
+    old_path, new_path = f"{target}/lessons/12_capstone.ipynb", f"{target}/lessons/14_capstone.ipynb"
     notebook = student.load(old_path)
     stub = next(c for c in notebook.cells if 'NotImplementedError("Exercise 9.1")' in c.source)
     stub.source = stub.source.split("    # YOUR CODE HERE")[0] + "    return 'ivo answered the capstone'\n"
     student.save(old_path, notebook)
 
-    assert commit_to_branch(hub["release"], branch, hub["repo"])  # the new release: the capstone is 12
+    assert commit_to_branch(hub["release"], branch, hub["repo"])  # the new release: the capstone is 14
     assert student.git_pull(hub["repo"], branch, target)[-1]["phase"] == "finished"
     student.follow_link(new_path)
-    assert "ivo answered the capstone" in json.dumps(student.load(new_path)), "the capstone answer did not reach 12"
+    assert "ivo answered the capstone" in json.dumps(student.load(new_path)), "the capstone answer did not reach 14"
 
     student.save(old_path, notebook)  # the tab left open on 09 saves it again after the pull
     assert student.git_pull(hub["repo"], branch, target)[-1]["phase"] == "finished"
     page = html.unescape(student.follow_link(new_path).text)
-    assert "09_capstone.ipynb is now 12_capstone.ipynb" in page and "09_capstone.backup-" in page, page[-1500:]
+    assert "12_capstone.ipynb is now 14_capstone.ipynb" in page and "12_capstone.backup-" in page, page[-1500:]
     names = {item["name"] for item in student.api("GET", f"api/contents/{target}/lessons").json()["content"]}
-    assert "09_capstone.ipynb" not in names and any(n.startswith("09_capstone.backup-") for n in names), names
+    assert "12_capstone.ipynb" not in names and any(n.startswith("12_capstone.backup-") for n in names), names
     assert "ivo answered the capstone" in json.dumps(student.load(new_path))
 
 

@@ -1,5 +1,5 @@
-"""Checks 7.1-12.1 fail on plausible wrong answers (test_checks_framework runs every check on its
-reference and on a stub; test_wrong_answers_07_12 names the rule each wrong answer must break)."""
+"""Checks 7.1-14.1 fail on plausible wrong answers (test_checks_framework runs every check on its
+reference and on a stub; test_wrong_answers_07_14 names the rule each wrong answer must break)."""
 import re
 
 import pytest
@@ -101,4 +101,4 @@ def test_8_2_rejects_plausible_wrong_filters(wrong):
 
 def test_9_1_rejects_something_that_is_not_a_strategy():
     with pytest.raises(ExerciseFailed, match="Strategy"):
-        check("12.1", lambda: {"compaction": True})
+        check("14.1", lambda: {"compaction": True})

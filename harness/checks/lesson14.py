@@ -1,4 +1,4 @@
-"""Check for lesson 12, the capstone: 12.1 a configuration that meets a stated target, run for real.
+"""Check for lesson 12, the capstone: 14.1 a configuration that meets a stated target, run for real.
 
 The target, its measurement and its verdict live in harness/capstone.py (the lesson and its panel
 read them too); this module only holds the check and its hints.
@@ -9,7 +9,7 @@ from harness.checks import call, exercise, rule
 # Each target of harness.capstone.verdict (in the order verdict gives them, which the check follows):
 # what the check says when it is missed (before the measured readout), and its hint; "TARGET, compacting"
 # is the hint for a strategy that compacts, where the plain one would blame the lack of a technique. harness.checks.docs reads it too,
-# to show 12.1's recorded wrong configurations without running their sessions again.
+# to show 14.1's recorded wrong configurations without running their sessions again.
 MISSED = {
     "window": ("The window is exceeded",
                "Capping the outputs cannot be enough: the questions and answers alone outgrow this window. "
@@ -33,19 +33,19 @@ MISSED = {
 }
 
 
-@exercise("12.1", "a configuration that meets the target", reference="harness.capstone.reference_config",
+@exercise("14.1", "a configuration that meets the target", reference="harness.capstone.reference_config",
           time_limit=600)  # two whole sessions: ~9 s on the glass box, minutes on Gemini
 def check_target(my_config):
     from harness.probes import Strategy
 
-    strategy = call("12.1", my_config)
-    rule(isinstance(strategy, Strategy), "12.1", f"my_config() should return a Strategy; got {type(strategy).__name__}.",
+    strategy = call("14.1", my_config)
+    rule(isinstance(strategy, Strategy), "14.1", f"my_config() should return a Strategy; got {type(strategy).__name__}.",
          "Start from one of STRATEGIES and change knobs with with_knobs(strategy, knob=value).")
     got, full = measure(strategy), full_history()
     met = {name: (ok, readout) for name, ok, readout in verdict(got, full)}
     for target in met:
         missed, hint = MISSED[f"{target}, compacting" if f"{target}, compacting" in MISSED and strategy.compaction
                               else target]
-        rule(met[target][0], "12.1", f"{missed}: {met[target][1]}.", hint)
+        rule(met[target][0], "14.1", f"{missed}: {met[target][1]}.", hint)
     return "; ".join(readout for _, _, readout in verdict(got, full))
 

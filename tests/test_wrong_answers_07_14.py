@@ -1,4 +1,4 @@
-"""Each plausible wrong answer to 7.1-12.1 and the rule it must fail on: the check names that rule
+"""Each plausible wrong answer to 7.1-14.1 and the rule it must fail on: the check names that rule
 (not an earlier symptom) and its hint does not contain the expected figure."""
 import pytest
 
@@ -105,8 +105,8 @@ def test_each_rule_of_8_1_has_its_own_hint():
     assert len(hints) >= 4
 
 
-# A configuration for 12.1, the target it must miss and the rule its check states, recorded once from a
-# run offline on the default model (`run_check("12.1", lambda: config).rule`). Each runs whole sessions,
+# A configuration for 14.1, the target it must miss and the rule its check states, recorded once from a
+# run offline on the default model (`run_check("14.1", lambda: config).rule`). Each runs whole sessions,
 # so harness.checks.docs shows these recorded lines in INSTRUCTORS.md rather than running them again;
 # the test below re-measures each one and fails when the recording has drifted.
 CONFIGS = [
@@ -133,9 +133,9 @@ CONFIGS = [
 
 @pytest.mark.parametrize("what, config, target, recorded", CONFIGS, ids=[c[0] for c in CONFIGS])
 def test_12_1_each_configuration_misses_its_target_as_recorded(what, config, target, recorded):
-    from harness.checks.lesson12 import MISSED
+    from harness.checks.lesson14 import MISSED
 
-    result = run_check("12.1", lambda: config)
+    result = run_check("14.1", lambda: config)
     assert result.status == "failed" and result.rule.startswith(MISSED[target][0]), f"{what}: {result.line()}"
     assert (result.rule, result.hint) == (recorded, MISSED[target][1]), \
         f"{what}: the measured line changed; record it in CONFIGS and run python -m harness.checks.docs"
