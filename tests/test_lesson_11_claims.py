@@ -103,3 +103,15 @@ def test_the_panel_s_claims_about_14_and_28_questions(names):
         cheaper = [run for run in runs if bill(run.usages(), price) < kept]
         assert bool(cheaper) is pays
         assert all(sum(probe_results(run)) == 0 for run in cheaper)
+
+
+def test_a_restart_loses_a_cache_the_session_had_and_the_lesson_names_the_minimum(names):
+    """"Starts from 0% cached" tells of a cache lost: the call before each restart was cached. The
+    glass box caches nothing under the model's minimum, which the lesson must name."""
+    claim("11", "the restart call starts from 0% cached")
+    claim("11", "4,096")
+    bundles = names["restarting"].bundles
+    for index, bundle in enumerate(bundles):
+        if bundle.compactions:
+            before = next(b for b in reversed(bundles[:index]) if b.kind != "summary")
+            assert before.cached_tokens > 0, f"the call before the restart at turn {bundle.turn} was 0% cached"

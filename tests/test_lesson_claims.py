@@ -162,3 +162,27 @@ def test_03_the_naive_re_count_counts_ever_more_texts_than_the_running_total():
                                  for build in (names["reference_build_context"], names["build_context_naive"]))
         ratios.append(naive / fast)
     assert ratios == sorted(ratios) and ratios[0] > 1, ratios
+
+
+def test_14_the_agent_s_prompts_peak_near_5300():
+    from harness.agent import AgentConfig, run_agent
+
+    claim("14", "this short task's prompts peak near 5,300 tokens")
+    peak = max(turn.prompt_tokens for turn in run_agent(AgentConfig()).turns)
+    assert abs(peak - 5_300) <= 50, peak
+
+
+# mine(): the lessons say the next cell tells which function runs -------------------------------
+
+@pytest.mark.parametrize("lesson, sentence, exercise", [
+    ("00", "(the next cell says which)", "0.1"),
+    ("03", "the next cell says which, so they run either way", "3.2"),
+    ("04", "the two lines above said so", "4.2"),
+])
+def test_mine_says_which_function_runs_when_the_answer_passes(lesson, sentence, exercise, capsys):
+    from harness.checks import mine, reference
+
+    claim(lesson, sentence)
+    answer = reference(exercise)
+    assert mine(exercise, answer) is answer
+    assert capsys.readouterr().out.strip(), f"mine({exercise!r}, a passing answer) printed nothing"
