@@ -127,7 +127,7 @@ def test_07_longer_sessions_push_the_crossing_price_up(tutor_runs):
 
 
 def test_07_compacted_sessions_are_never_cached_and_only_aggressive_compaction_costs_less(tutor_runs):
-    claim("07", "so none of their calls is ever cached")
+    claim("07", "and none of their calls is ever cached")
     claim("07", "Summarising at the threshold therefore costs more than keeping everything here")
     claim("07", "aggressive compaction, which keeps one turn and sends a fifth of the tokens, comes out cheaper")
     cost = {name: bill(run.usages(), price_for()) for name, run in tutor_runs.items()}
