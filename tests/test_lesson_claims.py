@@ -164,12 +164,16 @@ def test_03_the_naive_re_count_counts_ever_more_texts_than_the_running_total():
     assert ratios == sorted(ratios) and ratios[0] > 1, ratios
 
 
-def test_14_the_agent_s_prompts_peak_near_5300():
+def test_14_the_agent_compacts_at_5000_and_never_at_24000():
     from harness.agent import AgentConfig, run_agent
 
-    claim("14", "this short task's prompts peak near 5,300 tokens")
-    peak = max(turn.prompt_tokens for turn in run_agent(AgentConfig()).turns)
-    assert abs(peak - 5_300) <= 50, peak
+    claim("14", "this short task's prompts stay far under 0.7 x 24,000 (the largest is printed at the top of the "
+                "lesson, beside that threshold)")
+    claim("14", "at 5,000 the largest prompts pass 0.7 x 5,000 = 3,500")
+    default = run_agent(AgentConfig())
+    peak = max(turn.prompt_tokens for turn in default.turns)
+    assert peak < AgentConfig().compact_threshold / 2 and not default.compactions
+    assert peak > 3_500 and run_agent(AgentConfig(context_budget=5000)).compactions
 
 
 # mine(): the lessons say the next cell tells which function runs -------------------------------
