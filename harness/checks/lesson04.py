@@ -165,9 +165,14 @@ def check_verdict(fn) -> str:
     all-green and mixed verdicts), or None."""
     rid = "4.2"
     out = call(rid, fn, LOG + PYTEST_TAIL)
-    rule(out == "=========== 1 failed, 5 passed in 0.02s ===========", rid,
+    verdict = "=========== 1 failed, 5 passed in 0.02s ==========="
+    rule(out == verdict, rid,
          "on a pytest log, return the whole verdict line (stripped), e.g. '=== 1 failed, 5 passed in 0.02s ==='.",
-         "find the lines that report a count of tests, and return the line itself, not only the part that matched.")
+         "your function found no verdict in a log whose last line is one: pytest's summary line starts with "
+         "'=', so look for the count anywhere in a line, not only at its start." if out is None else
+         "find the lines that report a count of tests, and return the line itself, not only the part that matched."
+         if isinstance(out, str) and out and out in verdict else
+         "the verdict is the last line that reports a count of tests; return that line, stripped.")
     two = "tests/test_x.py: 2 passed\n  6 passed in 0.01s  \n"
     got = call(rid, fn, two)
     rule(got == "6 passed in 0.01s", rid,

@@ -38,7 +38,11 @@ def check_bill(bill):
     million, None as 0, one usage or a list, a price as dict or object."""
     cold = call("7.1", bill, usage(prompt=1_000_000), FLASH)
     rule(_close(cold, 0.30), "7.1", f"1,000,000 uncached prompt tokens should cost $0.30 at input 0.30 $/M; got {cold!r}.",
-         "Rates are dollars per MILLION tokens: divide the tokens by 1e6 before multiplying.")
+         "Rates are dollars per MILLION tokens: divide the tokens by 1e6 before multiplying." if _close(cold, 300_000)
+         else "your bill is below zero: this usage reports prompt_token_count only (every other field is None, "
+         "total_token_count too); which of the counts you bill comes out negative?"
+         if isinstance(cold, (int, float)) and cold < 0 else
+         "this usage is 1,000,000 prompt tokens and nothing else: they bill at the input rate, per million tokens.")
     warm = call("7.1", bill, usage(prompt=10_000, cached=8_000, output=200), FLASH)
     rule(not _rounded(warm, 0.00134), "7.1", f"10,000 prompt tokens (8,000 of them cached) and 200 output tokens cost "
                                              f"$0.00134; your bill rounds it to {warm!r}.",

@@ -94,7 +94,8 @@ def _done(names, edits, finished=True):
     return SubResult(tuple(names), finished, dict(edits), verdict="3 passed" if finished else "1 failed, 2 passed")
 
 
-def _refusal(merge, results, partitions, what: str, named: str = ""):
+def _refusal(merge, results, partitions, what: str, named: str = "",
+             hint: str = "Validate every partition before merging anything, and raise MergeRefused when one fails."):
     """Fail unless `merge` raises MergeRefused on this input, with a message that names `named` (if given)."""
     try:
         got = call("10.2", merge, results, partitions)
@@ -110,8 +111,7 @@ def _refusal(merge, results, partitions, what: str, named: str = ""):
              f"problem (name {named!r}); it says {message[:120]!r}.",
              "Put the partition (or the path) in the message: the coordinator shows it to the user.")
         return
-    rule(False, "10.2", f"{what}: the merge must be refused (raise MergeRefused); you returned {got!r}.",
-         "Validate every partition before merging anything, and raise MergeRefused when one fails.")
+    rule(False, "10.2", f"{what}: the merge must be refused (raise MergeRefused); you returned {got!r}.", hint)
 
 
 @exercise("10.2", "merge only finished, compatible partitions", reference="harness.partitioning.merge_results")
@@ -130,26 +130,47 @@ def check_merge(merge):
              "when the first partition never reported (None)", "stock")
     _refusal(merge, [_done(stock, {"shared.py": "A"}), _done(grades, {"shared.py": "B"})], [stock, grades],
              "when two partitions edit shared.py with different texts", "shared.py")
+    counts = "results[i] answers partitions[i]: a result missing, or one too many, leaves the two lists unmatched."
     _refusal(merge, [_done(stock, {"stock/levels.py": "S"})], [stock, grades],
-             "with two partitions but one result")
-    try:
-        same = call("10.2", merge, [_done(stock, {"shared.py": "A"}), _done(grades, {"shared.py": "A"})],
-                    [stock, grades])
-    except ExerciseFailed as failure:
-        if not isinstance(failure.__cause__, MergeRefused):
-            raise
-        same = f"a refusal ({failure.__cause__})"
+             "with two partitions but one result", hint=counts)
+    _refusal(merge, [*both, _done(["thermo"], {"thermo/convert.py": "T"})], [stock, grades],
+             "with two partitions but three results (one no partition asked for)", hint=counts)
+    same = _merged(merge, [_done(stock, {"shared.py": "A"}), _done(grades, {"shared.py": "A"})], [stock, grades])
     rule(same == {"shared.py": "A"}, "10.2",
          f"two partitions making the same edit to shared.py are compatible and should merge to "
          f"{{'shared.py': 'A'}}; got {same!r}.", "Only different texts for one path conflict: the same text is kept once.")
-    nothing = call("10.2", merge, [_done(stock, {})], [stock])
+    nothing = _merged(merge, [_done(stock, {})], [stock])
     rule(nothing == {}, "10.2", f"a finished partition that edited nothing should merge to {{}}; got {nothing!r}.",
+         "your merge did not accept a partition that finished without editing a file (its tests passed as they "
+         "were): which of your checks does it fail?" if "refusal" in str(nothing) else
          "A partition with no edits adds nothing, but it still must have finished.")
     compare("10.2", merge, reference_merge, _merge_cases(), agreeing(
         "every edit of finished, compatible partitions", "merge the edits only after every partition passed validation.",
-        "merges what the rule merges"), _smaller_merge, refused=_refused)
+        "merges what the rule merges"), _smaller_merge, refused=_refused, raised=_refused_wrongly)
     tried("refuses with MergeRefused", True)
     return "refuses unfinished and conflicting partitions, merges the rest"
+
+
+def _merged(merge, results, partitions):
+    """What `merge` returns, or "a refusal (...)" when it raises MergeRefused (a wrong refusal is an answer
+    the rules below name, not a crash)."""
+    try:
+        return call("10.2", merge, results, partitions)
+    except ExerciseFailed as failure:
+        if not isinstance(failure.__cause__, MergeRefused):
+            raise
+        return f"a refusal ({failure.__cause__})"
+
+
+def _refused_wrongly(case, raised) -> Diff:
+    if not isinstance(raised.error, MergeRefused):
+        return Diff(f"{case.note}: your function raised {raised!r} where the rule gives an answer.",
+                    "run your function on that input in a cell of its own and read the traceback.",
+                    "the function runs without raising")
+    return Diff(f"for {case.note} you refused the merge ({str(raised.error)[:80]}); the rule merges it: every "
+                "partition reported and finished, and no path has two different texts.",
+                "compare what your refusal names with the partitions: which of the three reasons to refuse holds?",
+                "merges what the rule merges")
 
 
 def _refused(case, raised) -> Diff:
@@ -179,6 +200,8 @@ def _merge_cases() -> list:
             results.append(_done(partition, {p: rng.choice(TEXTS) for p in paths}, finished=rng.random() < 0.85))
         if rng.random() < 0.05:
             results = results[:-1]
+        elif rng.random() < 0.05:  # a result no partition asked for
+            results = results + [_done(["extra"], {rng.choice(PATHS): rng.choice(TEXTS)})]
         cases.append(_mcase(results, partitions))
     return cases
 
