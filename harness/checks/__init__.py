@@ -323,6 +323,16 @@ def whose(exercise_id: str, fn: Callable) -> str:
     return f"the harness's {name}" if fn is reference(exercise_id) else f"your {name}"
 
 
+def ran_by(*uses: tuple) -> str:
+    """The line a panel shows under its readout: whose function it runs for each (exercise, function).
+
+    >>> from harness.compaction import compact
+    >>> ran_by(("5.2", compact))
+    "runs the harness's compact (5.2)"
+    """
+    return "runs " + ", ".join(f"{whose(exercise_id, fn)} ({exercise_id})" for exercise_id, fn in uses)
+
+
 def _stub(*args, **kwargs):
     """What a lesson ships in place of a solution (used by the docstring example above)."""
     raise NotImplementedError("Exercise")

@@ -8,13 +8,14 @@ It opens on the full context, everything kept: slide the budget down to watch th
 ...                      [("user", "Where is the office?"), ("model", "On Rue Garibaldi.")],
 ...                      "Which team am I on?", budget=45)
 >>> panel.children[1].value
-'budget 45: kept 45 tokens (4 of 6 blocks); dropped 2 turns'
+"budget 45: kept 45 tokens (4 of 6 blocks); dropped 2 turns<br><small>runs the harness's build_context (3.2)</small>"
 """
 from collections import Counter
 
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
+from harness.checks import ran_by
 from harness.context import build_context
 from harness.tokens import approx_tokens
 
@@ -77,12 +78,14 @@ def budget_panel(system, facts, summary, turns, question, docs=(), budget=None, 
     slider = widgets.IntSlider(value=budget or room, min=1, max=room + room // 4, description="budget",
                                continuous_update=True, layout=widgets.Layout(width="500px"))
 
+    by = "<br><small>" + ran_by(("3.2", build)) + "</small>"
+
     def shown():
         """(bar colours, readout) for the slider's budget."""
         system_instruction, contents, total = build(system, facts, summary, turns, question, budget=slider.value,
                                                     count=count, docs=docs)
         kept = _kept(blocks, system_instruction, contents)
-        return [KEPT if k else DROPPED for k in kept], _readout(slider.value, total, blocks, kept)
+        return [KEPT if k else DROPPED for k in kept], _readout(slider.value, total, blocks, kept) + by
 
     colours, text = shown()
     readout = widgets.HTML(text)

@@ -9,6 +9,7 @@ import ipywidgets as widgets
 import plotly.graph_objects as go
 
 from harness.agent import AgentConfig, run_agent
+from harness.checks import ran_by
 
 STYLES = [dict(name="prompt", mode="lines+markers"),
           dict(name="threshold", mode="lines", line=dict(dash="dash", color="grey")),
@@ -23,8 +24,11 @@ def traces_of(report, threshold: float) -> list[tuple[list, list]]:
             ([t.turn for t in compacted], [t.prompt_tokens for t in compacted])]
 
 
-def status_of(report) -> str:
-    return f"<b>{report.status_line()}</b> &nbsp; compactions: {len(report.compactions)}"
+def status_of(report, compact=None) -> str:
+    """The run's line, whether the task is done ("finished" is not "done"), and whose compact ran."""
+    by = f"<br><small>{ran_by(('5.2', compact))}</small>" if compact else ""
+    return (f"<b>{report.status_line()}</b> &nbsp; compactions: {len(report.compactions)} &nbsp; "
+            f"<b>{report.outcome()}</b>{by}")
 
 
 def compaction_panel(compact, client=None) -> widgets.VBox:
@@ -42,7 +46,7 @@ def compaction_panel(compact, client=None) -> widgets.VBox:
     # The figure is built with its data and changed only once it is on screen: a FigureWidget updated
     # before the browser first drew it stayed blank there.
     first, threshold = run_with_sliders()
-    status = widgets.HTML(status_of(first))
+    status = widgets.HTML(status_of(first, compact))
     figure = go.FigureWidget(data=[go.Scatter(x=x, y=y, **style) for (x, y), style in zip(traces_of(first, threshold), STYLES)],
                              layout=go.Layout(height=320, xaxis_title="turn", yaxis_title="prompt tokens",
                                               margin=dict(t=30)))
@@ -51,7 +55,7 @@ def compaction_panel(compact, client=None) -> widgets.VBox:
         report, threshold = run_with_sliders()
         for trace, (x, y) in zip(figure.data, traces_of(report, threshold)):
             trace.x, trace.y = x, y
-        status.value = status_of(report)
+        status.value = status_of(report, compact)
 
     for slider in (budget, ratio, keep):
         slider.observe(redraw, names="value")

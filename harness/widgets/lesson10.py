@@ -12,7 +12,9 @@ from dataclasses import replace
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
+from harness.checks import whose
 from harness.coordinator import CONFIG, PACKAGES, WINDOW, coordinate, crossing, plan, run_single, tokens_of
+from harness.partitioning import merge_results, split_task
 
 STYLES = [dict(name="one agent, with compaction", mode="lines+markers"),
           dict(name="coordinator + sub-agents", mode="lines+markers"),
@@ -44,13 +46,14 @@ def traces_of(rows) -> list[tuple[list, list]]:
             ([row["subtasks"] for row in cross], [row["partitioned"] for row in cross])]
 
 
-def status_of(rows, share: float) -> str:
+def status_of(rows, share: float, split=split_task, merge=merge_results) -> str:
     pays = crossing(rows)
     where = f"partitioning pays from <b>{pays}</b> sub-tasks" if pays else "partitioning never pays here"
     refused = sum(row["refused"] for row in rows)
     shown = "; ".join(f"{row['subtasks']}: {row['partitions']}" for row in rows)
     return (f"{where} &nbsp; merges refused: {refused} &nbsp; limit {share:g} x {WINDOW:,} = {share * WINDOW:,.0f} tokens"
-            f"<br><small>your partitions, per number of sub-tasks: {shown}</small>")
+            f"<br><small>partitions by {whose('10.1', split)}, merged by {whose('10.2', merge)}, per number of "
+            f"sub-tasks: {shown}</small>")
 
 
 def partition_panel(split, merge) -> widgets.VBox:
@@ -68,7 +71,7 @@ def partition_panel(split, merge) -> widgets.VBox:
     # Built with its data, changed only once on screen: a FigureWidget updated before the browser
     # first drew it stayed blank there (lesson 05's panel).
     first = current()
-    status = widgets.HTML(status_of(first, share.value))
+    status = widgets.HTML(status_of(first, share.value, split, merge))
     figure = go.FigureWidget(data=[go.Scatter(x=x, y=y, **style) for (x, y), style in zip(traces_of(first), STYLES)],
                              layout=go.Layout(height=340, xaxis_title="sub-tasks", yaxis_title="tokens (input + output)",
                                               xaxis=dict(dtick=1), margin=dict(t=30)))
@@ -77,7 +80,7 @@ def partition_panel(split, merge) -> widgets.VBox:
         rows = current()
         for trace, (x, y) in zip(figure.data, traces_of(rows)):
             trace.x, trace.y = x, y
-        status.value = status_of(rows, share.value)
+        status.value = status_of(rows, share.value, split, merge)
 
     share.observe(redraw, names="value")
     turns.observe(redraw, names="value")

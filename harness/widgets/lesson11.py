@@ -12,6 +12,7 @@ import ipywidgets as widgets
 import plotly.graph_objects as go
 
 from harness.billing import bill, cache_hit_rate, price_for
+from harness.checks import ran_by
 from harness.probes import probe_results
 from harness.server_state import ServerPlan, run_server_session
 
@@ -68,7 +69,8 @@ def restart_panel(client, should_restart, questions: int = 14, budget: int = 6_0
     limit = widgets.IntSlider(value=budget, min=BUDGETS.start, max=BUDGETS.stop - 1, step=BUDGETS.step,
                               description="budget", continuous_update=False, layout=widgets.Layout(width="500px"))
     runs = _runs(client, should_restart, length.value, limit.value)
-    readout = widgets.HTML(readout_text(runs, price, limit.value))
+    by = "<br><small>" + ran_by(("11.1", should_restart)) + "</small>"
+    readout = widgets.HTML(readout_text(runs, price, limit.value) + by)
     data = _traces(runs, price)
     figure = go.FigureWidget(
         data=[go.Scatter(**data[0], mode="lines+markers", name=KEEP_ALL.name),
@@ -90,7 +92,7 @@ def restart_panel(client, should_restart, questions: int = 14, budget: int = 6_0
             with figure.batch_update():
                 for trace, values in zip(figure.data, _traces(now, price)):
                     trace.update(**values)
-            readout.value = readout_text(now, price, budget)
+            readout.value = readout_text(now, price, budget) + by
             if (length.value, limit.value) == (questions, budget):
                 return
 
