@@ -6,6 +6,7 @@ they make, so the text and the numbers cannot drift apart. Change one, and the t
 The glass box is deterministic, so each figure is the one the executed notebook prints.
 """
 import contextlib
+import re
 import io
 from pathlib import Path
 
@@ -190,3 +191,21 @@ def test_mine_says_which_function_runs_when_the_answer_passes(lesson, sentence, 
     answer = reference(exercise)
     assert mine(exercise, answer) is answer
     assert capsys.readouterr().out.strip(), f"mine({exercise!r}, a passing answer) printed nothing"
+
+
+def test_03_the_budget_slider_drops_at_most_one_block_a_key_press_and_opens_with_everything_kept():
+    from harness.widgets.lesson03 import budget_panel
+
+    claim("03", "The panel opens with room for everything. Slide the budget down and watch the turns go oldest first")
+    names = run_cells("03", next(i for i, c in enumerate(notebook("03").cells) if "reported = {6000" in c.source))
+    turns = names["TURNS"] + [("user", "Can I bring my bike inside?"), ("model", "Yes, a bike room.")]
+    docs = ["Team Blue owns the invoicing service.", "Rooms are booked on the intranet."]
+    panel = budget_panel(names["SYSTEM"], names["FACTS"], names["SUMMARY"], turns, names["QUESTION"], docs=docs)
+    slider, readout = panel.children[0], panel.children[1]
+    assert slider.step > 1
+    kept = []
+    for budget in range(slider.value, slider.min - 1, -slider.step):
+        slider.value = budget
+        kept.append(int(re.search(r"\((\d+) of (\d+) blocks\)", readout.value).group(1)))
+    total = int(re.search(r"of (\d+) blocks", readout.value).group(1))
+    assert kept[0] == total and all(0 <= a - b <= 1 for a, b in zip(kept, kept[1:])) and kept[-1] < total

@@ -75,8 +75,11 @@ def budget_panel(system, facts, summary, turns, question, docs=(), budget=None, 
     labels, costs = [label for label, _, _ in blocks], [count(text) for _, text, _ in blocks]
     full = build(system, facts, summary, turns, question, budget=10**9, count=count, docs=docs)[2]
     room = max(full, sum(costs), 1)  # a wrong build's total must not break the slider
-    slider = widgets.IntSlider(value=budget or room, min=1, max=room + room // 4, description="budget",
-                               continuous_update=True, layout=widgets.Layout(width="500px"))
+    # A key press moves the budget by the smallest block: it drops at most one block, and never a press
+    # that changes nothing for lack of a token or two (1 token a press took ~300 presses here).
+    step = max(1, min(costs))
+    slider = widgets.IntSlider(value=budget or -(-room // step) * step, min=step, max=room + room // 4, step=step,
+                               description="budget", continuous_update=True, layout=widgets.Layout(width="500px"))
 
     by = "<br><small>" + ran_by(("3.2", build)) + "</small>"
 
