@@ -4,6 +4,7 @@ a claims test compares the lesson's sentences with (the pattern of test_lesson_1
 Panels and the quiz are left out (cells marked NBVAL_IGNORE_OUTPUT only draw). The glass box is
 deterministic, so each figure is the one the executed notebook prints.
 """
+
 import contextlib
 import io
 import os

@@ -70,21 +70,25 @@ def _run(*events: str) -> Recording:
 def check_trigger_filter(fired_before_probe):
     """The answer is held to: True iff a compaction is recorded on or before the first probe's call; False
     without a probe."""
-    cases = [
-        (("q", "q", "p"), False, "a run that never compacted tests nothing about compaction"),
-        (("q", "c", "q", "p"), True, "compaction fired two calls before the probe"),
-        (("q", "q", "p", "c", "p"), False, "compaction fired only after the first probe was answered"),
-        (("q", "q", "cp"), True, "the compaction recorded on the probe's own call happened before that call"),
-        (("q", "c", "q"), False, "a run without a probe has nothing to keep"),
+    cases = [  # the run, the answer, why, a hint about what this run holds
+        (("q", "q", "p"), False, "a run that never compacted tests nothing about compaction",
+         "no bundle of this run records a compaction."),
+        (("q", "c", "q", "p"), True, "compaction fired two calls before the probe",
+         "the compaction is recorded on a bundle before the probe's: look back from the probe, not only at it."),
+        (("q", "q", "p", "c", "p"), False, "compaction fired only after the first probe was answered",
+         "this run has two probes: which one does the exercise ask about?"),
+        (("q", "q", "cp"), True, "the compaction recorded on the probe's own call happened before that call",
+         "a bundle's .compactions fired before that bundle's call: here, before the probe was answered."),
+        (("q", "c", "q"), False, "a run without a probe has nothing to keep",
+         "this run has no probe at all: the exercise says what to return then."),
     ]
-    for events, want, why in cases:
+    for events, want, why, hint in cases:
         got = call("8.2", fired_before_probe, _run(*events))
         rule(got is want, "8.2", f"For a run {'-'.join(events)} your function returned {got!r}, expected {want}: {why}.",
-             "Walk run.bundles in order: a bundle's .compactions happened before its call; stop at the first "
-             "bundle whose .probe is set.")
+             hint)
     compare("8.2", fired_before_probe, reference_filter, _filter_cases(), agreeing(
         "True when a compaction is recorded on or before the first probe's call",
-        "walk run.bundles in order and stop at the first bundle whose .probe is set.",
+        "find the run's first probe, and what is recorded on or before its bundle.",
         "compaction at or before the first probe", lambda got, want: got is want), _smaller_filter)
     return "rejects runs whose probe came before any compaction"
 

@@ -152,6 +152,7 @@ def usage(system=100, tools=500, documents=0, history=0, tool_outputs=0) -> dict
     return {"system": system, "tools": tools, "documents": documents, "history": history, "tool_outputs": tool_outputs}
 
 
+ACTIONS = ("mask", "compact", "drop_document", "none")
 CATEGORY_ONLY = {"tool_outputs": 0.35, "history": 0.30, "documents": 0.20}  # the seed's shares, reserve left out
 
 
@@ -162,6 +163,10 @@ def check_next_action(fn) -> str:
     comparisons at every boundary; an action in `done` never again; "none" otherwise; bad allocations refused."""
     rid = "9.2"
     window = 10_000
+    quiet = call(rid, fn, usage(), SEED_ALLOCATIONS, window)
+    rule(quiet in ACTIONS, rid, f"return one of {', '.join(map(repr, ACTIONS))} (a str); for a request with nothing "
+         f"past any line you returned {quiet!r}.", "when no action is wanted, the answer is the word 'none' itself.",
+         name="returns one of the four actions")
     heavy = usage(documents=900, history=1200, tool_outputs=5400)  # 8,100 > 7,000, tool outputs 67%
     rule(call(rid, fn, heavy, SEED_ALLOCATIONS, window) == "mask", rid,
          "past 70% of the window with tool outputs over half the request, the first action is 'mask'.",
@@ -189,9 +194,11 @@ def check_next_action(fn) -> str:
     rule(call(rid, fn, usage(tool_outputs=3600), {"history": 0.3}, window) == "none", rid,
          "a category with no allocation never triggers its own remedy.", "only the categories in `allocations` have a "
          "limit of their own.")
-    rule(call(rid, fn, usage(system=9000), SEED_ALLOCATIONS, window, 0.95) == "none", rid,
+    big_system = call(rid, fn, usage(system=9000), SEED_ALLOCATIONS, window, 0.95)
+    rule(big_system == "none", rid,
          "the system prompt and tool definitions are never cut: under the threshold they trigger nothing.",
-         "system and tools have no allocation and no remedy.")
+         "the total here, 9,500, is exactly at the threshold you were given, 0.95 x 10,000: is that past it?"
+         if big_system == "compact" else "system and tools have no allocation and no remedy.")
     rule(call(rid, fn, heavy, SEED_ALLOCATIONS, window, 0.7, ("mask", "compact")) == "none", rid,
          "with every wanted action already done this turn, the answer is 'none'.", "never repeat an action in `done`.")
     must_refuse(rid, fn, (((usage(), {"tool_outputs": 0.6, "history": 0.5}, window), "allocations adding up to 1.1"),

@@ -14,7 +14,7 @@ from harness.partitioning import MergeRefused, SubResult, merge_results as refer
 def _as_lists(value):
     """A split as lists of names (tuples are as good: the coordinator reads any sequence)."""
     try:
-        return [list(p) for p in value] if not isinstance(value, (str, dict)) else value
+        return [p if isinstance(p, str) else list(p) for p in value] if not isinstance(value, (str, dict)) else value
     except TypeError:
         return value
 
@@ -29,6 +29,10 @@ def check_split(split):
     """The answer is held to: sub-tasks packed in order, a partition's total at or under share x window
     (not rounded), a new partition when the next would pass it, one over the limit alone, [] for none."""
     fits = _split(split, [("stock", 300), ("grades", 300)], 1000)
+    rule(isinstance(fits, list) and all(isinstance(p, list) and all(n in ("stock", "grades") for n in p)
+                                        for p in fits), "10.1",
+         f"return a list of partitions, each a list of sub-task names; for two sub-tasks 'stock' and 'grades' "
+         f"you returned {fits!r}.", _names_hint(fits), name="partitions are lists of names")
     rule(fits == [["stock", "grades"]], "10.1",
          f"two sub-tasks of 300 tokens with window=1000 (share 0.6: a limit of 600) should stay one partition, "
          f"[['stock', 'grades']]; got {fits!r}.",
@@ -60,11 +64,36 @@ def check_split(split):
     empty = _split(split, [], 1000)
     rule(empty == [], "10.1", f"no sub-tasks should make no partitions, []; got {empty!r}.",
          "Return an empty list when there is nothing to split.")
-    compare("10.1", split, reference_split, _split_cases(), agreeing(
-        "packed in order, each partition at or under share x window, a new one when the next would pass it",
-        "walk the sub-tasks in order with a running total for the current partition.", "packs in order under the limit",
-        lambda got, want: _as_lists(got) == want), _smaller_split)
+    compare("10.1", split, reference_split, _split_cases(), _split_differs, _smaller_split)
     return "sub-tasks packed in order under share x window"
+
+
+def _names_hint(got) -> str:
+    """What a split's partitions hold instead of names."""
+    parts = got if isinstance(got, list) else []
+    if any(isinstance(p, str) for p in parts):
+        return "a partition is a list of names (['stock', 'grades']), not one string."
+    if any(isinstance(n, (tuple, list)) for p in parts if isinstance(p, list) for n in p):
+        return "your partitions hold (name, estimate) pairs: the coordinator wants the names alone."
+    return "return one list per sub-agent, each holding the names of its sub-tasks."
+
+
+def _split_differs(case, got, want):
+    got = _as_lists(got)
+    if got == want:
+        return None
+    subtasks, window, share = case.args
+    names = [name for name, _ in subtasks]
+    flat = [n for p in got for n in p] if isinstance(got, list) and all(isinstance(p, list) for p in got) else None
+    hint = ("your partitions leave out " + ", ".join(repr(n) for n in names if n not in flat) + ": every sub-task "
+            "goes in a partition, an estimate of 0 or one over the limit too." if flat is not None and
+            set(flat) < set(names) else "your partitions hold the sub-tasks in another order than given." if
+            flat is not None and sorted(flat) == sorted(names) and flat != names else
+            "add up each of your partitions' estimates and compare them with share x window: which partition "
+            "breaks the rule, or which could have taken the next sub-task?")
+    return Diff(f"for {case.note} you returned {got!r}; the rule gives {want!r} (packed in order, each partition at "
+                "or under share x window, a new one when the next would pass it).", hint,
+                "packs in order under the limit")
 
 
 ESTIMATES = (0, 1, 100, 299, 300, 301, 599, 600, 601, 1000)
