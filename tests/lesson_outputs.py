@@ -12,14 +12,15 @@ import os
 from test_lesson_claims import notebook
 
 
-def executed(lesson: str, last: int | None = None) -> dict:
+def executed(lesson: str, last: int | None = None, panels: bool = False) -> dict:
     """The names the lesson's code cells (up to cell `last`) define; `_printed` maps each cell's
-    index to what it printed."""
+    index to what it printed. `panels`: run the panel cells too (some define names used below)."""
     os.environ["WORKBOOK_OFFLINE"] = "1"
     scope, printed = {}, {}
     cells = notebook(lesson).cells
     for index, cell in enumerate(cells[: None if last is None else last + 1]):
-        if cell.cell_type == "code" and "NBVAL_IGNORE_OUTPUT" not in cell.source:
+        drawn = "NBVAL_IGNORE_OUTPUT" in cell.source and (not panels or "quiz(" in cell.source)
+        if cell.cell_type == "code" and not drawn:
             out = io.StringIO()
             with contextlib.redirect_stdout(out):
                 exec(compile(cell.source, f"{lesson}-cell-{index}", "exec"), scope)  # noqa: S102 - our lesson
