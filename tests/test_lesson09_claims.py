@@ -163,3 +163,17 @@ def test_an_allocation_below_what_one_step_needs_masks_every_call_and_never_fini
     reads = [t.args["path"] for t in starved.turns if t.tool == "read_file"]
     assert len(reads) > 2 * len(set(reads))  # the same files, again and again
     assert names["budgeted"].last_verdict == "6 passed" and names["SEED_ALLOCATIONS"]["tool_outputs"] == 0.35
+
+
+def test_the_quiz_tells_the_starved_run_as_the_lesson_prints_it(names):
+    from harness.quizzes.lesson09 import QUESTIONS
+
+    said = next(q for q in QUESTIONS if "0.20 of the window" in q.prompt).right[1]
+    starved = names["starved"]
+    masked = [i for i, actions in enumerate(_actions(names["starved_policy"])) if "mask" in actions]
+    calls = len(starved.turns)
+    first = next(i for i in range(calls) if set(range(i, calls)) <= set(masked))
+    reads = [t.args["path"] for t in starved.turns if t.tool == "read_file"]
+    assert f"every call from turn {starved.turns[first].turn}" in said
+    assert f"the same {len(set(reads))} files read {len(reads)} times" in said.replace("five", "5")
+    assert f"stopped at {calls} turns" in said
