@@ -24,7 +24,7 @@ same answer. One idea per module:
     call_arguments   the arguments of a call, from what the request shows
     reader      answers a question from the request, or says it does not know
     summariser  writes an extractive summary under the headings it is asked for
-    embeddings  embedContent / batchEmbedContents: vectors that follow shared words
+    embeddings  embedContent / batchEmbedContents: vectors that follow the meanings of a small table
     models_api  models.list / models.get: the tables of harness/models.py as Model resources
     tiers       the service tier a request asks for, and the header that says which served it
     openai_compat   a Chat Completions request read as a generateContent request
