@@ -21,6 +21,7 @@ Embedding: `embed` sends at most MAX_BATCH texts per call (the SDK sends all its
 call, and Gemini refuses more than 100), and makes each vector unit length (below 3072 dimensions
 Gemini's are not). Searching: `SearchIndex` holds a corpus's vectors and its BM25 index.
 """
+
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -30,8 +31,15 @@ import bm25s
 import numpy as np
 
 from harness.engine.embeddings import EMBEDDING_MODEL, MAX_BATCH
-from harness.plumbing.arguments import (require_callable, require_int, require_list,
-                                        require_list_of_text, require_number, require_text, shown)
+from harness.plumbing.arguments import (
+    require_callable,
+    require_int,
+    require_list,
+    require_list_of_text,
+    require_number,
+    require_text,
+    shown,
+)
 from harness.tokens import approx_tokens
 
 # The Towards AI tutor article's pipeline: dense top 15 and BM25 top 30, fused, a threshold of 0.10.
@@ -58,8 +66,10 @@ def reciprocal_rank_fusion(rankings, k=RRF_K) -> list[str]:
 def _check_rankings(rankings, k) -> list[list[str]]:
     """The rankings as lists of ids; TypeError / ValueError naming what is wrong."""
     require_number("k", k, 0)
-    lists = [list(require_list_of_text(f"rankings[{i}]", ranking))
-             for i, ranking in enumerate(require_list("rankings", rankings, "ranked lists of ids"))]
+    lists = [
+        list(require_list_of_text(f"rankings[{i}]", ranking))
+        for i, ranking in enumerate(require_list("rankings", rankings, "ranked lists of ids"))
+    ]
     for i, ranking in enumerate(lists):
         if len(set(ranking)) < len(ranking):
             twice = next(doc for doc in ranking if ranking.count(doc) > 1)
@@ -92,7 +102,9 @@ def check_fill_arguments(passages, budget, count, min_score) -> list[tuple]:
     triples = list(require_list("passages", passages, "(id, text, score) triples"))
     for i, item in enumerate(triples):
         if isinstance(item, (str, bytes)) or not isinstance(item, Sequence) or len(item) != 3:
-            raise TypeError(f"passages[{i}] must be an (id, text, score) triple, got {shown(item)}.")
+            raise TypeError(
+                f"passages[{i}] must be an (id, text, score) triple, got {shown(item)}."
+            )
         require_text(f"passages[{i}] text", item[1])
         require_number(f"passages[{i}] score", item[2], -math.inf)
     return triples
@@ -100,16 +112,19 @@ def check_fill_arguments(passages, budget, count, min_score) -> list[tuple]:
 
 # --- the retrievers -------------------------------------------------------------------------------
 
+
 def embed(client, texts: list[str], task_type: str, dimensions: int = DIMENSIONS) -> np.ndarray:
-    """Unit vectors of `texts`, one row each, from `client.models.embed_content`, MAX_BATCH a call."""
+    """Unit vectors of `texts`, one row each, from `client.models.embed_content`, MAX_BATCH texts
+    a call."""
     from google.genai import types
 
     require_list_of_text("texts", texts)
     config = types.EmbedContentConfig(task_type=task_type, output_dimensionality=dimensions)
     rows = []
     for start in range(0, len(texts), MAX_BATCH):
-        reply = client.models.embed_content(model=EMBEDDING_MODEL, contents=texts[start:start + MAX_BATCH],
-                                            config=config)
+        reply = client.models.embed_content(
+            model=EMBEDDING_MODEL, contents=texts[start : start + MAX_BATCH], config=config
+        )
         rows += [embedding.values for embedding in reply.embeddings]
     vectors = np.array(rows, dtype=np.float32).reshape(len(texts), -1)
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
@@ -131,23 +146,30 @@ class SearchIndex:
         require_list_of_text("ids", ids)
         require_list_of_text("texts", texts)
         if not len(ids) == len(texts) == len(vectors):
-            raise ValueError(f"ids, texts and vectors must be as long as each other, got {len(ids)}, "
-                             f"{len(texts)} and {len(vectors)}.")
+            raise ValueError(
+                f"ids, texts and vectors must be as long as each other, got {len(ids)}, "
+                f"{len(texts)} and {len(vectors)}."
+            )
         self.ids, self.texts, self.vectors = list(ids), list(texts), vectors
         self.row = {doc: i for i, doc in enumerate(self.ids)}
         self.bm25 = bm25s.BM25()
-        self.bm25.index(bm25s.tokenize(self.texts, stopwords="en", show_progress=False), show_progress=False)
+        self.bm25.index(
+            bm25s.tokenize(self.texts, stopwords="en", show_progress=False), show_progress=False
+        )
 
     def dense(self, query: np.ndarray, k: int) -> list[str]:
-        """The ids of the k pages nearest `query` by cosine, nearest first (ties: the earlier page)."""
+        """The ids of the k pages nearest `query` by cosine, nearest first (ties: the earlier
+        page)."""
         scores = self.vectors @ query
         return [self.ids[i] for i in np.argsort(-scores, kind="stable")[:k]]
 
     def keyword(self, question: str, k: int) -> list[str]:
-        """The ids of the k best pages for `question` by BM25, best first; a page that shares no word
+        """The ids of the k best pages for `question` by BM25, best first; a page that shares no
+        word
         with the question is left out (bm25s would fill the list with them at score 0)."""
-        found, scores = self.bm25.retrieve(keyword_tokens([question]), k=min(k, len(self.ids)),
-                                           show_progress=False)
+        found, scores = self.bm25.retrieve(
+            keyword_tokens([question]), k=min(k, len(self.ids)), show_progress=False
+        )
         return [self.ids[i] for i, score in zip(found[0], scores[0]) if score > 0]
 
     def cosine(self, query: np.ndarray, ids: list[str]) -> list[float]:
@@ -161,6 +183,7 @@ class SearchIndex:
 @dataclass(frozen=True)
 class Knobs:
     """The pipeline's settings (the article's by default)."""
+
     dense_k: int = DENSE_K
     keyword_k: int = KEYWORD_K
     threshold: float = THRESHOLD
@@ -170,6 +193,7 @@ class Knobs:
 @dataclass(frozen=True)
 class Retrieved:
     """What each stage of the pipeline found for one question, and what was sent."""
+
     dense: list[str]
     keyword: list[str]
     fused: list[str]
@@ -177,19 +201,33 @@ class Retrieved:
     tokens: int
 
 
-def hybrid_search(index: SearchIndex, question: str, query: np.ndarray, knobs: Knobs = Knobs(),
-                  fuse: Callable = reciprocal_rank_fusion, fill: Callable = fill_budget) -> Retrieved:
+def hybrid_search(
+    index: SearchIndex,
+    question: str,
+    query: np.ndarray,
+    knobs: Knobs = Knobs(),
+    fuse: Callable = reciprocal_rank_fusion,
+    fill: Callable = fill_budget,
+) -> Retrieved:
     """Dense and keyword search side by side, fused (`fuse`), gated by the threshold on the dense
     cosine and fitted into the budget (`fill`), in the fused order."""
     dense, keyword = index.dense(query, knobs.dense_k), index.keyword(question, knobs.keyword_k)
     fused = fuse([dense, keyword])
-    scored = [(doc, index.text(doc), score) for doc, score in zip(fused, index.cosine(query, fused))]
+    scored = [
+        (doc, index.text(doc), score) for doc, score in zip(fused, index.cosine(query, fused))
+    ]
     sent, tokens = fill(scored, knobs.budget, approx_tokens, knobs.threshold)
     return Retrieved(dense, keyword, fused, sent, tokens)
 
 
-def needle_recall(index: SearchIndex, needles, queries: np.ndarray, knobs: Knobs = Knobs(),
-                  fuse: Callable = reciprocal_rank_fusion, fill: Callable = fill_budget) -> dict:
+def needle_recall(
+    index: SearchIndex,
+    needles,
+    queries: np.ndarray,
+    knobs: Knobs = Knobs(),
+    fuse: Callable = reciprocal_rank_fusion,
+    fill: Callable = fill_budget,
+) -> dict:
     """For `needles` (each with `.page` and `.question`) and their query vectors: the share found by
     dense search alone, BM25 alone, the fused top FUSED_TOP and the pipeline (what it sends), and
     the mean tokens sent per question."""
@@ -197,8 +235,12 @@ def needle_recall(index: SearchIndex, needles, queries: np.ndarray, knobs: Knobs
     tokens = 0
     for needle, query in zip(needles, queries):
         got = hybrid_search(index, needle.question, query, knobs, fuse, fill)
-        for name, ids in (("dense", got.dense), ("bm25", got.keyword), ("fused top 5", got.fused[:FUSED_TOP]),
-                          ("sent", got.sent)):
+        for name, ids in (
+            ("dense", got.dense),
+            ("bm25", got.keyword),
+            ("fused top 5", got.fused[:FUSED_TOP]),
+            ("sent", got.sent),
+        ):
             found[name] += needle.page in ids
         tokens += got.tokens
     count = max(len(needles), 1)

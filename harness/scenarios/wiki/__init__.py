@@ -33,13 +33,19 @@ the rare name most (inverse document frequency) and ranks the card first at ever
 Deterministic (random.Random with fixed seeds): the same wiki on every machine. The glass box needs
 no policy for it: its reader answers from whatever pages a request carries.
 """
+
 import random
 from dataclasses import dataclass
 from functools import lru_cache
 
 from harness.tokens import approx_tokens
 
-SIZES = (10_000, 25_000, 50_000, 100_000)  # the wiki's sizes in tokens; each is the start of the next
+SIZES = (
+    10_000,
+    25_000,
+    50_000,
+    100_000,
+)  # the wiki's sizes in tokens; each is the start of the next
 TOPIC_SHARE = 0.25  # the share of pages that are topic pages
 SEED = 12
 
@@ -52,7 +58,9 @@ PEOPLE = "Ana|Bruno|Chen|Dara|Elif|Farid|Greta|Hugo|Ines|Jonas|Kofi|Lena|Mateo|N
 MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
 REGIONS = "northern|southern|eastern|western|central"
 OBJECTS = "invoices|orders|receipts|reports|images|messages|payments|accounts|contracts|labels"
-SERVICES = "the billing service|the search index|the payment gateway|the login service|the mail relay"
+SERVICES = (
+    "the billing service|the search index|the payment gateway|the login service|the mail relay"
+)
 CAUSES = "full disk|certificate that expired|network fault|memory leak"
 
 
@@ -68,76 +76,127 @@ def clock(rng: random.Random) -> str:
 # wording: a needle's card and every topic page use it.
 FACTS = {
     "schedule": [
-        lambda r, n: f"{n} {pick(r, 'runs|executes|operates')} every "
-        f"{pick(r, 'night|morning|evening|weekday|day')} at {clock(r)}.",
-        lambda r, n: f"The {pick(r, 'job|task|batch')} of {n} is scheduled for {clock(r)} "
-        f"{pick(r, 'daily|nightly|weekly|every day')}.",
-        lambda r, n: f"{n} {pick(r, 'starts|launches|kicks off')} at {clock(r)} and "
-        f"{pick(r, 'finishes|ends|completes')} within {r.randint(5, 90)} minutes.",
+        lambda r, n: (
+            f"{n} {pick(r, 'runs|executes|operates')} every "
+            f"{pick(r, 'night|morning|evening|weekday|day')} at {clock(r)}."
+        ),
+        lambda r, n: (
+            f"The {pick(r, 'job|task|batch')} of {n} is scheduled for {clock(r)} "
+            f"{pick(r, 'daily|nightly|weekly|every day')}."
+        ),
+        lambda r, n: (
+            f"{n} {pick(r, 'starts|launches|kicks off')} at {clock(r)} and "
+            f"{pick(r, 'finishes|ends|completes')} within {r.randint(5, 90)} minutes."
+        ),
     ],
     "owner": [
         lambda r, n: f"{n} is {pick(r, 'owned|maintained|run')} by the {pick(r, TEAMS)} team.",
-        lambda r, n: f"{pick(r, PEOPLE)} {pick(r, 'leads|manages|looks after')} {n}, and questions "
-        f"go to the {pick(r, TEAMS)} team.",
+        lambda r, n: (
+            f"{pick(r, PEOPLE)} {pick(r, 'leads|manages|looks after')} {n}, and questions "
+            f"go to the {pick(r, TEAMS)} team."
+        ),
     ],
     "port": [
-        lambda r, n: f"{n} {pick(r, 'listens|accepts connections|answers requests')} on port "
-        f"{r.randint(1025, 9999)}.",
-        lambda r, n: f"Clients reach {n} through the {pick(r, 'gateway|proxy|load balancer')} on port "
-        f"{r.randint(1025, 9999)}.",
+        lambda r, n: (
+            f"{n} {pick(r, 'listens|accepts connections|answers requests')} on port "
+            f"{r.randint(1025, 9999)}."
+        ),
+        lambda r, n: (
+            f"Clients reach {n} through the {pick(r, 'gateway|proxy|load balancer')} on port "
+            f"{r.randint(1025, 9999)}."
+        ),
     ],
     "retention": [
-        lambda r, n: f"{n} keeps its {pick(r, 'logs|records|events')} for {r.randint(7, 400)} days.",
-        lambda r, n: f"{pick(r, 'Logs|Records|Events')} written by {n} are "
-        f"{pick(r, 'deleted|purged|removed')} after {r.randint(7, 400)} days.",
+        lambda r, n: (
+            f"{n} keeps its {pick(r, 'logs|records|events')} for {r.randint(7, 400)} days."
+        ),
+        lambda r, n: (
+            f"{pick(r, 'Logs|Records|Events')} written by {n} are "
+            f"{pick(r, 'deleted|purged|removed')} after {r.randint(7, 400)} days."
+        ),
     ],
     "region": [
-        lambda r, n: f"{n} is {pick(r, 'hosted|deployed|located')} in the {pick(r, REGIONS)} "
-        f"{pick(r, 'region|data centre|zone')}.",
-        lambda r, n: f"{n} lives in the {pick(r, REGIONS)} {pick(r, 'region|zone')}, with a copy in "
-        f"the {pick(r, REGIONS)} one.",
+        lambda r, n: (
+            f"{n} is {pick(r, 'hosted|deployed|located')} in the {pick(r, REGIONS)} "
+            f"{pick(r, 'region|data centre|zone')}."
+        ),
+        lambda r, n: (
+            f"{n} lives in the {pick(r, REGIONS)} {pick(r, 'region|zone')}, with a copy in "
+            f"the {pick(r, REGIONS)} one."
+        ),
     ],
     "budget": [
-        lambda r, n: f"{n} costs about {r.randint(2, 90) * 100} dollars a month, mostly for "
-        f"{pick(r, 'storage|compute|bandwidth|licences')}.",
-        lambda r, n: f"The monthly {pick(r, 'bill|cost|spend')} of {n} is close to "
-        f"{r.randint(2, 90) * 100} dollars.",
+        lambda r, n: (
+            f"{n} costs about {r.randint(2, 90) * 100} dollars a month, mostly for "
+            f"{pick(r, 'storage|compute|bandwidth|licences')}."
+        ),
+        lambda r, n: (
+            f"The monthly {pick(r, 'bill|cost|spend')} of {n} is close to "
+            f"{r.randint(2, 90) * 100} dollars."
+        ),
     ],
     "incident": [
-        lambda r, n: f"In {pick(r, MONTHS)} {n} {pick(r, 'failed|crashed')} for {r.randint(3, 180)} "
-        f"minutes after a {pick(r, 'bad deploy|' + CAUSES)}.",
-        lambda r, n: f"The last {pick(r, 'outage|incident|failure')} of {n} was in {pick(r, MONTHS)}, "
-        f"caused by a {pick(r, CAUSES)}.",
+        lambda r, n: (
+            f"In {pick(r, MONTHS)} {n} {pick(r, 'failed|crashed')} for {r.randint(3, 180)} "
+            f"minutes after a {pick(r, 'bad deploy|' + CAUSES)}."
+        ),
+        lambda r, n: (
+            f"The last {pick(r, 'outage|incident|failure')} of {n} was in {pick(r, MONTHS)}, "
+            f"caused by a {pick(r, CAUSES)}."
+        ),
     ],
     "purpose": [
-        lambda r, n: f"{n} {pick(r, 'converts|turns|transforms')} {pick(r, OBJECTS)} into "
-        f"{pick(r, OBJECTS)} for the {pick(r, TEAMS)} team.",
-        lambda r, n: f"{n} {pick(r, 'sends|delivers')} {pick(r, 'notifications|reminders|emails|alerts')}"
-        f" to {pick(r, 'customers|users|staff|partners')}.",
-        lambda r, n: f"{n} {pick(r, 'checks|validates|verifies')} {pick(r, OBJECTS)} before they "
-        f"reach {pick(r, SERVICES)}.",
+        lambda r, n: (
+            f"{n} {pick(r, 'converts|turns|transforms')} {pick(r, OBJECTS)} into "
+            f"{pick(r, OBJECTS)} for the {pick(r, TEAMS)} team."
+        ),
+        lambda r, n: (
+            f"{n} {pick(r, 'sends|delivers')} {pick(r, 'notifications|reminders|emails|alerts')}"
+            f" to {pick(r, 'customers|users|staff|partners')}."
+        ),
+        lambda r, n: (
+            f"{n} {pick(r, 'checks|validates|verifies')} {pick(r, OBJECTS)} before they "
+            f"reach {pick(r, SERVICES)}."
+        ),
     ],
     "dependency": [
-        lambda r, n: f"{n} {pick(r, 'depends on|relies on|calls')} {pick(r, SERVICES)} to "
-        f"{pick(r, 'look up|fetch|store')} {pick(r, OBJECTS)}.",
+        lambda r, n: (
+            f"{n} {pick(r, 'depends on|relies on|calls')} {pick(r, SERVICES)} to "
+            f"{pick(r, 'look up|fetch|store')} {pick(r, OBJECTS)}."
+        ),
     ],
 }
 FILLER = [
-    lambda r: f"Changes to it go through {pick(r, 'review|a review|two reviews')} before "
-    f"{pick(r, 'release|every release')}.",
-    lambda r: f"Its dashboard shows the {pick(r, 'error rate|latency|queue length|traffic')} of the "
-    f"last {pick(r, 'hour|day|week')}.",
-    lambda r: f"A runbook {pick(r, 'explains|describes')} how to {pick(r, 'restart|roll back|scale')} it.",
-    lambda r: f"It was {pick(r, 'written|rewritten|built')} in {r.randint(2015, 2026)} to replace an older "
-    f"{pick(r, 'script|tool|system')}.",
-    lambda r: f"Alerts go to the {pick(r, 'on-call engineer|team channel|incident room')} when it "
-    f"{pick(r, 'slows down|fails|falls behind')}.",
+    lambda r: (
+        f"Changes to it go through {pick(r, 'review|a review|two reviews')} before "
+        f"{pick(r, 'release|every release')}."
+    ),
+    lambda r: (
+        f"Its dashboard shows the {pick(r, 'error rate|latency|queue length|traffic')} of the "
+        f"last {pick(r, 'hour|day|week')}."
+    ),
+    lambda r: (
+        f"A runbook {pick(r, 'explains|describes')} how to {pick(r, 'restart|roll back|scale')} it."
+    ),
+    lambda r: (
+        f"It was {pick(r, 'written|rewritten|built')} in {r.randint(2015, 2026)} to replace an "
+        "older "
+        f"{pick(r, 'script|tool|system')}."
+    ),
+    lambda r: (
+        f"Alerts go to the {pick(r, 'on-call engineer|team channel|incident room')} when it "
+        f"{pick(r, 'slows down|fails|falls behind')}."
+    ),
 ]
 TITLES = {
-    "schedule": "Timetable of the {team} jobs.", "owner": "Who owns which service in the {team} group.",
-    "port": "Ports in use behind the gateway.", "retention": "How long each service keeps its records.",
-    "region": "Where the {team} services are hosted.", "budget": "Cost report for {month}.",
-    "incident": "Incidents of {month}.", "purpose": "What the {team} services do.",
+    "schedule": "Timetable of the {team} jobs.",
+    "owner": "Who owns which service in the {team} group.",
+    "port": "Ports in use behind the gateway.",
+    "retention": "How long each service keeps its records.",
+    "region": "Where the {team} services are hosted.",
+    "budget": "Cost report for {month}.",
+    "incident": "Incidents of {month}.",
+    "purpose": "What the {team} services do.",
     "dependency": "Who calls what in the {team} group.",
 }
 
@@ -156,24 +215,38 @@ NEEDLES_PER_FACT = 3
 
 # Paraphrased needles (page, question): the question shares no content word with its page.
 PARAPHRASES = [
-    ("Staff must never paste customer passwords into a chat window; security treats it as a breach.",
-     "May employees put client credentials in a messaging tool?"),
-    ("Managers approve travel expenses within five working days.",
-     "How quickly do bosses authorise journey costs?"),
-    ("A faulty power supply caused the outage in the north warehouse.",
-     "Which defective electrical unit led to the blackout at the northern depot?"),
-    ("Employees who feel sick should stay home and tell their manager.",
-     "Must an ill worker remain at the house and inform the boss?"),
-    ("Deleted invoices can be restored from the archive for thirty days.",
-     "Do erased bills get recovered out of the repository within a month?"),
-    ("Large files upload faster over the wired network than over wifi.",
-     "Do big documents transfer more quickly by cable connection compared with wireless?"),
+    (
+        "Staff must never paste customer passwords into a chat window; security treats it as a "
+        "breach.",
+        "May employees put client credentials in a messaging tool?",
+    ),
+    (
+        "Managers approve travel expenses within five working days.",
+        "How quickly do bosses authorise journey costs?",
+    ),
+    (
+        "A faulty power supply caused the outage in the north warehouse.",
+        "Which defective electrical unit led to the blackout at the northern depot?",
+    ),
+    (
+        "Employees who feel sick should stay home and tell their manager.",
+        "Must an ill worker remain at the house and inform the boss?",
+    ),
+    (
+        "Deleted invoices can be restored from the archive for thirty days.",
+        "Do erased bills get recovered out of the repository within a month?",
+    ),
+    (
+        "Large files upload faster over the wired network than over wifi.",
+        "Do big documents transfer more quickly by cable connection compared with wireless?",
+    ),
 ]
 
 
 @dataclass(frozen=True)
 class Needle:
     """A question whose answer is on one page: `answer` is the sentence that answers it."""
+
     kind: str  # "code name" or "paraphrase"
     page: str
     question: str
@@ -183,6 +256,7 @@ class Needle:
 @dataclass(frozen=True)
 class Wiki:
     """The pages (id, text) in the order the wiki grows, and the needles buried in its start."""
+
     pages: tuple[tuple[str, str], ...]
     needles: tuple[Needle, ...]
     paraphrases: tuple[Needle, ...]
@@ -214,7 +288,9 @@ class Wiki:
 
 def code_name(rng: random.Random) -> str:
     """An invented, pronounceable name: Zorblax, Quennet-4."""
-    name = "".join(rng.choice(part) for part in (ONSETS, VOWELS, ONSETS, VOWELS, CODAS)).capitalize()
+    name = "".join(
+        rng.choice(part) for part in (ONSETS, VOWELS, ONSETS, VOWELS, CODAS)
+    ).capitalize()
     return name + (f"-{rng.randint(2, 9)}" if rng.random() < 0.3 else "")
 
 
@@ -227,7 +303,8 @@ def card(rng: random.Random, name: str, fact: str | None = None) -> tuple[str, s
 
     One sentence per fact and one or two filler sentences, in a random order. The first sentence
     names the service; the others name it one time in three and say "the service" otherwise, so
-    every card looks alike to an embedding. A needle's card states `fact` in the question's words."""
+    every card looks alike to an embedding. A needle's card states `fact` in the question's
+    words."""
     facts = sorted(FACTS)
     rng.shuffle(facts)
     sentences, answer = [], ""
@@ -266,7 +343,9 @@ def _names(rng: random.Random, count: int, unknown) -> list[str]:
 def make_wiki(tokens: int = SIZES[-1], topic_share: float = TOPIC_SHARE, seed: int = SEED) -> Wiki:
     """The wiki of `tokens` tokens: the needles' pages and distractors spread over its smallest size
     (SIZES[0]), then cards and topic pages until `tokens`."""
-    from harness.engine.embeddings import known  # the glass box's vocabulary: a code name is not in it
+    from harness.engine.embeddings import (
+        known,
+    )  # the glass box's vocabulary: a code name is not in it
 
     rng = random.Random(seed)
     names = _names(rng, tokens // 40, lambda word: known(word) is None)
@@ -297,5 +376,8 @@ def make_wiki(tokens: int = SIZES[-1], topic_share: float = TOPIC_SHARE, seed: i
     for page_id, (kind, _, question, answer) in zip(ids, pages):
         if question:
             found[kind].append(Needle(kind, page_id, question, answer))
-    return Wiki(tuple((page_id, page[1]) for page_id, page in zip(ids, pages)),
-                tuple(found["code name"]), tuple(found["paraphrase"]))
+    return Wiki(
+        tuple((page_id, page[1]) for page_id, page in zip(ids, pages)),
+        tuple(found["code name"]),
+        tuple(found["paraphrase"]),
+    )
