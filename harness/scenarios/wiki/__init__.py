@@ -8,15 +8,16 @@ what buries a needle for an embedding, which reads the topic and not the name.
 
     >>> wiki = make_wiki()
     >>> [len(wiki.prefix(size).pages) for size in SIZES], len(wiki.needles), len(wiki.paraphrases)
-    ([70, 172, 339, 680], 24, 6)
+    ([75, 177, 355, 695], 24, 6)
     >>> needle = wiki.needles[0]
     >>> needle.question, needle.page
-    ('At what time of day does Dripex run?', 'page-9526')
+    ('What does Rymyx-9 convert for the team?', 'page-2539')
     >>> needle.answer in wiki.text_of(needle.page)
     True
 
 Two kinds of needle. A **code-name** needle asks about one service by its name; its card states the
-fact in the question's own words (the name, "port", "listens"). A **paraphrased** needle shares no
+fact in the question's own words (the name, "port", "listens"), as topic pages do (STATED); other
+cards word each fact from a few templates with synonyms (FACTS). A **paraphrased** needle shares no
 content word with its page, only meanings ("ill worker" for "sick employees"). Each smaller wiki is
 the start of a larger one (`prefix`), and every needle sits in the smallest, so one embedding of the
 largest serves every size. Page ids are drawn at random (`page-0412`): sorting by id, as a tie-break
@@ -72,8 +73,24 @@ def clock(rng: random.Random) -> str:
     return f"{rng.randint(0, 23):02d}:{rng.choice((0, 10, 15, 20, 30, 40, 45, 50)):02d}"
 
 
-# For each fact, the ways a page states it about the service `n`. The first is the question's own
-# wording: a needle's card and every topic page use it.
+# For each fact, the sentence a needle's card and every topic page use: the question's own words.
+STATED = {
+    "schedule": lambda r, n: f"{n} runs every day at {clock(r)}.",
+    "owner": lambda r, n: f"{n} is owned by the {pick(r, TEAMS)} team.",
+    "port": lambda r, n: f"{n} listens on port {r.randint(1025, 9999)}.",
+    "retention": lambda r, n: f"{n} keeps its logs for {r.randint(7, 400)} days.",
+    "region": lambda r, n: f"{n} is hosted in the {pick(r, REGIONS)} region.",
+    "budget": lambda r, n: f"{n} costs about {r.randint(2, 90) * 100} dollars a month.",
+    "incident": lambda r, n: (
+        f"In {pick(r, MONTHS)} {n} failed for {r.randint(3, 180)} minutes after a "
+        f"{pick(r, CAUSES)}."
+    ),
+    "purpose": lambda r, n: (
+        f"{n} converts {pick(r, OBJECTS)} into {pick(r, OBJECTS)} for the {pick(r, TEAMS)} team."
+    ),
+    "dependency": lambda r, n: f"{n} depends on {pick(r, SERVICES)} to fetch {pick(r, OBJECTS)}.",
+}
+# The ways any other card states each fact about the service `n`, with synonyms.
 FACTS = {
     "schedule": [
         lambda r, n: (
@@ -310,7 +327,7 @@ def card(rng: random.Random, name: str, fact: str | None = None) -> tuple[str, s
     sentences, answer = [], ""
     for i, f in enumerate(facts):
         named = i == 0 or f == fact or rng.random() < 1 / 3
-        make = FACTS[f][0] if f == fact else rng.choice(FACTS[f])
+        make = STATED[f] if f == fact else rng.choice(FACTS[f])
         sentences.append(make(rng, name if named else "the service"))
         if f == fact:
             answer = sentences[-1]
@@ -323,7 +340,7 @@ def card(rng: random.Random, name: str, fact: str | None = None) -> tuple[str, s
 def topic_page(rng: random.Random, fact: str, names: list[str]) -> str:
     """A page on one fact across several services, each stated in the question's words."""
     title = TITLES[fact].format(team=pick(rng, TEAMS), month=pick(rng, MONTHS))
-    return _sentences([title] + [FACTS[fact][0](rng, name) for name in names])
+    return _sentences([title] + [STATED[fact](rng, name) for name in names])
 
 
 def _names(rng: random.Random, count: int, unknown) -> list[str]:
