@@ -16,7 +16,7 @@ from test_lesson_claims import claim, notebook
 
 @pytest.fixture(scope="module")
 def names():
-    """Every code cell of the lesson run in order (panel and quiz left out), and what each printed."""
+    """Every code cell of the lesson run in order (panel and quiz left out), and what it printed."""
     import os
 
     os.environ["WORKBOOK_OFFLINE"] = "1"
@@ -62,7 +62,10 @@ def test_the_paraphrase_is_found_by_dense_search_and_missed_by_bm25(names):
 
 
 def test_dense_collapses_where_bm25_holds(names):
-    claim("12", "Dense recall on code names falls as the wiki grows and is near zero at the largest size")
+    claim(
+        "12",
+        "Dense recall on code names falls as the wiki grows and is near zero at the largest size",
+    )
     claim("12", "BM25 finds every code-name needle at every size")
     dense = shares(names, 0, "dense")
     assert dense == sorted(dense, reverse=True) and dense[0] > 0.8 and dense[-1] <= 0.05
@@ -92,7 +95,9 @@ def test_the_collapse_point_set_beside_the_article_s(names):
 def test_stuffing_answers_at_tens_of_times_the_tokens_and_overflows_past_the_window(names):
     claim("12", "Both ways answer a code-name question")
     claim("12", "tens of times what retrieval sends, and past the window it is refused outright")
-    claim("12", "Retrieval answers every code-name question here from about 2,500 tokens on average")
+    claim(
+        "12", "Retrieval answers every code-name question here from about 2,500 tokens on average"
+    )
     stuffed, answered, needle = names["stuffed"], names["answered"], names["needle"]
     assert needle.answer in stuffed.text
     assert all(ok for ok, _ in answered) and len(answered) == 24
