@@ -286,12 +286,7 @@ def plain_checks(passages, budget, count=approx_tokens, min_score=0.0):
     for passage in passages:
         if len(passage) != 3 or not isinstance(passage[1], str):
             raise TypeError("each passage is (id, text, score)")
-    kept, total = [], 0
-    for doc, text, score in passages:
-        if score >= min_score and total + count(text) <= budget:
-            kept.append(doc)
-            total += count(text)
-    return kept, total
+    return no_argument_checks(passages, budget, count, min_score)
 
 
 @pytest.mark.parametrize(
