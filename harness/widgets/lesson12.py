@@ -16,6 +16,7 @@ from harness.retrieval import BUDGET, DENSE_K, THRESHOLD, Knobs, needle_recall
 from harness.retrieval import fill_budget as reference_fill
 from harness.retrieval import reciprocal_rank_fusion as reference_fusion
 
+MAX_BUDGET = 6000  # the budget slider's top; the tokens axis is fixed to it, so a move shows
 STAGES = {
     "dense": "dense only",
     "bm25": "BM25 only",
@@ -82,7 +83,12 @@ def retrieval_panel(indexes: dict, wiki, queries, fuse, fill) -> widgets.VBox:
         continuous_update=False,
     )
     budget = widgets.IntSlider(
-        value=BUDGET, min=500, max=6000, step=500, description="budget", continuous_update=False
+        value=BUDGET,
+        min=500,
+        max=MAX_BUDGET,
+        step=500,
+        description="budget",
+        continuous_update=False,
     )
 
     def current():
@@ -109,7 +115,9 @@ def retrieval_panel(indexes: dict, wiki, queries, fuse, fill) -> widgets.VBox:
             barmode="group",
             margin=dict(t=30),
             yaxis=dict(title="needles found (%)", range=[0, 105]),
-            yaxis2=dict(title="tokens sent", overlaying="y", side="right", rangemode="tozero"),
+            yaxis2=dict(
+                title="tokens sent", overlaying="y", side="right", range=[0, 1.05 * MAX_BUDGET]
+            ),
             legend=dict(orientation="h", y=-0.2),
         ),
     )
