@@ -103,7 +103,8 @@ def retrieval_panel(indexes: dict, wiki, queries, fuse, fill) -> widgets.VBox:
     bars = [go.Bar(name=name, **data) for name, data in zip(STAGES.values(), traces_of(rows))]
     tokens = go.Scatter(
         name="tokens sent per question",
-        mode="markers",
+        mode="lines+markers",
+        line=dict(dash="dot", color="black"),
         yaxis="y2",
         marker=dict(size=14, symbol="diamond", color="black"),
         **traces_of(rows)[-1],
