@@ -26,7 +26,6 @@ import re
 
 from google.genai import types
 
-from harness.engine.tiers import ACCEPTED as ACCEPTED_TIERS
 from harness.engine.wire import invalid
 
 ANY = None  # a value kept as sent: data, or a message the glass box does not read
@@ -37,6 +36,10 @@ _TYPES = {"string": (str, "TYPE_STRING"), "int": (int, "TYPE_INT32"), "float": (
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")  # a regex scan: a per-character loop was the engine's hot spot
 _BASE64 = re.compile(r"[A-Za-z0-9+/_-]*={0,2}")  # proto JSON reads standard and URL-safe base64, padded or not
 _V = "type.googleapis.com/google.ai.generativelanguage.v1beta."
+# The service tiers a request may name, upper-cased as _enum compares them: the SDK's ("flex") and the
+# proto's ("SERVICE_TIER_FLEX", which the docs' own snippet sent in 2026; harness/engine/compat/tiers.py).
+_TIERS = ("UNSPECIFIED", "STANDARD", "FLEX", "PRIORITY")
+SERVICE_TIERS = _TIERS + tuple(f"SERVICE_TIER_{name}" for name in _TIERS)
 
 
 def _message(message_type: str, **fields) -> tuple:
@@ -99,7 +102,7 @@ GENERATE = _message("GenerateContentRequest", model="string", contents=_repeated
                     systemInstruction=CONTENT, tools=_repeated(TOOL), toolConfig=TOOL_CONFIG,
                     safetySettings=_repeated(SAFETY_SETTING),
                     generationConfig=GENERATION, cachedContent="string", labels=ANY,
-                    serviceTier=_enum("ServiceTier", ACCEPTED_TIERS), store="bool")
+                    serviceTier=_enum("ServiceTier", SERVICE_TIERS), store="bool")
 CACHED = _message("CachedContent", name="string", model="string", displayName="string", contents=_repeated(CONTENT),
                   systemInstruction=CONTENT, tools=_repeated(TOOL), toolConfig=TOOL_CONFIG, ttl="string",
                   expireTime="string")

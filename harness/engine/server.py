@@ -16,12 +16,12 @@ Routes (under /v1/ and /v1beta/ alike):
     GET | PATCH | DELETE  cachedContents/{id}    read, change the ttl, delete
     POST   interactions, GET | DELETE interactions/{id}, POST interactions/{id}/cancel
                                           the Interactions API (interactions.py; streams: interaction_events.py)
-    /v1beta/openai/: chat/completions, models, embeddings   the OpenAI-compatible endpoint (openai_answers.py)
+    /v1beta/openai/: chat/completions, models, embeddings   the OpenAI-compatible endpoint (compat/)
 
 A generateContent request goes through, in order: its fields read as proto JSON reads them
 (fields.py), the generation settings' ranges and the thinking asked (limits.py, thinking.py), the
 contents' turn order and thought signatures (wire.py, signatures.py), the input token limit, then
-the behaviour's answer (behaviours.py), shaped for JSON mode, cut at a stop sequence or at
+the behaviour's answer (behaviours.py), shaped for JSON mode (compat/), cut at a stop sequence or at
 maxOutputTokens, signed, and billed with its thought tokens.
 
 Every malformed request gets a 4xx JSON error in Google's shape, never an HTML page or a dropped
@@ -35,14 +35,13 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs
 
-from harness.engine import MIN_CACHE_TOKENS, openai_answers, tiers
+from harness.engine import MIN_CACHE_TOKENS, compat
 from harness.engine.behaviours import respond
 from harness.engine.cache import IMPLICIT, STORE
 from harness.engine.embeddings import batch_embed, embed
 from harness.engine.fields import CACHED, COUNT, normalise
 from harness.engine.interaction_events import stream_of as interaction_stream
 from harness.engine.interactions import STORED as INTERACTIONS, error_body as interactions_error, is_route as is_interactions
-from harness.engine.json_mode import shape_answer
 from harness.engine.limits import check_generation, check_input, check_turns, cut_to_tokens, stop_at
 from harness.engine.models_api import get_model, list_models
 from harness.engine.prompt import blocks, count_tokens, parts_tokens
@@ -134,7 +133,7 @@ def _stopped(parts: list, sequences: list) -> list:
 def _output(parts: list, config: dict, thinking, request: dict) -> tuple[list, int, str]:
     """The behaviour's answer as generation settings shape it: (parts, thought tokens, finishReason).
     JSON mode first, then a stop sequence, then maxOutputTokens, which thoughts spend first."""
-    parts = _stopped(shape_answer(parts, config, request), config.get("stopSequences") or [])
+    parts = _stopped(compat.shape_answer(parts, config, request), config.get("stopSequences") or [])
     thoughts, limit = thought_tokens(thinking, parts_tokens(parts)), config.get("maxOutputTokens")
     if limit is None or thoughts + parts_tokens(parts) <= limit:
         return parts, thoughts, "STOP"
@@ -159,7 +158,7 @@ def generate(model_name: str, body: dict, api_version: str, method: str = "gener
     check_parts((body.get("systemInstruction") or {}).get("parts") or [], "GenerateContentRequest.system_instruction")
     check_signatures(request["contents"], model)
     prompt, cached = _prompt_tokens(model, body, request, cached)
-    parts, thoughts, finish = _output(respond(request), config, thinking, request)
+    parts, thoughts, finish = _output(respond(request, compat.call_functions), config, thinking, request)
     answer = parts_tokens(parts)
     parts = sign(parts, request, model)
     if thinking.include and thinking.level:
@@ -171,7 +170,7 @@ def generate(model_name: str, body: dict, api_version: str, method: str = "gener
         usage["thoughtsTokenCount"] = thoughts * count
     if cached:
         usage["cachedContentTokenCount"] = cached
-    usage["serviceTier"] = tiers.served(body.get("serviceTier"))
+    usage["serviceTier"] = compat.served_tier(body.get("serviceTier"))
     content = {"role": "model", "parts": parts} if parts else {"role": "model"}
     # NOTE: no safetyRatings and no promptFeedback. Gemini sends the four HARM_CATEGORY_* ratings only on a
     # candidate it blocks (finishReason SAFETY, no content) and promptFeedback only for a blocked prompt: an
@@ -240,8 +239,8 @@ def route(method: str, path: str, query: str, raw: bytes) -> dict:
 def glass_box(method: str, path: str, query: str, raw: bytes) -> tuple:
     """(status, content type, body) of the glass box's answer to one HTTP request, and for a generate call
     the headers Gemini adds (its service tier)."""
-    if path.startswith(openai_answers.PREFIX):
-        return openai_answers.serve(method, path, raw, generate)
+    if path.startswith(compat.OPENAI_PREFIX):
+        return compat.serve_openai(method, path, raw, generate)
     try:
         payload = route(method, path, query, raw)
         stream = interaction_stream(method, query, raw, payload) if is_interactions(path) else None
@@ -249,7 +248,7 @@ def glass_box(method: str, path: str, query: str, raw: bytes) -> tuple:
         body = interactions_error(err) if is_interactions(path) else err.body()
         return err.code, JSON_TYPE, json.dumps(body).encode()  # ASCII: a message may echo a lone surrogate
     if path.endswith((":generateContent", ":streamGenerateContent")):  # Gemini's header: the tier that served it
-        served = {tiers.HEADER: payload["usageMetadata"]["serviceTier"]}
+        served = {compat.TIER_HEADER: payload["usageMetadata"]["serviceTier"]}
         if path.endswith(":streamGenerateContent"):
             sse = "alt=sse" in query
             return 200, "text/event-stream" if sse else JSON_TYPE, encode(chunks(payload), sse), served

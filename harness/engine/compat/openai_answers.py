@@ -22,7 +22,7 @@ import json
 
 from harness.engine.embeddings import EMBEDDING_MODELS, as_base64, check_model, content_vector, dimensions_of
 from harness.engine.models_api import list_models
-from harness.engine.openai_compat import call_id, chat_to_generate, unknown
+from harness.engine.compat.openai_compat import call_id, chat_to_generate, unknown
 from harness.engine.streaming import chunks
 from harness.engine.wire import WireError, invalid, parse_body, resolve_model
 from harness.tokens import approx_tokens
