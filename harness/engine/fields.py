@@ -61,6 +61,18 @@ def _map(spec) -> tuple:
     return ("map", spec)
 
 
+def _object(object_type: str, **fields) -> tuple:
+    """An object of a JSON API (the Interactions API, the OpenAI-compatible endpoint): names kept as
+    sent, each listed field typed; a name it does not list is kept as sent (those APIs grow often)."""
+    return ("object", object_type, fields)
+
+
+def _one_of(*specs) -> tuple:
+    """A field that takes one of several JSON types (a string, an object or a list of them): the
+    first spec whose JSON type the value has reads it."""
+    return ("one_of", specs)
+
+
 # The enums' names as the installed SDK lists them ([OFF] google-genai 3.6.1 types, 2026-12-01).
 MODE = _enum("FunctionCallingConfig.Mode", types.FunctionCallingConfigMode)
 HARM_CATEGORY = _enum("HarmCategory", types.HarmCategory)
@@ -145,8 +157,27 @@ def _at(path: str) -> str:
     return f" at '{path}'" if path else ""
 
 
+SHOWN_CHARACTERS = 80  # an error message quotes this much of a bad value, never a whole 20 MB body
+
+
 def _shown(value) -> str:
-    return f'"{value}"' if isinstance(value, str) else json.dumps(value)
+    shown = f'"{value}"' if isinstance(value, str) else json.dumps(value)
+    return shown if len(shown) <= SHOWN_CHARACTERS else shown[:SHOWN_CHARACTERS] + "..."
+
+
+def _json_type(spec) -> tuple:
+    """The Python types of the JSON values `spec` reads."""
+    if spec is ANY:
+        return (object,)
+    if isinstance(spec, str):
+        return (int, float, str) if spec in ("int", "float") else (_TYPES[spec][0],)
+    return {"enum": (str,), "repeated": (list,), "one_of": (object,)}.get(spec[0], (dict,))
+
+
+def _label(spec) -> str:
+    if isinstance(spec, str):
+        return _TYPES[spec][1] if spec in _TYPES else spec
+    return {"repeated": "list", "map": "map"}.get(spec[0], spec[1] if len(spec) > 2 else "value")
 
 
 def _check_text(value: str, path: str) -> None:
@@ -185,6 +216,17 @@ def _read(spec, value, path: str, name: str):
         return value
     if spec[0] == "enum":
         return _enum_value(spec, value, path)
+    if spec[0] == "one_of":
+        for option in spec[1]:
+            if isinstance(value, _json_type(option)) and not (isinstance(value, bool) and option != "bool"):
+                return _read(option, value, path, name)
+        labels = " or ".join(_label(option) for option in spec[1])
+        raise invalid(f"Invalid value at '{path}' ({labels}), {_shown(value)}")
+    if spec[0] == "object":
+        if not isinstance(value, dict):
+            raise invalid(f"Invalid value at '{path}' ({spec[1]}), {_shown(value)}")
+        return {key: _read(spec[2][key], item, f"{path}.{key}" if path else key, key)
+                if key in spec[2] else _any(item, path) for key, item in value.items() if item is not None}
     if spec[0] == "map":
         if not isinstance(value, dict):
             raise invalid(f"Invalid value at '{path}' (map), {_shown(value)}")

@@ -41,6 +41,7 @@ from harness.engine.cache import IMPLICIT, STORE
 from harness.engine.embeddings import batch_embed, embed
 from harness.engine.fields import CACHED, COUNT, normalise
 from harness.engine.interaction_events import stream_of as interaction_stream
+from harness.engine.interaction_input import INTERACTION
 from harness.engine.interactions import STORED as INTERACTIONS, error_body as interactions_error, is_route as is_interactions
 from harness.engine.limits import check_generation, check_input, check_turns, cut_to_tokens, stop_at
 from harness.engine.models_api import get_model, list_models
@@ -192,32 +193,33 @@ def count(model_name: str, body: dict, api_version: str) -> dict:
     return {"totalTokens": total + entry["tokens"], "cachedContentTokenCount": entry["tokens"]}
 
 
-def route(method: str, path: str, query: str, raw: bytes) -> dict:
-    """The JSON answer to one HTTP request; raises WireError for every API error."""
+def route(method: str, path: str, query: str, body: dict) -> dict:
+    """The JSON answer to one HTTP request, its body already decoded; raises WireError for every API
+    error. Each route reads its body through its message's spec (fields.py) before anything else."""
     found = _ROUTE.match(path)
     version, rest = (found.group(1), found.group(2)) if found else ("", "")
     params = {key: values[0] for key, values in parse_qs(query).items()}
     if rest.startswith("models/") and ":" in rest and method == "POST":
         model, _, action = rest.removeprefix("models/").rpartition(":")
         if action in ("generateContent", "streamGenerateContent"):
-            return generate(model, parse_body(raw), version, action)
+            return generate(model, body, version, action)
         if action == "countTokens":
-            return count(model, parse_body(raw), version)
+            return count(model, body, version)
         if action == "embedContent":
-            return embed(model, parse_body(raw), version)
+            return embed(model, body, version)
         if action == "batchEmbedContents":
-            return batch_embed(model, parse_body(raw), version)
+            return batch_embed(model, body, version)
     if rest == "models" and method == "GET":
         return list_models(params.get("pageSize", ""), params.get("pageToken", ""), version)
     if rest.startswith("models/") and ":" not in rest and method == "GET":
         return get_model(rest, version)
     if rest == "cachedContents" and method == "POST":
-        return STORE.create(normalise(parse_body(raw), CACHED), version)
+        return STORE.create(normalise(body, CACHED), version)
     if rest == "cachedContents" and method == "GET":
         size = int(params["pageSize"]) if params.get("pageSize", "").isdigit() else 100
         return STORE.list(size or 100, params.get("pageToken", ""))
     if rest == "interactions" and method == "POST":
-        return INTERACTIONS.create(parse_body(raw), version, generate)
+        return INTERACTIONS.create(normalise(body, INTERACTION), version, generate)
     if rest.startswith("interactions/") and rest.endswith("/cancel") and method == "POST":
         return INTERACTIONS.cancel(rest.removeprefix("interactions/").removesuffix("/cancel"))
     if rest.startswith("interactions/") and method in ("GET", "DELETE"):
@@ -227,7 +229,7 @@ def route(method: str, path: str, query: str, raw: bytes) -> dict:
         if method == "GET":
             return STORE.resource(STORE.get(rest))
         if method == "PATCH":
-            return STORE.update(rest, normalise(parse_body(raw), CACHED))
+            return STORE.update(rest, normalise(body, CACHED))
         if method == "DELETE":
             return STORE.delete(rest)
     raise WireError(404, "NOT_FOUND", f"The glass box does not serve {method} {path}: it answers "
@@ -236,17 +238,25 @@ def route(method: str, path: str, query: str, raw: bytes) -> dict:
                     "and the OpenAI-compatible endpoint under /v1beta/openai/.")
 
 
+def error_body(path: str, err: WireError) -> dict | list:
+    """An API error in the shape of the API `path` belongs to."""
+    if path.startswith(compat.OPENAI_PREFIX):
+        return compat.openai_error(err)
+    return interactions_error(err) if is_interactions(path) else err.body()
+
+
 def glass_box(method: str, path: str, query: str, raw: bytes) -> tuple:
     """(status, content type, body) of the glass box's answer to one HTTP request, and for a generate call
-    the headers Gemini adds (its service tier)."""
-    if path.startswith(compat.OPENAI_PREFIX):
-        return compat.serve_openai(method, path, raw, generate)
+    the headers Gemini adds (its service tier). Every body is decoded here, once, whatever the route:
+    bytes that are not a JSON object are a 400 before any route sees them."""
     try:
-        payload = route(method, path, query, raw)
-        stream = interaction_stream(method, query, raw, payload) if is_interactions(path) else None
-    except WireError as err:
-        body = interactions_error(err) if is_interactions(path) else err.body()
-        return err.code, JSON_TYPE, json.dumps(body).encode()  # ASCII: a message may echo a lone surrogate
+        body = parse_body(raw)
+        if path.startswith(compat.OPENAI_PREFIX):
+            return compat.serve_openai(method, path, body, generate)
+        payload = route(method, path, query, body)
+        stream = interaction_stream(method, query, body, payload) if is_interactions(path) else None
+    except WireError as err:  # ASCII: a message may echo a lone surrogate
+        return err.code, JSON_TYPE, json.dumps(error_body(path, err)).encode()
     if path.endswith((":generateContent", ":streamGenerateContent")):  # Gemini's header: the tier that served it
         served = {compat.TIER_HEADER: payload["usageMetadata"]["serviceTier"]}
         if path.endswith(":streamGenerateContent"):
@@ -361,8 +371,7 @@ class _Handler(BaseHTTPRequestHandler):
             status, content_type, body, *extra = self.server.answer(method, path, query, raw)
             headers = extra[0] if extra else {}  # a replay answers without them
         except WireError as err:  # a missing key, or a body too large to read: in the shape of the path's API
-            shaped = interactions_error(err) if is_interactions(path) else err.body()
-            status, content_type, body = err.code, JSON_TYPE, json.dumps(shaped).encode()
+            status, content_type, body = err.code, JSON_TYPE, json.dumps(error_body(path, err)).encode()
         except Exception as err:  # a bug in the glass box: answer it, keep the connection alive
             status, content_type = 500, JSON_TYPE
             body = json.dumps({"error": {"code": 500, "status": "INTERNAL", "message":

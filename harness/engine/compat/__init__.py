@@ -18,15 +18,17 @@ FROZEN: no new heuristics. Their answers are labels and echoes ("Popular cookie 
 'From get_weather: "Sunny, 21 C."'), not a model's: they show the shape of an answer, never its
 content. A program that needs more than a shape should run online with a key.
 
-The core imports this package in one place, harness/engine/server.py, through the four names below;
+The core imports this package in one place, harness/engine/server.py, through the names below;
 nothing else in the core imports compat (tests/test_engine_layering.py).
 """
 
 from harness.engine.compat.caller import act as call_functions
 from harness.engine.compat.json_mode import shape_answer
 from harness.engine.compat.openai_answers import PREFIX as OPENAI_PREFIX
+from harness.engine.compat.openai_answers import error as openai_error
 from harness.engine.compat.openai_answers import serve as serve_openai
 from harness.engine.compat.tiers import HEADER as TIER_HEADER
 from harness.engine.compat.tiers import served as served_tier
 
-__all__ = ["OPENAI_PREFIX", "TIER_HEADER", "call_functions", "serve_openai", "served_tier", "shape_answer"]
+__all__ = ["OPENAI_PREFIX", "TIER_HEADER", "call_functions", "openai_error", "serve_openai", "served_tier",
+           "shape_answer"]
