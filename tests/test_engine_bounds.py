@@ -83,3 +83,13 @@ def test_a_cache_takes_any_ttl_as_gemini_does():
         {"role": "user", "parts": [{"text": "Rex likes long walks in the park. " * 700}]}]}
     expires = int(store.create(long)["expireTime"][:4])
     assert expires - time.gmtime(store.clock()).tm_year in (9, 10)
+
+
+def test_a_cache_over_the_model_s_input_limit_is_refused_when_made():
+    store = cache.CachedContentStore()
+    huge = {"model": f"models/{MODEL}", "contents": [{"role": "user", "parts": [
+        {"text": "walks " * 1_100_000}]}]}
+    with pytest.raises(cache.WireError) as refused:
+        store.create(huge)
+    assert refused.value.code == 400 and "exceeds the maximum number of tokens" in refused.value.message
+    assert store.list() == {"cachedContents": []}

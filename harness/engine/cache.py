@@ -26,6 +26,7 @@ import time
 
 from harness.engine import MIN_CACHE_TOKENS
 from harness.engine.bounded import Bounded
+from harness.engine.limits import check_input
 from harness.engine.prompt import Block, blocks, canonical, count_tokens
 from harness.engine.wire import WireError, check_built_in_tools, check_contents, invalid, resolve_model
 
@@ -140,6 +141,7 @@ class CachedContentStore:
         if tokens < MIN_CACHE_TOKENS[model]:
             raise invalid(f"Cached content is too small. total_token_count={tokens}, "
                           f"min_total_token_count={MIN_CACHE_TOKENS[model]}")
+        check_input(tokens, model)  # a cache is part of every prompt that uses it: the same limit holds
         now = self.clock()
         expires = _expiry(body, now)  # a bad ttl is refused here, before the table is touched
         with self._lock:
