@@ -21,6 +21,7 @@ Error paths use the proto names (`contents[0].parts[1].function_call`), as Googl
 NOTE: a string holding a lone UTF-16 surrogate (`"\\ud800"` in the JSON) is refused here too: it is
 not text, and writing it back out would fail later, far from the cause.
 """
+import functools
 import json
 import re
 
@@ -121,11 +122,13 @@ CACHED = _message("CachedContent", name="string", model="string", displayName="s
 COUNT = _message("CountTokensRequest", contents=_repeated(CONTENT), generateContentRequest=GENERATE, model="string")
 
 
+@functools.lru_cache(maxsize=1024)  # a few hundred field names, read once per field of every request
 def snake(name: str) -> str:
     """`maxOutputTokens` -> `max_output_tokens` (the proto name, used in error paths)."""
     return re.sub(r"(?<!^)([A-Z])", r"_\1", name).lower()
 
 
+@functools.lru_cache(maxsize=1024)
 def _camel(name: str) -> str:
     head, *rest = name.split("_")
     return head + "".join(word[:1].upper() + word[1:] for word in rest)
