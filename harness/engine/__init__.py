@@ -14,11 +14,12 @@ same answer. One idea per module (tests/test_engine_layering.py checks this list
 
     server      the HTTP server and the routes of the REST API; the one dispatch point to compat
     wire        request validation and Google-style errors
-    fields      a request's fields read as proto JSON reads them: types, names, enums, at every depth
+    fields      a request's fields read as proto JSON reads them, at every depth
     limits      the model's context window, the generation settings' ranges, where an answer stops
     prompt      a request as blocks of text, and their token counts
     cache       the implicit prefix cache and the explicit `cachedContents` store
-    behaviours  which behaviour answers a request: summariser, a scenario's policy, reader (or compat)
+    bounded     a store held to a count and a total of bytes, the oldest dropped first
+    behaviours  which behaviour answers: summariser, a scenario's policy, reader (or compat)
     scenario    the plug-in interface: a Scenario subclass per scenario, its Skills, the registry
     agent_policy  the generic coding agent every coding task's scenario subclasses
     reader      answers a question from the request, or says it does not know

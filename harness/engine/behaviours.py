@@ -1,4 +1,4 @@
-"""Which behaviour answers a request: the summariser, a scenario's policy, the compat caller or the reader.
+"""Which behaviour answers a request: the summariser, a scenario's policy, compat or the reader.
 
 The choice reads the request and nothing else:
 
@@ -7,7 +7,7 @@ The choice reads the request and nothing else:
                                                      agent history keeps its cached prefix)
     declares a registered scenario's tool set     -> that scenario's policy (harness.engine.scenario)
     declares other functions                      -> `call_functions`, which the server passes in:
-                                                     compat's function calling (harness.engine.compat)
+                                                     compat's function calling
     anything else                                 -> reader
 
     >>> respond({"contents": [{"role": "user", "parts": [{"text": "Where is the README?"}]}]})
@@ -23,7 +23,8 @@ from harness.engine.scenario import policy_for
 
 def declarations(request: dict) -> list[dict]:
     """Every function declaration of the request's tools, in order."""
-    return [d for tool in request.get("tools") or [] for d in tool.get("functionDeclarations") or []]
+    tools = request.get("tools") or []
+    return [d for tool in tools for d in tool.get("functionDeclarations") or []]
 
 
 def declared_functions(request: dict) -> list[str]:

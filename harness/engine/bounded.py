@@ -28,7 +28,7 @@ class Bounded:
         self.bytes = 0
 
     def put(self, key: str, value, size: int) -> list[str]:
-        """Keep `value` under `key`; the keys of the oldest entries dropped to stay within bounds."""
+        """Keep `value` under `key`; the keys of the oldest entries it drops to stay in bounds."""
         self.pop(key)
         self._entries[key] = (value, size)
         self.bytes += size

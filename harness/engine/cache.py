@@ -31,9 +31,10 @@ from harness.engine.prompt import Block, blocks, canonical, count_tokens
 from harness.engine.wire import WireError, check_built_in_tools, check_contents, invalid, resolve_model
 
 DEFAULT_TTL_SECONDS = 3600.0  # the API's default when create() gives neither ttl nor expireTime
-# [OFF] ai.google.dev/gemini-api/docs/caching (as copied in public pages, read 2026-12-03): "There are
-# no minimum or maximum bounds on the TTL", so any ttl proto's Duration reads is taken. Gemini bills
-# storage by the hour instead of capping it, and publishes no limit on the number of caches (searched
+# [OFF] ai.google.dev/gemini-api/docs/caching (as copied in public pages, read 2026-12-03):
+# "There are no minimum or maximum bounds on the TTL", so any ttl proto's Duration reads is taken. Gemini bills
+# storage by the hour instead of capping it, and publishes no limit on the number of caches
+# (searched
 # docs and issues, 2026-12-03): these bounds are ours, so that a kernel's memory stays small; the
 # oldest cache goes first and its name then gets Gemini's answer to an unknown cache.
 MAX_CACHES = 100
@@ -141,7 +142,7 @@ class CachedContentStore:
         if tokens < MIN_CACHE_TOKENS[model]:
             raise invalid(f"Cached content is too small. total_token_count={tokens}, "
                           f"min_total_token_count={MIN_CACHE_TOKENS[model]}")
-        check_input(tokens, model)  # a cache is part of every prompt that uses it: the same limit holds
+        check_input(tokens, model)  # a cache is part of each prompt that uses it: the same limit
         now = self.clock()
         expires = _expiry(body, now)  # a bad ttl is refused here, before the table is touched
         with self._lock:

@@ -37,8 +37,8 @@ _TYPES = {"string": (str, "TYPE_STRING"), "int": (int, "TYPE_INT32"), "float": (
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")  # a regex scan: a per-character loop was the engine's hot spot
 _BASE64 = re.compile(r"[A-Za-z0-9+/_-]*={0,2}")  # proto JSON reads standard and URL-safe base64, padded or not
 _V = "type.googleapis.com/google.ai.generativelanguage.v1beta."
-# The service tiers a request may name, upper-cased as _enum compares them: the SDK's ("flex") and the
-# proto's ("SERVICE_TIER_FLEX", which the docs' own snippet sent in 2026; harness/engine/compat/tiers.py).
+# The service tiers a request may name, upper-cased as _enum compares them: the SDK's ("flex") and
+# the proto's ("SERVICE_TIER_FLEX", which the docs' own snippet sent in 2026; compat/tiers.py).
 _TIERS = ("UNSPECIFIED", "STANDARD", "FLEX", "PRIORITY")
 SERVICE_TIERS = _TIERS + tuple(f"SERVICE_TIER_{name}" for name in _TIERS)
 
@@ -64,7 +64,7 @@ def _map(spec) -> tuple:
 
 def _object(object_type: str, **fields) -> tuple:
     """An object of a JSON API (the Interactions API, the OpenAI-compatible endpoint): names kept as
-    sent, each listed field typed; a name it does not list is kept as sent (those APIs grow often)."""
+    sent, each listed field typed; a name it does not list is kept as sent (those APIs grow)."""
     return ("object", object_type, fields)
 
 
@@ -221,15 +221,18 @@ def _read(spec, value, path: str, name: str):
         return _enum_value(spec, value, path)
     if spec[0] == "one_of":
         for option in spec[1]:
-            if isinstance(value, _json_type(option)) and not (isinstance(value, bool) and option != "bool"):
+            a_bool_elsewhere = isinstance(value, bool) and option != "bool"
+            if isinstance(value, _json_type(option)) and not a_bool_elsewhere:
                 return _read(option, value, path, name)
         labels = " or ".join(_label(option) for option in spec[1])
         raise invalid(f"Invalid value at '{path}' ({labels}), {_shown(value)}")
     if spec[0] == "object":
         if not isinstance(value, dict):
             raise invalid(f"Invalid value at '{path}' ({spec[1]}), {_shown(value)}")
-        return {key: _read(spec[2][key], item, f"{path}.{key}" if path else key, key)
-                if key in spec[2] else _any(item, path) for key, item in value.items() if item is not None}
+        fields = spec[2]
+        return {key: _read(fields[key], item, f"{path}.{key}" if path else key, key)
+                if key in fields else _any(item, path)
+                for key, item in value.items() if item is not None}
     if spec[0] == "map":
         if not isinstance(value, dict):
             raise invalid(f"Invalid value at '{path}' (map), {_shown(value)}")

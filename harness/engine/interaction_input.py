@@ -21,19 +21,21 @@ _REMOTE = ("mcp_server", "tool_search")
 REMOTE = ("tools[{index}].{kind}: the glass box cannot use the {kind} tool (it is offline and reaches no server), "
           "and answering without it would hide that. Declare the functions you need and run them yourself, "
           "or run online with a key.")
-# The create body's fields the glass box reads, typed at every depth (fields.normalise reads the body
-# with it before anything else does), as google-genai 3.6.1 sends them (google/genai/_gaos/types/
+# The create body's fields the glass box reads, typed at every depth (fields.normalise reads the
+# body with it before anything else does), as google-genai 3.6.1 sends them (google/genai/_gaos/types/
 # interactions/, read 2026-12-01). A field not listed is kept as sent: the API grows often.
 INPUT_CONTENT = _object("Content", type="string", text="string", data="string", uri="string",
-                        mime_type="string", call_id="string", name="string", result=ANY, id="string",
-                        arguments=STRUCT, signature="string", summary=ANY, role="string")
+                        mime_type="string", call_id="string", name="string", result=ANY,
+                        id="string", arguments=STRUCT, signature="string", summary=ANY,
+                        role="string")
 _CONTENTS = _one_of("string", INPUT_CONTENT, _repeated(_one_of("string", INPUT_CONTENT)))
 INPUT_CONTENT[2]["content"] = _CONTENTS  # a turn's or a step's content holds contents
 _FORMAT = _object("ResponseFormat", type="string", mime_type="string", schema=STRUCT)
 _TOOL_CHOICE = _object("ToolChoice", allowed_tools=_object("AllowedTools", mode="string",
                                                            tools=_repeated("string")))
 INTERACTION = _object(
-    "CreateInteractionRequest", model="string", agent="string", agent_config=STRUCT, input=_CONTENTS,
+    "CreateInteractionRequest", model="string", agent="string", agent_config=STRUCT,
+    input=_CONTENTS,
     previous_interaction_id="string", store="bool", background="bool", stream="bool",
     service_tier="string", system_instruction="string", response_mime_type="string",
     tools=_repeated(_object("Tool", type="string", name="string", description="string",

@@ -25,8 +25,8 @@ repositories Jul-Nov 2026; read 2026-12-02). The glass box keeps one RETENTION_S
 tier's 55 days, on `clock`, which tests move) and, since Gemini publishes no count or size limit for
 stored interactions (searched docs and issues, 2026-12-03), at most MAX_STORED of them and
 MAX_STORED_BYTES of their contents in its memory (bounded.py), the oldest going first: an id
-dropped is answered as Gemini answers an unknown one; `store=false` keeps none, and so rules out a later `previous_interaction_id` and
-`background=true` (the same page: store=false "is incompatible with background execution").
+dropped is answered as Gemini answers an unknown one. `store=false` keeps none, and so rules out a
+later `previous_interaction_id` and `background=true` (the same page: store=false "is incompatible with background execution").
 
 Agents (`agent=`, such as Deep Research, with its `agent_config`): Google runs them on its own
 servers, searching the web and running tools for minutes; the glass box is offline and has none, so
@@ -65,9 +65,10 @@ RETENTION_SECONDS = 55 * 24 * 3600  # [OFF] the paid tier's 55 days (the free ti
 # a turn that follows a store=false one, was found nowhere public (searched issues, code, docs and
 # pages for "interaction not found", "Interaction with id", previous_interaction_id, 2026-12-01 and
 # 2026-12-02): the words are the glass box's own.
-NOT_FOUND = ("Interaction {id} was not found: it does not exist, was deleted, was created with store=false, "
-             f"or was dropped (the glass box keeps the newest {MAX_STORED:,} interactions, "
-             f"{MAX_STORED_BYTES // 2**20} MB in all). Send the conversation again, or continue from a newer id.")
+NOT_FOUND = ("Interaction {id} was not found: it does not exist, was deleted, was created with "
+             "store=false, or was dropped (the glass box keeps the newest "
+             f"{MAX_STORED:,} interactions, {MAX_STORED_BYTES // 2**20} MB in all). Send the "
+             "conversation again, or continue from a newer id.")
 NO_MODEL = "An interaction needs a `model` (for example 'gemini-3.8-flash') or an `agent`."
 AGENT = ("The glass box cannot run the agent {agent!r}: Google's hosted agents (Deep Research, Antigravity) "
          "plan, search the web and run tools on Google's servers, and the glass box is an offline stand-in "

@@ -159,7 +159,8 @@ def generate(model_name: str, body: dict, api_version: str, method: str = "gener
     check_parts((body.get("systemInstruction") or {}).get("parts") or [], "GenerateContentRequest.system_instruction")
     check_signatures(request["contents"], model)
     prompt, cached = _prompt_tokens(model, body, request, cached)
-    parts, thoughts, finish = _output(respond(request, compat.call_functions), config, thinking, request)
+    parts = respond(request, compat.call_functions)
+    parts, thoughts, finish = _output(parts, config, thinking, request)
     answer = parts_tokens(parts)
     parts = sign(parts, request, model)
     if thinking.include and thinking.level:
@@ -247,7 +248,8 @@ def error_body(path: str, err: WireError) -> dict | list:
 
 def glass_box(method: str, path: str, query: str, raw: bytes) -> tuple:
     """(status, content type, body) of the glass box's answer to one HTTP request, and for a generate call
-    the headers Gemini adds (its service tier). Every body is decoded here, once, whatever the route:
+    the headers Gemini adds (its service tier). Every body is decoded here, once, whatever the
+    route:
     bytes that are not a JSON object are a 400 before any route sees them."""
     try:
         body = parse_body(raw)

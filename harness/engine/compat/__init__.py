@@ -30,5 +30,12 @@ from harness.engine.compat.openai_answers import serve as serve_openai
 from harness.engine.compat.tiers import HEADER as TIER_HEADER
 from harness.engine.compat.tiers import served as served_tier
 
-__all__ = ["OPENAI_PREFIX", "TIER_HEADER", "call_functions", "openai_error", "serve_openai", "served_tier",
-           "shape_answer"]
+__all__ = [
+    "OPENAI_PREFIX",
+    "TIER_HEADER",
+    "call_functions",
+    "openai_error",
+    "serve_openai",
+    "served_tier",
+    "shape_answer",
+]

@@ -20,8 +20,8 @@ answer; `completion_tokens_details.reasoning_tokens` carries the thoughts; strea
 import hashlib
 import json
 
-from harness.engine.embeddings import (EMBEDDING_MODELS, MAX_BATCH, as_base64, check_model, content_vector,
-                                       dimensions_of)
+from harness.engine.embeddings import (EMBEDDING_MODELS, MAX_BATCH, as_base64, check_model,
+                                       content_vector, dimensions_of)
 from harness.engine.fields import _object, _one_of, _repeated, normalise
 from harness.engine.models_api import list_models
 from harness.engine.compat.openai_compat import call_id, chat_to_generate, unknown
@@ -33,12 +33,12 @@ PREFIX = "/v1beta/openai/"
 JSON_TYPE = "application/json; charset=UTF-8"
 FINISH = {"STOP": "stop", "MAX_TOKENS": "length", "SAFETY": "content_filter", "RECITATION": "content_filter"}
 EMBEDDING_FIELDS = ("model", "input", "encoding_format", "dimensions", "user")
-EMBEDDINGS = _object("EmbeddingsRequest", model="string", input=_one_of("string", _repeated("string")),
-                     encoding_format="string", dimensions="int", user="string")
+EMBEDDINGS = _object("EmbeddingsRequest", model="string", encoding_format="string",
+                     input=_one_of("string", _repeated("string")), dimensions="int", user="string")
 # NOTE: the endpoint's own limit on `input` is published nowhere we found (docs and issues searched,
 # 2026-12-03); it is served by Gemini's batchEmbedContents, whose 100-request limit it takes here.
-TOO_MANY_INPUTS = ("* input: at most {limit} inputs can be embedded in one request, got {count}; send "
-                   "them in batches of {limit}.")
+TOO_MANY_INPUTS = ("* input: at most {limit} inputs can be embedded in one request, got {count}; "
+                   "send them in batches of {limit}.")
 
 
 def _usage(metadata: dict) -> dict:

@@ -50,8 +50,8 @@ EFFORTS = ("high", "low", "medium", "none")
 EFFORT_BUDGETS = {"none": 0, "low": 1024, "medium": 8192, "high": 24576}
 TOOL_CHOICES = {"none": "NONE", "auto": "AUTO", "required": "ANY"}
 ROLES = ("system", "developer", "user", "assistant", "tool")
-# The request's fields typed at every depth, read before anything else (a 400 naming the field, never
-# a crash on a value of the wrong type); the shapes of the openai SDK's ChatCompletion params.
+# The request's fields typed at every depth, read before anything else (a 400 naming the field,
+# never a crash on a value of the wrong type); the shapes of the openai SDK's ChatCompletion params.
 _PART = _object("ContentPart", type="string", text="string",
                 image_url=_object("ImageURL", url="string", detail="string"),
                 input_audio=_object("InputAudio", data="string", format="string"))
