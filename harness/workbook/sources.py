@@ -95,6 +95,17 @@ SOURCES = {
         "ai.google.dev/gemini-api/docs/interactions/streaming", "Google", "English",
         "The server-sent events of `stream=True`, in order (read 2026-12-02).",
         "“Streaming interactions”"),
+    "rrf": Source(
+        "“Reciprocal Rank Fusion outperforms Condorcet and individual Rank Learning Methods”", "",
+        "the proceedings of SIGIR 2009 (doi 10.1145/1571941.1572114)",
+        "Gordon V. Cormack, Charles L. A. Clarke and Stefan Büttcher", "English",
+        "Reciprocal rank fusion: the sum of 1/(k + rank) over the rankings that hold a document, k = 60.",
+        "Reciprocal Rank Fusion outperforms"),
+    "bm25s": Source(
+        "“BM25S: Orders of magnitude faster lexical search via eager sparse scoring”", "",
+        "a technical report on the library `bm25s` (arXiv 2407.03618, 2024)", "Xing Han Lù", "English",
+        "The BM25 keyword search lesson 12 runs (tokenising, indexing, the top k).",
+        "BM25S: Orders of magnitude"),
 }
 
 INTRO = ("Figures marked *as reported* come from these sources; figures marked *measured here* come from "
