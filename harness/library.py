@@ -37,7 +37,7 @@ from harness.scenarios.library import (BATTERY, LIBRARY_SYSTEM, MEMORY_PROBES, M
 from harness.scenarios.library.glass_box import READ, SEARCH, SHELL
 from harness.tools import Workspace
 
-MAX_CALLS = 10  # model calls in one turn: index, two files, three greps, two more files, a search, the answer
+MAX_CALLS = 10  # model calls in one turn: index, two files, two greps, two more files, a search, the answer
 
 
 @dataclass(frozen=True)
@@ -49,6 +49,12 @@ class LibraryPlan:
     keep_recent: int = 1             # exchanges kept word for word in the window
     index_budget: int | None = None  # tokens of INDEX.md (None: every file listed)
     shell: bool = False              # declare corpus_shell
+
+
+def budget_plan(budget: int | None, shell: bool = False) -> LibraryPlan:
+    """Moved out, with the index held to `budget` tokens (None: every file listed) and the shell if asked."""
+    name = "index: every file" if budget is None else f"index {budget:,}"
+    return LibraryPlan(name + (" + shell" if shell else ""), index_budget=budget, shell=shell)
 
 
 def _user(text: str) -> types.Content:

@@ -111,3 +111,19 @@ class KnowledgeBase:
 
     def __repr__(self):
         return f"KnowledgeBase({str(self.root)!r}, {len(self.entries)} files)"
+
+
+def calls_to_repay(cleared: int, rewritten: int, price) -> float:
+    """Calls after which clearing `cleared` tokens has paid for the cache it broke.
+
+    Clearing changes the prompt from the cut on, so the next call reads the `rewritten` tokens after
+    the cut at the full input rate instead of the cached one; every call after that reads `cleared`
+    tokens fewer, each at the cached rate (the Anthropic page's reason for `clear_at_least`).
+
+    >>> from harness.billing import Price
+    >>> calls_to_repay(5_000, 35_000, Price(input=1.0, cached_input=0.1, output=4.0))
+    63.0
+    """
+    if cleared <= 0 or rewritten < 0:
+        raise ValueError(f"cleared must be positive and rewritten at least 0, got {cleared} and {rewritten}.")
+    return rewritten * (price.input - price.cached_input) / (cleared * price.cached_input)

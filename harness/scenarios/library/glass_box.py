@@ -5,9 +5,10 @@ latest question; each call it takes the first step that applies:
 
     1. the index was not read this turn                       -> read_file("INDEX.md")
     2. an index line shares the question's words, file unread -> read_file(that file)   (two at most)
-    3. no line matches, corpus_shell declared                 -> grep -rli WORD . for the question's
-                                                                 longest words, one a call (three at most),
-                                                                 then read_file the files most of them hit
+    3. no line matches, corpus_shell declared                 -> grep -rli WORD . for the question's two
+                                                                 longest words, one a call, then read_file
+                                                                 the files they point to most (a word found
+                                                                 in few files counts more)
     4. nothing found yet                                      -> search_course(question)
     5. otherwise                                              -> answer, by the reader's rules
 
@@ -31,7 +32,7 @@ from harness.scenarios.course.glass_box import TOOL as SEARCH
 
 READ, SHELL = "read_file", "corpus_shell"
 MAX_FOLLOW = 2  # files read for one question, from the index or from grep
-MAX_GREPS = 3   # words grepped for one question
+MAX_GREPS = 2   # words grepped for one question: each grep is a jailed program, about 50 ms of CPU
 
 
 def _question_at(contents: list) -> int | None:
@@ -117,17 +118,17 @@ class Librarian(Scenario):
 
     @staticmethod
     def _grep(wanted: list[str], done: list, read: set) -> list[dict] | None:
-        """The next grep, or the next file most greps hit; None once there is nothing left to try."""
+        """The next grep, or the next file the greps point to most; None once there is nothing left to try."""
         words = sorted(dict.fromkeys(w for w in wanted if not w.isdigit()), key=len, reverse=True)[:MAX_GREPS]
         grepped = {_grep_word(args.get("command", "")): _hits(output) for name, args, output in done if name == SHELL}
         for word in words:
             if word not in grepped:
                 return _call(SHELL, command=f"grep -rli {word} .")
-        counts: dict[str, int] = {}
-        for hits in grepped.values():
+        weight: dict[str, float] = {}
+        for hits in grepped.values():  # a word in few files says more about which file is meant
             for path in hits:
-                counts[path] = counts.get(path, 0) + 1
-        best = sorted(counts, key=lambda path: (-counts[path], path))[:MAX_FOLLOW]
+                weight[path] = weight.get(path, 0) + 1 / len(hits)
+        best = sorted(weight, key=lambda path: (-weight[path], path))[:MAX_FOLLOW]
         for path in best:
             if path not in read:
                 return _call(READ, path=path)
