@@ -12,7 +12,8 @@ commands in (`harness.plumbing.jail`), with the knowledge base mounted read-only
 
 >>> from tempfile import mkdtemp
 >>> from pathlib import Path
->>> root = Path(mkdtemp(prefix="kb-")); _ = (root / "INDEX.md").write_text("- notes/a.md: caching\\n")
+>>> root = Path(mkdtemp(prefix="kb-"))
+>>> _ = (root / "INDEX.md").write_text("- notes/a.md: caching\\n")
 >>> shell = CorpusShell(root)
 >>> shell.run("cat ../../etc/passwd")
 'ERROR: ../../etc/passwd is outside the workspace; use a path relative to the workspace root.'
@@ -23,6 +24,7 @@ Where rg (Debian's ripgrep) is not installed, `rg` is refused with a pointer to 
 same searches here. The outputs of a read-only shell depend only on the command and the files: a
 command already run on the same files is answered from memory (it still counts for the turn).
 """
+
 import os
 import shlex
 import shutil
@@ -32,14 +34,25 @@ from harness import tools
 from harness.plumbing.steady_output import steady
 
 PROGRAMS = ("rg", "grep", "find", "ls", "sed", "head", "cat", "wc")  # the article's list
-TIMEOUT_SECONDS = 8          # the article's limit; tools._run stops every command at this
-MAX_OUTPUT_CHARS = 40_000    # what the model is shown of one command's output
-MAX_COMMANDS_PER_TURN = 20   # the article's limit; the agent loop calls new_turn() before each turn
+TIMEOUT_SECONDS = 8  # the article's limit; tools._run stops every command at this
+MAX_OUTPUT_CHARS = 40_000  # what the model is shown of one command's output
+MAX_COMMANDS_PER_TURN = 20  # the article's limit; the agent loop calls new_turn() before each turn
 # Options that make a program run another one or write a file: refused, whatever their spelling
-# (`--pre=cat`, or a short letter inside a cluster: `sed -ni`). GNU sed's own e, r and w commands are
+# (`--pre=cat`, or a short letter inside a cluster: `sed -ni`). GNU sed's own e, r and w commands
+# are
 # refused by its --sandbox, which every sed call gets.
 WRITING_OPTIONS = {
-    "find": ("-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"),
+    "find": (
+        "-exec",
+        "-execdir",
+        "-ok",
+        "-okdir",
+        "-delete",
+        "-fprint",
+        "-fprint0",
+        "-fprintf",
+        "-fls",
+    ),
     "rg": ("--pre", "--pre-glob", "--search-zip", "--hostname-bin"),
     "sed": ("--in-place",),
 }
@@ -65,7 +78,7 @@ def _writing_option(program: str, argv: list[str]) -> str | None:
 
 
 class CorpusShell:
-    """The read-only shell of one knowledge base (the folder `root`); `run(command)` returns text."""
+    """The read-only shell of the knowledge base in the folder `root`; `run(command)` gives text."""
 
     def __init__(self, root):
         self.workspace = tools.Workspace(root)  # its path checks, and its refusal texts
@@ -86,10 +99,16 @@ class CorpusShell:
         if error or not command.strip():
             return error or "ERROR: empty command; try 'cat INDEX.md'."
         if self.commands_this_turn >= MAX_COMMANDS_PER_TURN:
-            return f"ERROR: {MAX_COMMANDS_PER_TURN} commands already ran this turn; answer with what you found."
+            return (
+                f"ERROR: {MAX_COMMANDS_PER_TURN} commands already ran this turn; answer with "
+                "what you found."
+            )
         syntax = [s for s in tools.SHELL_SYNTAX if s in command]
         if syntax:
-            return f"ERROR: {syntax[0]!r} needs a shell and commands run without one; run one program at a time."
+            return (
+                f"ERROR: {syntax[0]!r} needs a shell and commands run without one; run one "
+                "program at a time."
+            )
         try:
             argv = shlex.split(command)
         except ValueError as error:
@@ -97,10 +116,14 @@ class CorpusShell:
         if argv[0] == "rg" and "rg" not in installed_programs():
             return "ERROR: rg is not installed here; grep -rn does the same search."
         if argv[0] not in PROGRAMS:
-            return f"ERROR: {argv[0]} is not allowed. Allowed programs: {', '.join(installed_programs())}."
+            allowed = ", ".join(installed_programs())
+            return f"ERROR: {argv[0]} is not allowed. Allowed programs: {allowed}."
         option = _writing_option(argv[0], argv)
         if option:
-            return f"ERROR: {argv[0]} {option} can change or run something; the corpus shell only reads."
+            return (
+                f"ERROR: {argv[0]} {option} can change or run something; the corpus shell only "
+                "reads."
+            )
         for arg in argv[1:]:
             for candidate in tools._path_candidates(arg):
                 if candidate.startswith(("~", "/")) or ".." in candidate:
@@ -121,11 +144,15 @@ class CorpusShell:
         return self._outputs[key]
 
     def _run(self, argv: list[str]) -> str:
-        if argv[0] == "sed":  # GNU sed's sandbox refuses its e, r and w commands: a script cannot write or run
+        if (
+            argv[0] == "sed"
+        ):  # GNU sed's sandbox refuses its e, r and w commands: a script cannot write or run
             argv = ["sed", "--sandbox", *argv[1:]]
         mode = tools.jail_mode()
         jail = None
-        if mode:  # the workspace's jail, with the knowledge base read-only: no command can change it
+        if (
+            mode
+        ):  # the workspace's jail, with the knowledge base read-only: no command can change it
             jail = tools._jail(mode, self.root)
             jail = {**jail, "write": [], "read": [*jail["read"], *jail["write"]]}
         code, raw, stopped = tools._run(argv, self.root, tools._command_env(tools.JAILED_TMP), jail)
@@ -133,15 +160,19 @@ class CorpusShell:
             return f"ERROR: {shlex.join(argv)} timed out after {TIMEOUT_SECONDS} s and was stopped."
         output = raw.decode("utf-8", errors="replace")
         if len(output) > MAX_OUTPUT_CHARS or stopped == "cap":
-            output = output[:MAX_OUTPUT_CHARS] + f"\n[output cut at {MAX_OUTPUT_CHARS:,} characters]"
+            output = (
+                output[:MAX_OUTPUT_CHARS] + f"\n[output cut at {MAX_OUTPUT_CHARS:,} characters]"
+            )
         return f"{tools._how_it_ended(code)}\n{output}"
 
 
 def _fingerprint(root: Path) -> tuple:
-    """What a read-only command's output depends on: every file's path, size and modification time."""
+    """What a read-only command's output depends on: each file's path, size and change time."""
     found = []
     for folder, _, files in os.walk(root):
         for name in files:
             info = os.stat(os.path.join(folder, name), follow_symlinks=False)
-            found.append((os.path.relpath(os.path.join(folder, name), root), info.st_size, info.st_mtime_ns))
+            found.append(
+                (os.path.relpath(os.path.join(folder, name), root), info.st_size, info.st_mtime_ns)
+            )
     return tuple(sorted(found))

@@ -1,11 +1,11 @@
 """Lesson 13's sessions: the tutor working from a knowledge base, with and without moving turns out.
 
-`run_library_session` runs lesson 08's tutor session (facts planted at turn 0, course questions, then
-probes) with the library tutor (harness.scenarios.library): each turn it reads INDEX.md and the files
-whose lines match the question. With `offload` the harness moves every exchange older than
-`keep_recent` out of the window into notes/turn-NN.md (harness.offload), so the window holds the
-system text, the opening, the recent exchanges and this turn's reads; without it the window keeps
-everything, every earlier read included.
+`run_library_session` runs lesson 08's tutor session (facts planted at turn 0, course questions,
+then probes) with the library tutor (harness.scenarios.library): each turn it reads INDEX.md and
+the files whose lines match the question. With `offload` the harness moves every exchange older
+than `keep_recent` out of the window into notes/turn-NN.md (harness.offload), so the window holds
+the system text, the opening, the recent exchanges and this turn's reads; without it the window
+keeps everything, every earlier read included.
 
     >>> run = run_library_session(connect(), LibraryPlan("moved out"))          # doctest: +SKIP
     >>> [tokens for _, tokens in turn_prompts(run)][-3:]                         # doctest: +SKIP
@@ -14,6 +14,7 @@ everything, every earlier read included.
 tool sets (the shell ablation of the tutor article) and says, per question, which tools it used,
 whether the right passage was reached by search or by any tool, and whether the answer quotes it.
 """
+
 import copy
 import tempfile
 from dataclasses import KW_ONLY, dataclass
@@ -32,27 +33,37 @@ from harness.plumbing.session_bundles import Bundle, Recording, usage_dict
 from harness.probes import MAX_QUESTIONS, _replay_key, script_turns
 from harness.scenarios.course import TUTOR_SYSTEM, TUTOR_TOOLS, passages, search_course
 from harness.scenarios.course.script import OPENING as COURSE_OPENING
-from harness.scenarios.library import (BATTERY, LIBRARY_SYSTEM, MEMORY_PROBES, MEMORY_SESSIONS, OPENING, MemoryProbe,
-                                       library_tools)
+from harness.scenarios.library import (
+    BATTERY,
+    LIBRARY_SYSTEM,
+    MEMORY_PROBES,
+    MEMORY_SESSIONS,
+    OPENING,
+    MemoryProbe,
+    library_tools,
+)
 from harness.scenarios.library.glass_box import READ, SEARCH, SHELL
 from harness.tools import Workspace
 
-MAX_CALLS = 10  # model calls in one turn: index, two files, two greps, two more files, a search, the answer
+MAX_CALLS = (
+    10  # model calls in one turn: index, two files, two greps, two more files, a search, the answer
+)
 
 
 @dataclass(frozen=True)
 class LibraryPlan:
-    """How a library session keeps its window. Defaults: move every exchange but the last one out."""
+    """How a library session keeps its window. Defaults: move every exchange but the last out."""
+
     name: str = "moved out"
     _: KW_ONLY
-    offload: bool = True             # move old exchanges to notes/ (False: the window keeps everything)
-    keep_recent: int = 1             # exchanges kept word for word in the window
+    offload: bool = True  # move old exchanges to notes/ (False: the window keeps everything)
+    keep_recent: int = 1  # exchanges kept word for word in the window
     index_budget: int | None = None  # tokens of INDEX.md (None: every file listed)
-    shell: bool = False              # declare corpus_shell
+    shell: bool = False  # declare corpus_shell
 
 
 def budget_plan(budget: int | None, shell: bool = False) -> LibraryPlan:
-    """Moved out, with the index held to `budget` tokens (None: every file listed) and the shell if asked."""
+    """Moved out, the index held to `budget` tokens (None: all files listed), the shell if asked."""
     name = "index: every file" if budget is None else f"index {budget:,}"
     return LibraryPlan(name + (" + shell" if shell else ""), index_budget=budget, shell=shell)
 
@@ -66,7 +77,7 @@ def _model(text: str) -> types.Content:
 
 
 class _Tools:
-    """The library tutor's tools on one knowledge base; `used` lists (name, args, output) in call order."""
+    """The library tutor's tools on one knowledge base; `used`: (name, args, output), in order."""
 
     def __init__(self, kb: KnowledgeBase):
         self.files, self.shell, self.used = Workspace(kb.root), CorpusShell(kb.root), []
@@ -80,30 +91,50 @@ class _Tools:
         elif call.name == SEARCH:
             output = search_course(str(args.get("query", "")))
         else:
-            output = f"ERROR: unknown tool {call.name!r}; the tools are {READ}, {SEARCH} and {SHELL}."
+            output = (
+                f"ERROR: unknown tool {call.name!r}; the tools are {READ}, {SEARCH} and {SHELL}."
+            )
         self.used.append((call.name, dict(args), output))
         return output
 
 
 def _turn(client, model, record, config, contents, run_tool, turn, probe=None) -> str:
-    """Call the model until it answers in text, running its calls with `run_tool`; the answer ('' if it
-    never does within MAX_CALLS). `contents` grows with the turn's calls and outputs."""
+    """Call the model until it answers in text, running its calls with `run_tool`; the answer
+    ('' if it never does within MAX_CALLS). `contents` grows with the turn's calls and outputs."""
     for _ in range(MAX_CALLS):
         reply = client.models.generate_content(model=model, contents=plain(contents), config=config)
         calls = reply.function_calls or []
-        record.add(Bundle(turn, usage_dict(reply.usage_metadata), tools=[c.name for c in calls],
-                          answer="" if calls else (reply.text or ""),
-                          probe=probe._asdict() if probe and not calls else None))
+        record.add(
+            Bundle(
+                turn,
+                usage_dict(reply.usage_metadata),
+                tools=[c.name for c in calls],
+                answer="" if calls else (reply.text or ""),
+                probe=probe._asdict() if probe and not calls else None,
+            )
+        )
         contents.append(reply.candidates[0].content)
         if not calls:
             return reply.text or ""
-        contents.append(types.Content(role="user", parts=[
-            types.Part.from_function_response(name=c.name, response={"output": run_tool(c)}) for c in calls]))
+        contents.append(
+            types.Content(
+                role="user",
+                parts=[
+                    types.Part.from_function_response(name=c.name, response={"output": run_tool(c)})
+                    for c in calls
+                ],
+            )
+        )
     return ""
 
 
-def run_library_session(client, plan: LibraryPlan = LibraryPlan(), questions: int = 14, model: str = MODEL,
-                        build=build_index) -> Recording:
+def run_library_session(
+    client,
+    plan: LibraryPlan = LibraryPlan(),
+    questions: int = 14,
+    model: str = MODEL,
+    build=build_index,
+) -> Recording:
     """Run the tutor session from a fresh knowledge base under `plan`; one bundle per call.
 
     `build` writes INDEX.md (13.1's `build_index`, the harness's by default). Offline, the glass box
@@ -115,16 +146,22 @@ def run_library_session(client, plan: LibraryPlan = LibraryPlan(), questions: in
     if key in _RUNS:
         return copy.deepcopy(_RUNS[key])
     start_cold()
-    kb = KnowledgeBase(tempfile.mkdtemp(prefix="workbook-library-"), passages(), plan.index_budget, build=build)
+    kb = KnowledgeBase(
+        tempfile.mkdtemp(prefix="workbook-library-"), passages(), plan.index_budget, build=build
+    )
     tools = _Tools(kb)
     record = Recording(plan.name, config={"plan": plan.name, "model": model})
-    config = types.GenerateContentConfig(system_instruction=LIBRARY_SYSTEM, tools=library_tools(plan.shell))
+    config = types.GenerateContentConfig(
+        system_instruction=LIBRARY_SYSTEM, tools=library_tools(plan.shell)
+    )
     history, recent = [_user(OPENING)], []
     for turn, (text, probe) in enumerate(script_turns(questions)):
         if plan.offload:
             while len(recent) > plan.keep_recent:
                 kb.move_out(*recent.pop(0))
-            history = [_user(OPENING)] + [c for _, said, answer in recent for c in (_user(said), _model(answer))]
+            history = [_user(OPENING)] + [
+                c for _, said, answer in recent for c in (_user(said), _model(answer))
+            ]
         history.append(_user(text))
         tools.shell.new_turn()
         answer = _turn(client, model, record, config, history, tools.run, turn, probe)
@@ -135,12 +172,16 @@ def run_library_session(client, plan: LibraryPlan = LibraryPlan(), questions: in
     return record
 
 
-_RUNS: dict[tuple, Recording] = {}  # glass-box sessions already run in this process (see probes._GLASS_BOX_RUNS)
+_RUNS: dict[
+    tuple, Recording
+] = {}  # glass-box sessions already run in this process (see probes._GLASS_BOX_RUNS)
 
 
 def turn_prompts(run: Recording) -> list[tuple[int, int]]:
-    """(turn, prompt tokens of the turn's last call): what the window held when the turn was answered."""
-    require_instance("run", run, Recording, "a Recording (from run_library_session or probes.run_session)")
+    """(turn, prompt tokens of the turn's last call): what the window held for the answer."""
+    require_instance(
+        "run", run, Recording, "a Recording (from run_library_session or probes.run_session)"
+    )
     last = {}
     for bundle in run.bundles:
         last[bundle.turn] = bundle.prompt_tokens
@@ -149,12 +190,14 @@ def turn_prompts(run: Recording) -> list[tuple[int, int]]:
 
 class BatteryRow(NamedTuple):
     question: str
-    expected: str       # the id of the passage that answers it
-    kind: str           # "titled" or "paraphrased"
-    calls: dict         # tool name -> calls in this turn
-    by_search: bool     # the passage came back from search_course
-    by_any_tool: bool   # the passage came back from any tool (read_file, the shell's output, a search)
-    grounded: bool      # the answer quotes a sentence of the passage
+    expected: str  # the id of the passage that answers it
+    kind: str  # "titled" or "paraphrased"
+    calls: dict  # tool name -> calls in this turn
+    by_search: bool  # the passage came back from search_course
+    by_any_tool: (
+        bool  # the passage came back from any tool (read_file, the shell's output, a search)
+    )
+    grounded: bool  # the answer quotes a sentence of the passage
 
 
 TOOL_SETS = {  # the shell ablation, as the tutor article ran it and one step further
@@ -165,10 +208,13 @@ TOOL_SETS = {  # the shell ablation, as the tutor article ran it and one step fu
 
 
 def _reached(passage_id: str, used: list, names: set) -> bool:
-    """True when a tool of `names` brought the passage back: its file read, or its id in an output."""
+    """True when a tool of `names` brought the passage back: its file read, or its id shown."""
     path = f"course/{passage_id}.md"
-    return any(name in names and (args.get("path") == path or f"[{passage_id}]" in output or path in output)
-               for name, args, output in used)
+    return any(
+        name in names
+        and (args.get("path") == path or f"[{passage_id}]" in output or path in output)
+        for name, args, output in used
+    )
 
 
 def run_battery(client, tool_set: str = "files + shell", model: str = MODEL) -> list[BatteryRow]:
@@ -182,8 +228,9 @@ def run_battery(client, tool_set: str = "files + shell", model: str = MODEL) -> 
     start_cold()
     kb = KnowledgeBase(tempfile.mkdtemp(prefix="workbook-library-"), passages())
     texts = {p.id: p.text for p in passages()}
-    config = types.GenerateContentConfig(system_instruction=TOOL_SETS[tool_set]["system"],
-                                         tools=TOOL_SETS[tool_set]["tools"]())
+    config = types.GenerateContentConfig(
+        system_instruction=TOOL_SETS[tool_set]["system"], tools=TOOL_SETS[tool_set]["tools"]()
+    )
     rows = []
     for question, expected, kind in BATTERY:
         tools = _Tools(kb)
@@ -192,26 +239,35 @@ def run_battery(client, tool_set: str = "files + shell", model: str = MODEL) -> 
         for name, _, _ in tools.used:
             calls[name] = calls.get(name, 0) + 1
         quoted = [q for q in answer.split('"')[1::2] if q]
-        rows.append(BatteryRow(question, expected, kind, calls, _reached(expected, tools.used, {SEARCH}),
-                               _reached(expected, tools.used, {READ, SHELL, SEARCH}),
-                               any(q.removesuffix(" ...") in texts[expected] for q in quoted)))
+        rows.append(
+            BatteryRow(
+                question,
+                expected,
+                kind,
+                calls,
+                _reached(expected, tools.used, {SEARCH}),
+                _reached(expected, tools.used, {READ, SHELL, SEARCH}),
+                any(q.removesuffix(" ...") in texts[expected] for q in quoted),
+            )
+        )
     if key:
         _RUNS[key] = copy.deepcopy(rows)
     return rows
 
 
 class MemoryRun(NamedTuple):
-    sessions: list      # a Recording per session, the probe session last
-    blocks: list        # the memory block injected at the start of each session ("" when none)
-    memories: list      # the memory after each session
-    probes: list        # (MemoryProbe, answer, passed) for each probe of the last session
+    sessions: list  # a Recording per session, the probe session last
+    blocks: list  # the memory block injected at the start of each session ("" when none)
+    memories: list  # the memory after each session
+    probes: list  # (MemoryProbe, answer, passed) for each probe of the last session
 
 
 def memory_probe_passed(probe: MemoryProbe, answer: str) -> bool:
     """Every key point in the answer and none of the facts it should have forgotten."""
     said = " ".join(answer.lower().split())
-    return all(" ".join(p.lower().split()) in said for p in probe.key_points) and \
-        not any(" ".join(p.lower().split()) in said for p in probe.absent)
+    return all(" ".join(p.lower().split()) in said for p in probe.key_points) and not any(
+        " ".join(p.lower().split()) in said for p in probe.absent
+    )
 
 
 def _search_only(call: types.FunctionCall) -> str:
@@ -220,8 +276,13 @@ def _search_only(call: types.FunctionCall) -> str:
     return search_course(str((call.args or {}).get("query", "")))
 
 
-def run_memory_sessions(client, remember: bool = True, consolidate_fn=consolidate, budget: int = MEMORY_BUDGET,
-                        model: str = MODEL) -> MemoryRun:
+def run_memory_sessions(
+    client,
+    remember: bool = True,
+    consolidate_fn=consolidate,
+    budget: int = MEMORY_BUDGET,
+    model: str = MODEL,
+) -> MemoryRun:
     """MEMORY_SESSIONS, then a session of MEMORY_PROBES, with the course tutor (search_course).
 
     With `remember`, each session ends by distilling what the student stated and consolidating it
@@ -238,8 +299,9 @@ def run_memory_sessions(client, remember: bool = True, consolidate_fn=consolidat
     run = MemoryRun([], [], [], [])
     for session, messages in enumerate(scripts):
         block = inject(store.load(), budget)[0] if remember else ""
-        config = types.GenerateContentConfig(system_instruction=TUTOR_SYSTEM + (f"\n\n{block}" if block else ""),
-                                             tools=TUTOR_TOOLS)
+        config = types.GenerateContentConfig(
+            system_instruction=TUTOR_SYSTEM + (f"\n\n{block}" if block else ""), tools=TUTOR_TOOLS
+        )
         record, history, answers = Recording(f"session {session}"), [_user(COURSE_OPENING)], []
         for turn, text in enumerate(messages):
             history.append(_user(text))
@@ -249,7 +311,10 @@ def run_memory_sessions(client, remember: bool = True, consolidate_fn=consolidat
         run.sessions.append(record)
         run.blocks.append(block)
         run.memories.append(store.load())
-    run.probes.extend((probe, answer, memory_probe_passed(probe, answer)) for probe, answer in zip(MEMORY_PROBES, answers))
+    run.probes.extend(
+        (probe, answer, memory_probe_passed(probe, answer))
+        for probe, answer in zip(MEMORY_PROBES, answers)
+    )
     if key:
         _RUNS[key] = copy.deepcopy(run)
     return run

@@ -4,9 +4,11 @@ Each row is a wrong answer a student could write and a phrase of the rule the ch
 rule the answer breaks, not an earlier symptom. The references pass (the last tests here), so each
 row's failure is the answer's, not the checker's.
 """
+
 import re
 
 import pytest
+from wrong_answer_cases import assert_fails_on_its_rule, case_ids
 
 from harness.checks import run_check
 from harness.formats import INDEX_HEADER, entry_line, omitted_line
@@ -14,14 +16,13 @@ from harness.memory import consolidate
 from harness.offload import build_index
 from harness.tokens import approx_tokens
 
-from wrong_answer_cases import assert_fails_on_its_rule, case_ids
-
 
 def _refuse(entries, budget):
     if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
         raise ValueError("budget must be a positive whole number")
-    if not isinstance(entries, list) or any(not isinstance(e, tuple) or len(e) != 2 or not e[0] or "\n" in e[1]
-                                            for e in entries):
+    if not isinstance(entries, list) or any(
+        not isinstance(e, tuple) or len(e) != 2 or not e[0] or "\n" in e[1] for e in entries
+    ):
         raise ValueError("entries must be (path, one-line description) pairs")
 
 
@@ -33,7 +34,9 @@ def _greedy(entries, budget, count, lines_of, fits, stop=True):
         return "\n".join([INDEX_HEADER] + lines)
     kept = []
     for line in lines:
-        if fits([INDEX_HEADER] + kept + [line, omitted_line(len(lines) - len(kept) - 1)], budget, count):
+        if fits(
+            [INDEX_HEADER] + kept + [line, omitted_line(len(lines) - len(kept) - 1)], budget, count
+        ):
             kept.append(line)
         elif stop:
             break
@@ -53,12 +56,16 @@ def whole_text_fits(lines, budget, count):
 
 def oldest_first(entries, budget, count=approx_tokens):
     """Lists the files in the order given, oldest first."""
-    return _greedy(entries, budget, count, lambda e: [entry_line(p, t) for p, t in e], whole_text_fits)
+    return _greedy(
+        entries, budget, count, lambda e: [entry_line(p, t) for p, t in e], whole_text_fits
+    )
 
 
 def strictly_under(entries, budget, count=approx_tokens):
     """Keeps an index only when it is strictly under the budget."""
-    return _greedy(entries, budget, count, newest_first, lambda lines, b, c: c("\n".join(lines)) < b)
+    return _greedy(
+        entries, budget, count, newest_first, lambda lines, b, c: c("\n".join(lines)) < b
+    )
 
 
 def omitted_line_not_counted(entries, budget, count=approx_tokens):
@@ -81,7 +88,9 @@ def skips_what_does_not_fit(entries, budget, count=approx_tokens):
 
 def lines_counted_one_by_one(entries, budget, count=approx_tokens):
     """Sums the count of each line, so the newlines between them are never counted."""
-    return _greedy(entries, budget, count, newest_first, lambda lines, b, c: sum(map(c, lines)) <= b)
+    return _greedy(
+        entries, budget, count, newest_first, lambda lines, b, c: sum(map(c, lines)) <= b
+    )
 
 
 def always_approx_tokens(entries, budget, count=approx_tokens):
@@ -106,7 +115,12 @@ def omitted_line_always(entries, budget, count=approx_tokens):
     lines = newest_first(entries)
     kept = []
     for line in lines:
-        if count("\n".join([INDEX_HEADER] + kept + [line, omitted_line(len(lines) - len(kept) - 1)])) > budget:
+        if (
+            count(
+                "\n".join([INDEX_HEADER] + kept + [line, omitted_line(len(lines) - len(kept) - 1)])
+            )
+            > budget
+        ):
             break
         kept.append(line)
     return "\n".join([INDEX_HEADER] + kept + [omitted_line(len(lines) - len(kept))])
@@ -129,14 +143,22 @@ def reverses_the_callers_list(entries, budget, count=approx_tokens):
 
 # --- 13.2 -----------------------------------------------------------------------------------------
 
+
 def _check(memories, notes):
     for facts in (memories, notes):
         if not isinstance(facts, list):
             raise ValueError("memories and notes must be lists")
         for fact in facts:
-            if not isinstance(fact, tuple) or len(fact) != 3 or not isinstance(fact[0], str) or not fact[0].strip() \
-                    or not isinstance(fact[1], str) or isinstance(fact[2], bool) or not isinstance(fact[2], int) \
-                    or fact[2] < 0:
+            if (
+                not isinstance(fact, tuple)
+                or len(fact) != 3
+                or not isinstance(fact[0], str)
+                or not fact[0].strip()
+                or not isinstance(fact[1], str)
+                or isinstance(fact[2], bool)
+                or not isinstance(fact[2], int)
+                or fact[2] < 0
+            ):
                 raise ValueError("each fact is a (key, value, session) triple")
 
 
@@ -144,8 +166,15 @@ def _norm(key):
     return " ".join(key.lower().split())
 
 
-def _merged(memories, notes, key=_norm, replaces=lambda new, old: new[2] >= old[2], order=None, forget=True,
-            empty=lambda value: not value.strip()):
+def _merged(
+    memories,
+    notes,
+    key=_norm,
+    replaces=lambda new, old: new[2] >= old[2],
+    order=None,
+    forget=True,
+    empty=lambda value: not value.strip(),
+):
     _check(memories, notes)
     newest = {}
     for fact in (order or (lambda m, n: list(m) + list(n)))(memories, notes):
@@ -204,8 +233,11 @@ def forgets_dropped_first(memories, notes):
 
 def forget_is_forever(memories, notes):
     """Drops a key once any statement of it was a forget, even if it is stated again later."""
-    forgotten = {_norm(f[0]) for f in list(memories) + list(notes) if isinstance(f, tuple) and len(f) == 3
-                 and isinstance(f[1], str) and not f[1].strip()}
+    forgotten = {
+        _norm(f[0])
+        for f in list(memories) + list(notes)
+        if isinstance(f, tuple) and len(f) == 3 and isinstance(f[1], str) and not f[1].strip()
+    }
     return [f for f in _merged(memories, notes) if _norm(f[0]) not in forgotten]
 
 
@@ -236,7 +268,19 @@ def no_argument_checks(memories, notes):
         k = _norm(str(fact[0]))
         if k not in newest or fact[2] >= newest[k][2]:
             newest[k] = tuple(fact)
-    return sorted((f for f in newest.values() if str(f[1]).strip()), key=lambda f: (-f[2], _norm(str(f[0]))))
+    return sorted(
+        (f for f in newest.values() if str(f[1]).strip()), key=lambda f: (-f[2], _norm(str(f[0])))
+    )
+
+
+def keyed_by_name(memories, notes):
+    """Returns a dict from key to fact instead of a list."""
+    return {fact[0]: fact for fact in _merged(memories, notes)}
+
+
+def lines_not_joined(entries, budget, count=approx_tokens):
+    """Returns the index's lines as a list."""
+    return _greedy(entries, budget, count, newest_first, whole_text_fits).split("\n")
 
 
 def sorts_the_callers_notes(memories, notes):
@@ -248,7 +292,11 @@ def sorts_the_callers_notes(memories, notes):
 
 WRONG_ANSWERS = [
     ("13.1", oldest_first, "newest first"),
-    ("13.1", strictly_under, "still fits: compare with <=|reaches the budget exactly|budget equal to"),
+    (
+        "13.1",
+        strictly_under,
+        "still fits: compare with <=|reaches the budget exactly|budget equal to",
+    ),
     ("13.1", omitted_line_not_counted, "the omitted line takes room too"),
     ("13.1", skips_what_does_not_fit, "never an older one in its place"),
     ("13.1", lines_counted_one_by_one, "newlines included"),
@@ -258,6 +306,7 @@ WRONG_ANSWERS = [
     ("13.1", omitted_line_always, "should be the header, then one entry_line per file"),
     ("13.1", never_refuses, "must raise ValueError"),
     ("13.1", reverses_the_callers_list, "changed the arguments"),
+    ("13.1", lines_not_joined, "must return the index as one text"),
     ("13.2", older_wins, "should keep session 1's"),
     ("13.2", last_in_the_list_wins, "must not replace a memory from session 2"),
     ("13.2", memory_wins_a_tie, "the note \\(said later\\) should beat the memory"),
@@ -274,10 +323,13 @@ WRONG_ANSWERS = [
     ("13.2", value_stripped, "for consolidate\\(.*you returned"),
     ("13.2", no_argument_checks, "must raise ValueError"),
     ("13.2", sorts_the_callers_notes, "changed the arguments"),
+    ("13.2", keyed_by_name, "must return a list of \\(key, value, session\\) triples"),
 ]
 
 
-@pytest.mark.parametrize("exercise_id, wrong, broken_rule", WRONG_ANSWERS, ids=case_ids(WRONG_ANSWERS))
+@pytest.mark.parametrize(
+    "exercise_id, wrong, broken_rule", WRONG_ANSWERS, ids=case_ids(WRONG_ANSWERS)
+)
 def test_each_wrong_answer_fails_on_the_rule_it_breaks(exercise_id, wrong, broken_rule):
     assert_fails_on_its_rule(exercise_id, wrong, broken_rule)
 
@@ -308,4 +360,6 @@ def test_the_references_pass_and_so_does_a_loop_written_another_way():
 def test_no_hint_gives_the_answer():
     hints = {run_check(exercise, wrong).hint for exercise, wrong, _ in WRONG_ANSWERS}
     assert len(hints) >= 15
-    assert not any(re.search(r"max\(|sorted\(.*-|\[::-1\]|reversed\(", hint) for hint in hints), hints
+    assert not any(re.search(r"max\(|sorted\(.*-|\[::-1\]|reversed\(", hint) for hint in hints), (
+        hints
+    )

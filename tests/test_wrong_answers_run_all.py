@@ -30,6 +30,7 @@ FIXTURES = {
     "9.1": "w09.calls_as_tool_outputs", "9.2": "w09.always_compacts_first",
     "10.1": "w10.largest_first", "10.2": "w10.last_text_wins",
     "11.1": "w11.input_only",
+    "13.1": "w13.omitted_line_not_counted", "13.2": "w13.older_wins",
 }
 IMPORTS = f"""import sys
 sys.path.insert(0, {str(TESTS)!r})
@@ -37,6 +38,7 @@ import test_wrong_answers_00_03 as w03, test_wrong_answers_04_06 as w46, test_wr
 import test_wrong_answers_09 as w09
 import test_wrong_answers_10 as w10
 import test_wrong_answers_11 as w11
+import test_wrong_answers_13 as w13
 
 def wrong79(exercise, what):
     return next(fn for ex, said, fn, _ in w714.WRONG if (ex, said) == (exercise, what))
