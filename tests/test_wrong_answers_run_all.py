@@ -31,6 +31,7 @@ FIXTURES = {
     "10.1": "w10.largest_first", "10.2": "w10.last_text_wins",
     "11.1": "w11.input_only",
     "12.1": "w12.ties_by_first_seen", "12.2": "w12.stops_at_the_first_misfit",
+    "13.1": "w13.omitted_line_not_counted", "13.2": "w13.older_wins",
 }
 IMPORTS = f"""import sys
 sys.path.insert(0, {str(TESTS)!r})
@@ -39,6 +40,7 @@ import test_wrong_answers_09 as w09
 import test_wrong_answers_10 as w10
 import test_wrong_answers_11 as w11
 import test_wrong_answers_12 as w12
+import test_wrong_answers_13 as w13
 
 def wrong79(exercise, what):
     return next(fn for ex, said, fn, _ in w714.WRONG if (ex, said) == (exercise, what))
