@@ -23,7 +23,8 @@ def executed(lesson: str, last: int | None = None, panels: bool = False) -> dict
         if cell.cell_type == "code" and not drawn:
             out = io.StringIO()
             with contextlib.redirect_stdout(out):
-                exec(compile(cell.source, f"{lesson}-cell-{index}", "exec"), scope)  # noqa: S102 - our lesson
+                code = compile(cell.source, f"{lesson}-cell-{index}", "exec")
+                exec(code, scope)  # noqa: S102 - our own lesson's cell
             printed[index] = out.getvalue()
     scope["_printed"] = printed
     return scope
