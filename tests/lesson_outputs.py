@@ -1,5 +1,5 @@
 """A lesson's code cells run once, in order, in this process, with what each printed: the figures
-a claims test compares the lesson's sentences with (the pattern of test_lesson_11_claims.py).
+a claims test compares the lesson's sentences with (lesson 11 first ran its claims this way).
 
 Panels and the quiz are left out (cells marked NBVAL_IGNORE_OUTPUT only draw). The glass box is
 deterministic, so each figure is the one the executed notebook prints.
