@@ -13,6 +13,7 @@ import ipywidgets as widgets
 import plotly.graph_objects as go
 
 from harness.models import Price
+from harness.widgets.chart import Chart
 
 CACHED, UNCACHED = "#2a9d8f", "#e76f51"
 
@@ -48,19 +49,19 @@ def cache_panel(measure, choices, price: Price, description: str = "layout") -> 
                               layout=widgets.Layout(width="420px"))
     first = measure(choices[0])
     readout = widgets.HTML(_readout(choices[0], first, price))
-    # NOTE: ONE bar trace, each call's cached part with its uncached part on top (`base`): a
-    # FigureWidget with two bar traces draws nothing in JupyterLab (plotly 7.1, measured here).
-    # And the trace gets its data when built: a FigureWidget changed before display may draw empty.
-    figure = go.FigureWidget(
+    # ONE bar trace, each call's cached part with its uncached part on top (`base`).
+    figure = go.Figure(
         data=[go.Bar(**stacked(first), hovertemplate="call %{x}: %{y:,} tokens<extra></extra>")],
         layout=go.Layout(height=320, margin=dict(l=60, r=20, t=40, b=40), xaxis=dict(title="call", dtick=1),
                          yaxis_title="prompt tokens", title=dict(
                              text="green: served from the cache · orange: read at full price", font=dict(size=13))))
+    chart = Chart(figure)
 
     def redraw(_change=None):
         calls = measure(picker.value)
         figure.data[0].update(**stacked(calls))
+        chart.show(figure)
         readout.value = _readout(picker.value, calls, price)
 
     picker.observe(redraw, names="value")
-    return widgets.VBox([picker, readout, figure])
+    return widgets.VBox([picker, readout, chart])
