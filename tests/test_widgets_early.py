@@ -83,11 +83,12 @@ def test_cache_panel_follows_the_layout_it_is_given():
     measured = []
     panel = cache_panel(lambda name: measured.append(name) or sessions[name], list(sessions), PRICES["gemini-2.5-flash"])
     (picker,), (readout, figure) = controls(panel), readout_and_chart(panel)
-    assert picker.value == "stable first" and list(figure.data[0].y) == [0, 2000, 1990, 110, 2090, 110]
-    assert list(figure.data[0].base) == [0, 0, 0, 1990, 0, 2090]
+    assert picker.value == "stable first" and figure.layout.barmode == "stack"
+    assert [list(bars.y) for bars in figure.data] == [[0, 1990, 2090], [2000, 110, 110]]
     assert "(<b>65%</b>)" in readout.value
     picker.value = "timestamp on top"
-    assert list(figure.data[0].y) == [0, 2000] * 3
+    (readout, figure) = readout_and_chart(panel)  # a new figure
+    assert [list(bars.y) for bars in figure.data] == [[0] * 3, [2000] * 3]
     assert "0 of 6,000" in readout.value and measured[-1] == "timestamp on top"
 
 

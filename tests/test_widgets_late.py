@@ -63,12 +63,12 @@ def test_capstone_panel_reruns_only_the_loop_whose_knob_moved():
     from harness.capstone import reference_config
 
     panel = CapstonePanel(reference_config(), client=connect())
-    agent_before, bars_before = panel.agent_readout.value, list(panel.agent_chart.figure.data[0].y)
+    agent_before, bars_before = panel.agent_readout.value, [list(bars.y) for bars in panel.agent_chart.figure.data[:2]]
     panel.tutor_knobs["compaction"].value = False  # the full session no longer fits the window
     assert MISSED + "</td><td><b>window" in panel.tutor_readout.value
     assert panel.agent_readout.value == agent_before
     panel.agent_knobs["context_budget"].value = 3_000  # small: the agent must compact
-    assert panel.agent_readout.value != agent_before and list(panel.agent_chart.figure.data[0].y) != bars_before
+    assert panel.agent_readout.value != agent_before and [list(bars.y) for bars in panel.agent_chart.figure.data[:2]] != bars_before
 
 
 def test_recall_cost_panel_grades_with_the_grader_and_filter_it_is_handed():

@@ -81,9 +81,10 @@ def agent_readout(report, config: AgentConfig) -> str:
             f"(it compacts past {config.compact_threshold:,.0f} prompt tokens)</p>")
 
 
-def _bars(report) -> dict:
-    """One bar per agent turn: its cached prompt tokens, the uncached ones on top."""
-    return stacked([(t.prompt_tokens, t.cached_tokens) for t in report.turns], x=[t.turn for t in report.turns])
+def _bars(report) -> list[go.Bar]:
+    """Per agent turn: its cached prompt tokens, the uncached ones on top."""
+    calls = [(t.prompt_tokens, t.cached_tokens) for t in report.turns]
+    return stacked(calls, x=[t.turn for t in report.turns], what="turn")
 
 
 def _threshold(report, config: AgentConfig) -> dict:
@@ -103,11 +104,12 @@ _CHART = dict(height=300, width=460, margin=dict(l=60, r=10, t=40, b=40), showle
 def _agent_figure(report, config: AgentConfig) -> go.Figure:
     """The agent's prompt per turn, cached part first, against its compaction threshold."""
     return go.Figure(data=[
-        go.Bar(**_bars(report), hovertemplate="turn %{x}: %{y:,} tokens<extra></extra>"),
+        *_bars(report),
         go.Scatter(**_threshold(report, config), mode="lines", line=dict(dash="dash", color="grey"),
                    hovertemplate="compacts past %{y:,.0f} tokens<extra></extra>")],
-        layout=go.Layout(**_CHART, title=dict(text="agent: cached (green), full price; dashed compaction",
-                                              font=dict(size=12)),
+        layout=go.Layout(**_CHART, barmode="stack",
+                         title=dict(text="agent: cached (green), full price; dashed compaction",
+                                    font=dict(size=12)),
                          xaxis_title="agent turn", yaxis_title="prompt tokens"))
 
 
