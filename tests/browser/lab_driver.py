@@ -30,6 +30,7 @@ PYTHON_KERNEL = '{"name":"python3"}'  # the dialog's option value for "start a P
 KERNEL_NAME = f'{NOTEBOOK} [data-jp-item-name="kernelName"]'
 IDLE = f'{NOTEBOOK} .jp-Notebook-ExecutionIndicator[data-status="idle"]'
 CHART_PATHS = ".js-plotly-plot g.trace path"
+FILE_BROWSER = "#filebrowser"
 CONTROLS = ".widget-slider, .widget-dropdown"
 # Ready: the toolbar names the Python kernel and it is idle, or a dialog wants an answer.
 KERNEL_READY = f"""() => document.querySelector('.jp-Dialog') !== null
@@ -53,6 +54,54 @@ def open_notebook(page, lab, path: str) -> None:
     page.goto(f"{lab.url}/lab/tree/{path}?reset")
     page.wait_for_selector(f"{NOTEBOOK} .jp-Cell", timeout=OPEN_TIMEOUT_MS)
     wait_for_python_kernel(page, lab)
+
+
+def open_from_file_browser(page, lab, path: str) -> None:
+    """Open `path` as a student does in a JupyterLab open for a while: double-click it in the file
+    browser of the page already open (its heap and loaded modules live on), after closing the tabs
+    open. The kernel is started first, as open_notebook explains."""
+    close_tabs(page)
+    lab.start_kernel(path)
+    page.locator(".jp-BreadCrumbs-home").first.click(timeout=CLICK_TIMEOUT_MS)
+    *folders, name = path.split("/")
+    for item in [*folders, name]:
+        text = page.locator(".jp-DirListing-itemText", has_text=re.compile(f"^{re.escape(item)}$"))
+        page.locator(f"{FILE_BROWSER} .jp-DirListing-item", has=text).dblclick(timeout=OPEN_TIMEOUT_MS)
+    page.wait_for_function(
+        """name => document.querySelector('#jp-main-dock-panel .lm-TabBar-tab.lm-mod-current')
+            ?.textContent.trim() === name""",
+        arg=name,
+        timeout=OPEN_TIMEOUT_MS,
+        polling=POLL_MS,
+    )
+    page.wait_for_selector(f"{NOTEBOOK} .jp-Cell", timeout=OPEN_TIMEOUT_MS)
+    wait_for_python_kernel(page, lab)
+
+
+def close_tabs(page) -> None:
+    """File > Close All Tabs, discarding unsaved changes (a test's Run All and typed answers), as a
+    student done with a lesson closes it; until no notebook is left in the page."""
+    if not page.locator(".jp-NotebookPanel, .jp-MarkdownViewer").count():
+        return
+    page.locator(".lm-MenuBar-itemLabel", has_text="File").first.click(timeout=CLICK_TIMEOUT_MS)
+    page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Close All Tabs$")).click(
+        timeout=CLICK_TIMEOUT_MS
+    )
+    discard = page.locator(".jp-Dialog button", has_text=re.compile(r"^(Discard|Don't Save)$"))
+    for _ in range(ATTEMPTS * 10):  # one "Save your work" dialog per notebook changed
+        page.wait_for_function(
+            "() => document.querySelector('.jp-Dialog') !== null"
+            " || document.querySelector('.jp-NotebookPanel, .jp-MarkdownViewer') === null",
+            timeout=OPEN_TIMEOUT_MS,
+            polling=POLL_MS,
+        )
+        dialog = page.locator(".jp-Dialog")
+        if not dialog.count():
+            return
+        assert discard.count(), f"closing the tabs, an unexpected dialog: {dialog.inner_text()!r}"
+        discard.first.click(timeout=CLICK_TIMEOUT_MS)
+        page.locator(".jp-Dialog").wait_for(state="detached", timeout=CLICK_TIMEOUT_MS)
+    raise AssertionError("Close All Tabs: a dialog still asks after every tab was discarded")
 
 
 def wait_for_idle_kernel(page) -> None:
@@ -85,11 +134,13 @@ def wait_for_python_kernel(page, lab) -> None:
     raise AssertionError(f"the notebook found no idle Python kernel after {ATTEMPTS} tries" + diagnosis(page, lab))
 
 
-def run_all_cells(page, lab) -> None:
+def run_all_cells(page, lab, may_reload: bool = True) -> None:
     """Run > Run All Cells, until every code cell ran or one shows an error.
 
     A "Select Kernel" dialog during the run means the kernel went away and the queued cells were
-    dropped: answer it, wait for the kernel, run again.
+    dropped: answer it, wait for the kernel, run again. Replies lost on the way (see
+    stuck_without_a_busy_kernel): the page is reloaded and the cells run again; in a long session
+    (`may_reload=False`) the page is kept and only the cells run again.
     """
     hung = None
     for _ in range(ATTEMPTS):
@@ -105,8 +156,9 @@ def run_all_cells(page, lab) -> None:
             page.wait_for_function(RUN_SETTLED, timeout=KERNEL_TIMEOUT_MS, polling=POLL_MS)
         except PlaywrightTimeout:
             if stuck_without_a_busy_kernel(page, lab):
-                page.once("dialog", lambda dialog: dialog.accept())  # "leave the page?": the run is being redone
-                page.reload()  # the replies went astray on their way to the page: ask again
+                if may_reload:
+                    page.once("dialog", lambda dialog: dialog.accept())  # "leave the page?": the run is being redone
+                    page.reload()  # the replies went astray on their way to the page: ask again
                 continue
             if hung:
                 raise AssertionError(f"Run All Cells hung twice (after {KERNEL_TIMEOUT_MS // 1000} s each); the first"
