@@ -30,7 +30,17 @@ PYTHON_KERNEL = '{"name":"python3"}'  # the dialog's option value for "start a P
 KERNEL_NAME = f'{NOTEBOOK} [data-jp-item-name="kernelName"]'
 IDLE = f'{NOTEBOOK} .jp-Notebook-ExecutionIndicator[data-status="idle"]'
 CHART_PATHS = ".js-plotly-plot g.trace path"
-FILE_BROWSER = "#filebrowser"
+# The file browser's item for ([name, folder]): its tooltip reads "Name: <name>" then, in a
+# folder, "Path: <folder>".
+LISTED = """([name, folder]) => [...document.querySelectorAll('#filebrowser .jp-DirListing-item')]
+    .find(item => {
+        const [first, ...rest] = item.title.split('\\n');
+        const path = rest.find(line => line.startsWith('Path: '));
+        return first === `Name: ${name}` && (path ? path.slice(6) : '') === folder;
+    })"""
+# The tab in front is the document at `path`: its tooltip reads "Name: ...", "Path: <path>", ...
+OPENED = """path => (document.querySelector('#jp-main-dock-panel .lm-TabBar-tab.lm-mod-current')
+    ?.title ?? '').includes(`\\nPath: ${path}\\n`)"""
 CONTROLS = ".widget-slider, .widget-dropdown"
 # Ready: the toolbar names the Python kernel and it is idle, or a dialog wants an answer.
 KERNEL_READY = f"""() => document.querySelector('.jp-Dialog') !== null
@@ -63,17 +73,14 @@ def open_from_file_browser(page, lab, path: str) -> None:
     close_tabs(page)
     lab.start_kernel(path)
     page.locator(".jp-BreadCrumbs-home").first.click(timeout=CLICK_TIMEOUT_MS)
-    *folders, name = path.split("/")
-    for item in [*folders, name]:
-        text = page.locator(".jp-DirListing-itemText", has_text=re.compile(f"^{re.escape(item)}$"))
-        page.locator(f"{FILE_BROWSER} .jp-DirListing-item", has=text).dblclick(timeout=OPEN_TIMEOUT_MS)
-    page.wait_for_function(
-        """name => document.querySelector('#jp-main-dock-panel .lm-TabBar-tab.lm-mod-current')
-            ?.textContent.trim() === name""",
-        arg=name,
-        timeout=OPEN_TIMEOUT_MS,
-        polling=POLL_MS,
-    )
+    parts = path.split("/")
+    for depth, name in enumerate(parts):
+        # The listing of that folder, not the one it replaces (pristine/ holds the same names).
+        item = page.wait_for_function(
+            LISTED, arg=[name, "/".join(parts[:depth])], timeout=OPEN_TIMEOUT_MS, polling=POLL_MS
+        )
+        item.as_element().dblclick(timeout=CLICK_TIMEOUT_MS)
+    page.wait_for_function(OPENED, arg=path, timeout=OPEN_TIMEOUT_MS, polling=POLL_MS)
     page.wait_for_selector(f"{NOTEBOOK} .jp-Cell", timeout=OPEN_TIMEOUT_MS)
     wait_for_python_kernel(page, lab)
 

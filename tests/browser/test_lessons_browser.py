@@ -29,6 +29,7 @@ import re
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 
 import pytest
@@ -120,6 +121,15 @@ def soak(lab, page):
             hog.wait()
 
 
+@contextmanager
+def failures_say(page, lab, where: str, shot: str):
+    """A failure inside says where in the soak it happened, with the page's and server's state."""
+    try:
+        yield
+    except AssertionError as failure:
+        raise AssertionError(f"{where}: {failure}" + diagnosis(page, lab, shot)) from None
+
+
 def check_outputs(page, lab, number: str) -> None:
     errors = errors_shown(page)
     assert not errors, (
@@ -163,16 +173,11 @@ def move_every_control(page, lab, lesson, soak: Soak, pass_number: int) -> None:
             panel.screenshot(path=str(SCREENSHOTS / f"{number}-2-panel-{k}-before.png"))
         controls = panel.locator(".widget-slider, .widget-dropdown")
         for i in range(controls.count()):
-            name = control_name(controls.nth(i))
-            try:
+            where = f"pass {pass_number}, panel {k}, control {control_name(controls.nth(i))!r}"
+            with failures_say(page, lab, where, f"{number}-pass-{pass_number}-panel-{k}-failed"):
                 move_and_watch(page, panel, controls.nth(i))
                 soak.control_changes += 1
                 wait_until_charts_match(page, lab, lesson.name, soak.charts)
-            except AssertionError as failure:
-                raise AssertionError(
-                    f"pass {pass_number}, panel {k}, control {name!r}: {failure}"
-                    + diagnosis(page, lab, f"{number}-pass-{pass_number}-panel-{k}-failed")
-                ) from None
         shot = (
             f"{number}-2-panel-{k}-after.png"
             if pass_number == 1
@@ -193,13 +198,9 @@ def go_through(page, lab, lesson, soak: Soak, pass_number: int) -> None:
         if pass_number == 1:
             page.screenshot(path=str(SCREENSHOTS / f"{number}-1-ran.png"), full_page=True)
         check_outputs(page, lab, number)
-        try:
+        where = f"pass {pass_number}, after Run All"
+        with failures_say(page, lab, where, f"{number}-pass-{pass_number}-failed"):
             wait_until_charts_match(page, lab, lesson.name, soak.charts)
-        except AssertionError as failure:
-            raise AssertionError(
-                f"pass {pass_number}, after Run All: {failure}"
-                + diagnosis(page, lab, f"{number}-pass-{pass_number}-failed")
-            ) from None
         if pass_number == 1:
             check_markdown(page, lesson)
         move_every_control(page, lab, lesson, soak, pass_number)
