@@ -74,13 +74,23 @@ def open_from_file_browser(page, lab, path: str) -> None:
     lab.start_kernel(path)
     page.locator(".jp-BreadCrumbs-home").first.click(timeout=CLICK_TIMEOUT_MS)
     parts = path.split("/")
-    for depth, name in enumerate(parts):
-        # The listing of that folder, not the one it replaces (pristine/ holds the same names).
-        item = page.wait_for_function(
-            LISTED, arg=[name, "/".join(parts[:depth])], timeout=OPEN_TIMEOUT_MS, polling=POLL_MS
-        )
-        item.as_element().dblclick(timeout=CLICK_TIMEOUT_MS)
-    page.wait_for_function(OPENED, arg=path, timeout=OPEN_TIMEOUT_MS, polling=POLL_MS)
+    try:
+        for depth, name in enumerate(parts):
+            # The listing of that folder, not the one it replaces (pristine/ holds the same names).
+            folder = "/".join(parts[:depth])
+            item = page.wait_for_function(
+                LISTED, arg=[name, folder], timeout=OPEN_TIMEOUT_MS, polling=POLL_MS
+            )
+            item.as_element().dblclick(timeout=CLICK_TIMEOUT_MS)
+        page.wait_for_function(OPENED, arg=path, timeout=OPEN_TIMEOUT_MS, polling=POLL_MS)
+    except PlaywrightTimeout:
+        listed = page.locator(".jp-DirListing-itemText").all_inner_texts()
+        tab = page.locator("#jp-main-dock-panel .lm-TabBar-tab.lm-mod-current")
+        front = tab.first.get_attribute("title") if tab.count() else None
+        raise AssertionError(
+            f"{path} did not open from the file browser: it lists {listed}; the tab in front is"
+            f" {front!r}" + diagnosis(page, lab, "open-failed")
+        ) from None
     page.wait_for_selector(f"{NOTEBOOK} .jp-Cell", timeout=OPEN_TIMEOUT_MS)
     wait_for_python_kernel(page, lab)
 
