@@ -41,7 +41,7 @@ LISTED = """([name, folder]) => [...document.querySelectorAll('#filebrowser .jp-
 # The tab in front is the document at `path`: its tooltip reads "Name: ...", "Path: <path>", ...
 OPENED = """path => (document.querySelector('#jp-main-dock-panel .lm-TabBar-tab.lm-mod-current')
     ?.title ?? '').includes(`\\nPath: ${path}\\n`)"""
-CONTROLS = ".widget-slider, .widget-dropdown"
+CONTROLS = ".widget-slider, .widget-dropdown, .widget-checkbox"
 # Ready: the toolbar names the Python kernel and it is idle, or a dialog wants an answer.
 KERNEL_READY = f"""() => document.querySelector('.jp-Dialog') !== null
     || ((document.querySelector('{KERNEL_NAME}')?.textContent ?? '').includes('Python 3')
@@ -276,10 +276,10 @@ def errors_shown(page) -> list[str]:
     return page.locator(ERROR_OUTPUTS).all_inner_texts()
 
 
-# Panels: every slider and dropdown the lesson's outputs show, whoever wrote the panel.
+# Panels: every slider, dropdown and checkbox the lesson's outputs show, whoever wrote the panel.
 
 def panels(page) -> list:
-    """The output areas that hold at least one slider or dropdown, in notebook order."""
+    """The output areas that hold at least one slider, dropdown or checkbox, in notebook order."""
     areas = page.locator(f"{NOTEBOOK} .jp-Cell-outputArea", has=page.locator(CONTROLS))
     return [areas.nth(i) for i in range(areas.count())]
 
@@ -302,14 +302,22 @@ def wait_for_chart(page, panel) -> None:
 
 
 def control_name(control) -> str:
-    label = control.locator(".widget-label")
-    return label.first.inner_text().strip() if label.count() else "(no label)"
+    """A slider's or dropdown's label; a checkbox's description, which sits beside its box."""
+    names = control.locator(".widget-label, .widget-label-basic").all_inner_texts()
+    return next((name.strip() for name in names if name.strip()), "(no label)")
 
 
 def nudge(control, attempt: int) -> None:
     """Move a slider by keyboard, away from the end of its range it is nearest; pick a dropdown's
     next option (headless Chromium's closed <select> ignores arrow keys, so it is chosen as a
-    click on the option would)."""
+    click on the option would); tick or untick a checkbox with the space bar, once (a second
+    press would put it back while the first redraw runs)."""
+    box = control.locator("input[type=checkbox]")
+    if box.count():
+        if attempt == 0:
+            box.focus()
+            box.press("Space")
+        return
     if control.locator("select").count():
         select = control.locator("select")
         options = select.locator("option").count()

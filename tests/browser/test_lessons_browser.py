@@ -35,6 +35,7 @@ from dataclasses import asdict, dataclass, field
 import pytest
 from chart_check import Tally, wait_until_charts_match
 from lab_driver import (
+    CONTROLS,
     NOTEBOOK,
     PRISTINE,
     SCREENSHOTS,
@@ -166,12 +167,12 @@ def move_every_control(page, lab, lesson, soak: Soak, pass_number: int) -> None:
     chart on the page draws its kernel's figure."""
     number = lesson.name[:2]
     found = panels(page)
-    assert found, "no panel: no slider or dropdown in any output"
+    assert found, "no panel: no slider, dropdown or checkbox in any output"
     for k, panel in enumerate(found, 1):
         panel.scroll_into_view_if_needed()
         if pass_number == 1:
             panel.screenshot(path=str(SCREENSHOTS / f"{number}-2-panel-{k}-before.png"))
-        controls = panel.locator(".widget-slider, .widget-dropdown")
+        controls = panel.locator(CONTROLS)
         for i in range(controls.count()):
             where = f"pass {pass_number}, panel {k}, control {control_name(controls.nth(i))!r}"
             with failures_say(page, lab, where, f"{number}-pass-{pass_number}-panel-{k}-failed"):
