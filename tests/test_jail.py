@@ -3,8 +3,13 @@ jail forced off (where every command is then refused unless the student opts in)
 
 "Outside" is a folder beside the workspace holding a secret, as a student's other files would be.
 """
+import ast
+import ctypes
 import os
+import platform
+import re
 import signal
+import textwrap
 import threading
 import time
 
@@ -230,3 +235,214 @@ def test_opting_in_runs_the_command_without_a_jail(ws, monkeypatch):
 def test_an_empty_root_is_refused():
     with pytest.raises(ValueError, match="root is empty"):
         Workspace("")
+
+
+# --- issue 29: the jail as root (the program's own uid), its limits, the keeper's word -------------
+
+def _run_test(ws, body: str) -> str:
+    """`body` as the one test of tests/test_hostile.py, run with pytest -q -s: the tool's text."""
+    (ws.root / "tests" / "test_hostile.py").write_text(
+        "def test_hostile():\n" + textwrap.indent(textwrap.dedent(body), "    ") + "\n")
+    ws.new_turn()
+    return ws.run_command("pytest -q -s tests/test_hostile.py")
+
+
+def _printed(out: str, tag: str):
+    """The Python value the test printed after `tag` (on a line of its own)."""
+    found = re.search(rf"(?:^|\s){tag} (.*)$", out, re.MULTILINE)  # pytest -v prints the test's name first
+    assert found, f"the test printed no {tag} line:\n{out[:2000]}"
+    return ast.literal_eval(found.group(1))
+
+
+@pytest.fixture
+def jailed(ws):
+    """A workspace whose commands run in the jail, as root wherever the tests run as root (CI does)."""
+    assert tools.jail_mode() == ("root" if os.geteuid() == 0 else "user namespace"), tools.jail_mode()
+    return ws
+
+
+HOST_SETTINGS = ("/proc/sys/fs/lease-break-time", "/proc/sys/kernel/core_pattern", "/proc/sys/kernel/hostname",
+                 "/proc/sys/vm/drop_caches", "/proc/sys/kernel/pid_max", "/proc/sys/vm/overcommit_memory",
+                 "/proc/sysrq-trigger", "/proc/irq/default_smp_affinity", "/proc/sys/kernel/sysrq")
+
+
+def test_no_host_kernel_setting_opens_for_writing(jailed):
+    """Every file of /proc (but the program's own processes') and /sys that is not open to all, opened
+    for writing and closed unwritten: none may open (a write to core_pattern runs a program as the
+    host's root). Those open to all (a process's attr/, timerslack_ns) are checked at write: the jail's
+    keepers' current values, written back, must be refused."""
+    out = _run_test(jailed, f"""\
+        import os
+        own = {{str(os.getpid()), "self", "thread-self"}}
+        opened = []
+        for pid in ("1", "2"):
+            for name in ("timerslack_ns", "attr/current", "comm", "oom_score_adj"):
+                try:
+                    value = open(f"/proc/{{pid}}/{{name}}", "rb").read()
+                    with open(f"/proc/{{pid}}/{{name}}", "wb", buffering=0) as file:
+                        file.write(value)
+                    opened.append(f"/proc/{{pid}}/{{name}} written")
+                except OSError:
+                    pass
+        for path in {HOST_SETTINGS!r}:
+            try:
+                os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+                opened.append(path)
+            except OSError:
+                pass
+        for top in ("/proc", "/sys"):
+            folders = [top]
+            while folders:
+                folder = folders.pop()
+                try:
+                    entries = list(os.scandir(folder))
+                except OSError:
+                    continue
+                for entry in entries:
+                    if folder == "/proc" and (entry.name in own or entry.name.isdigit() and entry.name != "1"
+                                              and entry.name != "2"):
+                        continue  # the program's own processes (pid 1 and 2 are the jail's keepers)
+                    if entry.is_dir(follow_symlinks=False):
+                        folders.append(entry.path)
+                    elif entry.is_file(follow_symlinks=False) and not entry.stat().st_mode & 0o002:
+                        try:
+                            os.close(os.open(entry.path, os.O_WRONLY | os.O_NONBLOCK))
+                            opened.append(entry.path)
+                        except OSError:
+                            pass
+        print("OPENED", sorted(set(opened)))
+        """)
+    assert _printed(out, "OPENED") == [], out[:3000]
+
+
+def test_what_proc_tells_of_the_machine_is_hidden(jailed):
+    out = _run_test(jailed, """\
+        shown = {}
+        for name in ("kcore", "keys", "key-users", "timer_list", "sched_debug", "interrupts"):
+            try:
+                shown[name] = len(open("/proc/" + name, "rb").read(4096))
+            except OSError:
+                pass
+        print("SHOWN", {name: size for name, size in shown.items() if size})
+        """)
+    assert _printed(out, "SHOWN") == {}, out[:2000]
+
+
+KEY_CALLS = """\
+    import ctypes, os, platform
+    libc = ctypes.CDLL(None, use_errno=True)
+    ADD_KEY, REQUEST_KEY, KEYCTL = (248, 249, 250) if platform.machine() == "x86_64" else (217, 218, 219)
+    def call(number, *args):
+        result = libc.syscall(number, *args)
+        return result if result >= 0 else -ctypes.get_errno()
+    made = {}
+    for name, ring in (("thread", -1), ("process", -2), ("session", -3), ("user", -4), ("user-session", -5)):
+        made["add " + name] = call(ADD_KEY, b"user", NAME, b"secret", 6, ctypes.c_int(ring))
+    made["request"] = call(REQUEST_KEY, b"user", NAME, None, ctypes.c_int(-4))
+    made["join session"] = call(KEYCTL, 1, NAME)                      # KEYCTL_JOIN_SESSION_KEYRING
+    made["user keyring id"] = call(KEYCTL, 0, ctypes.c_int(-4), 1)    # KEYCTL_GET_KEYRING_ID, create
+    made["x32 add"] = call(0x40000000 | 248, b"user", NAME, b"secret", 6, ctypes.c_int(-4))
+    print("MADE", {what: result for what, result in made.items() if result >= 0})
+"""
+
+
+def test_no_key_reaches_a_keyring(jailed):
+    """add_key, request_key and keyctl in every form: refused (root's keyrings are shared by every
+    process of that uid, and /proc/keys hidden is no protection: serials can be guessed)."""
+    name = f"jailprobe{os.getpid()}x{time.monotonic_ns()}"
+    out = _run_test(jailed, KEY_CALLS.replace("NAME", repr(name.encode())))
+    host = [line for line in open("/proc/keys").read().splitlines() if name in line]
+    for line in host:  # undo what a broken jail let through: revoke the key (KEYCTL_REVOKE)
+        ctypes.CDLL(None).syscall(250 if platform.machine() == "x86_64" else 219, 3, int(line.split()[0], 16))
+    assert host == [] and _printed(out, "MADE") == {}, out[:2000]
+
+
+def test_the_exit_status_cannot_be_forged(jailed):
+    """A failing test writes a passing status into every pipe of every other process it can see,
+    and signals them: the tool still says the exit code pytest ended with."""
+    out = _run_test(jailed, """\
+        import os, signal
+        forged = []
+        for pid in [p for p in os.listdir("/proc") if p.isdigit() and int(p) != os.getpid()]:
+            try:
+                fds = os.listdir(f"/proc/{pid}/fd")
+            except OSError:
+                fds = []
+            for fd in fds:
+                try:
+                    if os.readlink(f"/proc/{pid}/fd/{fd}").startswith("pipe:"):
+                        w = os.open(f"/proc/{pid}/fd/{fd}", os.O_WRONLY | os.O_NONBLOCK)
+                        os.write(w, bytes(8))
+                        forged.append((pid, fd))
+                except OSError:
+                    pass
+            if int(pid) < os.getpid():  # the jail's init and keeper
+                for sig in (signal.SIGSTOP, signal.SIGTERM, signal.SIGUSR1):
+                    try:
+                        os.kill(int(pid), sig)
+                        forged.append((pid, sig.name))
+                    except OSError:
+                        pass
+        print("FORGED", forged)
+        assert False, "this test fails: pytest exits 1"
+        """)
+    assert out.startswith("exit code 1\n") and _printed(out, "FORGED") == [], out[:2000]
+
+
+def test_a_printed_verdict_the_exit_code_contradicts_is_named(jailed):
+    out = _run_test(jailed, """\
+        import os, sys
+        print("\\n===== 99 passed in 0.01s =====")
+        sys.stdout.flush()
+        os._exit(1)
+        """)
+    assert out.startswith("exit code 1\n")
+    assert "contradicts the exit code" in out.splitlines()[-1], out[-500:]
+
+
+MEMORY = """\
+    blocks = []
+    for i in range(12):  # 12 x 64 MiB = 768 MiB, each page touched
+        blocks.append(bytearray(64 << 20))
+        print("MEMORY", (i + 1) * 64, flush=True)
+"""
+
+
+def test_memory_is_capped(jailed):
+    out = _run_test(jailed, MEMORY)
+    reached = max((int(line.split()[1]) for line in out.splitlines() if line.startswith("MEMORY ")), default=0)
+    assert reached < 768 and out.startswith("ERROR:") and "memory" in out.splitlines()[0], out[:1000]
+
+
+def test_processes_are_capped(jailed):
+    out = _run_test(jailed, """\
+        import os, time
+        forked = 0
+        try:
+            for _ in range(200):
+                if os.fork() == 0:
+                    time.sleep(30)
+                    os._exit(0)
+                forked += 1
+        except OSError as error:
+            print("REFUSED", repr(error.strerror))
+        print("FORKED", forked)
+        """)
+    assert _printed(out, "FORKED") < 200 and out.startswith("ERROR:") and "processes" in out.splitlines()[0], out[:1000]
+
+
+def test_disk_writes_are_capped_and_leave_nothing(jailed):
+    out = _run_test(jailed, """\
+        written = 0
+        try:
+            with open("fill.bin", "wb") as file:
+                for _ in range(160):
+                    file.write(bytes(1 << 20))
+                    file.flush()
+                    written += 1
+        except OSError as error:
+            print("REFUSED", repr(error.strerror))
+        print("WRITTEN", written)
+        """)
+    assert _printed(out, "WRITTEN") < 160 and out.startswith("ERROR:") and "MiB" in out.splitlines()[0], out[:1000]
+    assert not (jailed.root / "fill.bin").exists()
