@@ -9,13 +9,17 @@ import os
 import platform
 import re
 import signal
+import subprocess
+import sys
 import textwrap
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
 from harness import tools
+from harness.plumbing import jail as jail_program
 from harness.scenarios import copy_task
 from harness.tools import Workspace
 
@@ -446,3 +450,287 @@ def test_disk_writes_are_capped_and_leave_nothing(jailed):
         """)
     assert _printed(out, "WRITTEN") < 160 and out.startswith("ERROR:") and "MiB" in out.splitlines()[0], out[:1000]
     assert not (jailed.root / "fill.bin").exists()
+
+
+# --- a broader hostile set: each class closed, not only the instance the issue found -------------
+
+def test_the_program_holds_no_privilege_and_can_regain_none(jailed):
+    """As root: a uid no account has; everywhere: no capability in any set, no_new_privs, seccomp on."""
+    out = _run_test(jailed, """\
+        fields = dict(line.split(":\\t", 1) for line in open("/proc/self/status").read().splitlines()
+                      if ":\\t" in line)
+        print("STATUS", {name: fields[name].split()[0] for name in
+                         ("Uid", "Gid", "CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb", "NoNewPrivs", "Seccomp")})
+        print("GROUPS", fields["Groups"].split())
+        """)
+    status = _printed(out, "STATUS")
+    assert all(int(status[name], 16) == 0 for name in ("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb")), status
+    assert status["NoNewPrivs"] == "1" and status["Seccomp"] == "2" and _printed(out, "GROUPS") == []
+    if os.geteuid() == 0:
+        assert int(status["Uid"]) in jail_program.UIDS and int(status["Gid"]) in jail_program.UIDS, status
+
+
+def test_the_keepers_cannot_be_traced_read_or_stopped(jailed):
+    out = _run_test(jailed, """\
+        import ctypes, os, signal
+        libc = ctypes.CDLL(None, use_errno=True)
+        reached = []
+        for pid in (1, 2):
+            for what, reach in (("environ", lambda: open(f"/proc/{pid}/environ", "rb").read()),
+                                ("mem", lambda: open(f"/proc/{pid}/mem", "rb").read(1)),
+                                ("fd", lambda: os.listdir(f"/proc/{pid}/fd")),
+                                ("ptrace", lambda: libc.ptrace(16, pid, None, None) == 0 or 1 / 0),
+                                ("SIGKILL", lambda: os.kill(pid, signal.SIGKILL)),
+                                ("SIGSTOP", lambda: os.kill(pid, signal.SIGSTOP))):
+                try:
+                    reach()
+                    reached.append((pid, what))
+                except (OSError, ZeroDivisionError):
+                    pass
+        print("REACHED", reached)
+        """)
+    assert out.startswith("exit code 0\n") and _printed(out, "REACHED") == [], out[:2000]
+
+
+def test_no_namespace_of_its_own_nor_a_kernel_interface_tests_never_need(jailed):
+    out = _run_test(jailed, """\
+        import ctypes, os, platform, subprocess, sys
+        libc = ctypes.CDLL(None, use_errno=True)
+        x86 = platform.machine() == "x86_64"
+        calls = {"unshare user": (272 if x86 else 97, 0x10000000), "unshare net": (272 if x86 else 97, 0x40000000),
+                 "setns": (308 if x86 else 268, 0, 0), "clone newuser": (56 if x86 else 220, 0x10000000 | 17, 0),
+                 "bpf": (321 if x86 else 280, 0, 0, 0), "perf": (298 if x86 else 241, 0, 0, -1, -1, 0),
+                 "userfaultfd": (323 if x86 else 282, 0), "io_uring": (425, 1, 0)}
+        allowed = {}
+        for name, (number, *args) in calls.items():
+            result = libc.syscall(number, *[ctypes.c_long(a) for a in args])
+            if result >= 0 or ctypes.get_errno() not in (1, 38):  # EPERM, or ENOSYS
+                allowed[name] = (result, ctypes.get_errno())
+        threads = subprocess.run([sys.executable, "-c", "import threading; t = threading.Thread(target=print, "
+                                  "args=('THREAD ok',)); t.start(); t.join()"], capture_output=True, text=True)
+        print("ALLOWED", allowed)
+        print(threads.stdout.strip(), threads.returncode)
+        """)
+    assert _printed(out, "ALLOWED") == {} and "THREAD ok 0" in out, out[:2000]
+
+
+@pytest.mark.parametrize("body, what", [
+    ("import mmap\nblock = mmap.mmap(-1, 768 << 20)\nfor i in range(0, 768 << 20, 4096):\n    block[i] = 1\n"
+     "print('TOUCHED all')\n", "memory"),
+    ("import os\nfor _ in range(4):\n    os.write(os.memfd_create('x'), bytes(192 << 20))\nprint('TOUCHED all')\n",
+     "memory"),
+    ("import threading, time\nfor _ in range(200):\n    threading.Thread(target=time.sleep, args=(20,), daemon=True)"
+     ".start()\nprint('TOUCHED all')\n", "processes"),
+    ("import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        break\n"
+     "print('REFUSED a fork', flush=True)\nos._exit(0)\n", "processes"),
+    ("for i in range(40_000):\n    open(f'f{i}', 'w').close()\nprint('TOUCHED all')\n", "disk"),
+    ("for i in range(40_000):\n    open(f'/tmp/f{i}', 'w').close()\nprint('TOUCHED all')\n", "disk"),
+    ("open('/dev/shm/big', 'wb').write(bytes(96 << 20))\nprint('TOUCHED all')\n", "disk"),
+    ("import os\nos.mkdir('d')\nfor i in range(80):\n    open(f'd/f{i}', 'wb').write(os.urandom(1 << 20))\n"
+     "print('TOUCHED all')\n", "disk"),
+], ids=["mmap", "memfd", "threads", "fork bomb", "small files", "small files in /tmp", "/dev/shm", "many files"])
+def test_every_way_to_a_limit_meets_it_and_says_so(jailed, body, what):
+    out = _run_test(jailed, body)
+    assert "TOUCHED all" not in out, out[:1500]
+    first = out.splitlines()[0]
+    assert first.startswith("ERROR:") and ({"memory": "memory", "processes": "processes", "disk": "MiB"}[what]
+                                           in first), out[:1500]
+    assert _jail_leftovers() == ([], []), "a cgroup or a process of the jail outlived its command"
+
+
+def _jail_leftovers() -> tuple[list[str], list[str]]:
+    """The jails' cgroups left on the machine, and the processes of this process's command uid."""
+    found = []
+    for top in ("/sys/fs/cgroup", "/sys/fs/cgroup/unified"):
+        for folder, subfolders, _ in os.walk(top):
+            found += [os.path.join(folder, name) for name in subfolders if name.startswith("workbook-jail-report-")]
+    uid = tools._command_uid() if os.geteuid() == 0 else None
+    mine = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if uid is not None and os.stat(f"/proc/{pid}").st_uid == uid:
+                mine.append(pid)
+        except OSError:
+            pass
+    return found, mine
+
+
+def test_sparse_and_huge_files_are_refused_and_leave_nothing(jailed):
+    out = _run_test(jailed, """\
+        import errno, os
+        refused = []
+        with open("sparse.bin", "wb", buffering=0) as file:
+            try:
+                file.truncate(1 << 40)
+            except OSError as error:
+                refused.append(errno.errorcode[error.errno])
+            try:
+                file.seek(300 << 20)
+                file.write(b"x")
+                file.flush()
+            except OSError as error:
+                refused.append(errno.errorcode[error.errno])
+        try:
+            os.posix_fallocate(os.open("fallocated.bin", os.O_CREAT | os.O_WRONLY), 0, 128 << 20)
+        except OSError as error:
+            refused.append(errno.errorcode[error.errno])
+        print("REFUSED", refused)
+        """)
+    assert _printed(out, "REFUSED") == ["EFBIG", "EFBIG", "ENOSPC"], out[:1500]
+    assert not (jailed.root / "sparse.bin").exists() and not (jailed.root / "fallocated.bin").exists()
+
+
+def _tree(root) -> dict:
+    """Every path under `root`, with its owner, mode and size: what a command must leave as it was."""
+    found = {}
+    for folder, subfolders, files in os.walk(root):
+        for name in subfolders + files:
+            info = os.lstat(os.path.join(folder, name))
+            found[os.path.relpath(os.path.join(folder, name), root)] = (info.st_uid, info.st_mode, info.st_size)
+    return found
+
+
+def test_what_a_command_makes_is_gone_and_the_workspace_as_it_was(jailed, outside):
+    before = _tree(jailed.root)
+    out = _run_test(jailed, f"""\
+        import os, socket, stat
+        made = []
+        def attempt(what, action):
+            try:
+                action()
+                made.append(what)
+            except OSError as error:
+                print("NO", what, error.strerror)
+        attempt("nested read-only", lambda: (os.makedirs("locked/inner"), open("locked/inner/f", "w").write("x"),
+                                             os.chmod("locked/inner", 0o500), os.chmod("locked", 0o500)))
+        def deep():
+            os.mkdir("deep")
+            fd = os.open("deep", os.O_RDONLY)
+            for _ in range(1200):
+                os.mkdir("d", dir_fd=fd)
+                fd, old = os.open("d", os.O_RDONLY, dir_fd=fd), fd
+                os.close(old)
+        attempt("deep", deep)
+        attempt("setuid", lambda: (open("suid", "w").write("x"), os.chmod("suid", 0o4755)))
+        attempt("fifo", lambda: os.mkfifo("fifo"))
+        attempt("socket", lambda: socket.socket(socket.AF_UNIX).bind("sock"))
+        attempt("device", lambda: os.mknod("mem", 0o666 | stat.S_IFCHR, os.makedev(1, 1)))
+        attempt("symlink out", lambda: os.symlink({str(outside)!r}, "out"))
+        attempt("hard link out", lambda: os.link("/usr/bin/env", "env"))
+        attempt("edit", lambda: open("README.md", "a").write("changed by a command"))
+        attempt("chmod", lambda: os.chmod("invoicing", 0o777))
+        attempt("remove", lambda: os.unlink("pytest.ini"))
+        print("MADE", made)
+        """)
+    made = _printed(out, "MADE")
+    assert "device" not in made and "hard link out" not in made, made
+    assert "edit" in made and "deep" in made, f"the workspace must look writable to the command: {out[:1500]}"
+    after = _tree(jailed.root)
+    assert after.keys() == before.keys() | {"tests/test_hostile.py"}, sorted(after.keys() ^ before.keys())
+    assert {path: after[path] for path in before} == before
+    assert _jail_leftovers() == ([], [])
+
+
+def test_a_workspace_path_with_overlay_syntax_in_it_is_shown_throwaway(tmp_path):
+    """`,` `:` and `\\` in the workspace's path are escaped in the overlay's options."""
+    ws = Workspace(copy_task(tmp_path / "odd, name:with\\marks"))
+    out = _run_test(ws, "open('made.txt', 'w').write('x')\nprint('WROTE', True)\n")
+    assert _printed(out, "WROTE") is True and not (ws.root / "made.txt").exists(), out[:1500]
+
+
+# --- the pieces, each on its own ---------------------------------------------------------------
+
+MOUNTINFO_V1 = ("31 23 0:28 / /sys/fs/cgroup rw - tmpfs tmpfs rw\n"
+                "35 31 0:32 / /sys/fs/cgroup/memory rw - cgroup cgroup rw,memory\n"
+                "39 31 0:36 / /sys/fs/cgroup/pids rw - cgroup cgroup rw,pids\n"
+                "41 31 0:38 / /sys/fs/cgroup/unified rw - cgroup2 cgroup2 rw\n")
+MEMBERSHIP = "8:pids:/\n4:memory:/box/a\n0::/box/a\n"
+
+
+def _fake_cgroups(tmp_path, delegated: str) -> str:
+    for folder in ("sys/fs/cgroup/memory/box/a", "sys/fs/cgroup/pids", "sys/fs/cgroup/unified/box/a"):
+        (tmp_path / folder).mkdir(parents=True)
+    (tmp_path / "sys/fs/cgroup/unified/box/a/cgroup.subtree_control").write_text(delegated)
+    return str(tmp_path)
+
+
+@pytest.mark.parametrize("delegated, version", [("cpu memory pids\n", 2), ("memory\n", 1), ("", 1)])
+def test_cgroup_v2_only_where_both_controllers_are_handed_down(tmp_path, delegated, version):
+    root = _fake_cgroups(tmp_path, delegated)
+    found = jail_program.cgroup_parents(MOUNTINFO_V1, MEMBERSHIP, root)
+    v2 = f"{root}/sys/fs/cgroup/unified/box/a"
+    expected = {"memory": v2, "pids": v2} if version == 2 else \
+        {"memory": f"{root}/sys/fs/cgroup/memory/box/a", "pids": f"{root}/sys/fs/cgroup/pids"}
+    assert found == (version, expected)
+
+
+def test_no_cgroup_without_both_controllers_nor_outside_the_mount(tmp_path):
+    root = _fake_cgroups(tmp_path, "")
+    assert jail_program.cgroup_parents(MOUNTINFO_V1.replace("rw,pids", "rw,cpu"), MEMBERSHIP, root) is None
+    subtree = MOUNTINFO_V1.replace("0:32 / /sys/fs/cgroup/memory", "0:32 /other /sys/fs/cgroup/memory")
+    assert jail_program.cgroup_parents(subtree, MEMBERSHIP, root) is None
+    mounted_below = MOUNTINFO_V1.replace("0:32 / /sys/fs/cgroup/memory", "0:32 /box /sys/fs/cgroup/memory")
+    assert jail_program.cgroup_parents(mounted_below, MEMBERSHIP, root)[1]["memory"] == \
+        f"{root}/sys/fs/cgroup/memory/a"
+
+
+@pytest.mark.parametrize("delegated, written", [
+    ("memory pids", {"unified/box/a/jail1": {"memory.max": "1000", "pids.max": "7"}}),
+    ("", {"memory/box/a/jail1": {"memory.limit_in_bytes": "1000"}, "pids/jail1": {"pids.max": "7"}})])
+def test_cgroups_for_makes_and_caps_the_folders_and_reads_their_hits(tmp_path, delegated, written):
+    root = _fake_cgroups(tmp_path, delegated)
+    (tmp_path / "proc").mkdir()
+    (tmp_path / "proc/mountinfo").write_text(MOUNTINFO_V1)
+    (tmp_path / "proc/cgroup").write_text(MEMBERSHIP)
+    made = jail_program.cgroups_for("jail1", 1000, 7, proc=f"{root}/proc", root=root)
+    assert made == [f"{root}/sys/fs/cgroup/{folder}" for folder in written]
+    for folder, files in written.items():
+        assert {name: (tmp_path / "sys/fs/cgroup" / folder / name).read_text() for name in files} == files
+    assert jail_program.cgroup_limits_hit(made) == []
+    events = ("memory.events", "oom_kill 1\nmax 3\n") if delegated else ("memory.oom_control", "oom_kill 2\n")
+    (Path(made[0]) / events[0]).write_text(events[1])
+    (Path(made[-1]) / "pids.events").write_text("max 5\n")
+    assert jail_program.cgroup_limits_hit(made) == ["memory", "processes"]
+
+
+def test_cgroups_for_leaves_nothing_where_it_cannot_finish(tmp_path):
+    root = _fake_cgroups(tmp_path, "")
+    (tmp_path / "sys/fs/cgroup/pids").rmdir()  # the pids hierarchy is gone: no folder can be made there
+    (tmp_path / "proc").mkdir()
+    (tmp_path / "proc/mountinfo").write_text(MOUNTINFO_V1)
+    (tmp_path / "proc/cgroup").write_text(MEMBERSHIP)
+    assert jail_program.cgroups_for("jail1", 1000, 7, proc=f"{root}/proc", root=root) == []
+    assert not (tmp_path / "sys/fs/cgroup/memory/box/a/jail1").exists()
+    assert jail_program.cgroups_for("jail1", 1000, 7, proc=f"{root}/nowhere", root=root) == []
+
+
+def test_the_uid_pool_hands_each_uid_to_one_holder(tmp_path):
+    first, second = jail_program.claim_uid(), jail_program.claim_uid()
+    try:
+        assert first != second and {first, second} <= set(jail_program.UIDS)
+        other = subprocess.run([sys.executable, "-c", "from harness.plumbing import jail\nprint(jail.claim_uid())"],
+                               capture_output=True, text=True, timeout=60)
+        assert int(other.stdout) not in (first, second), "another process was handed a uid this one holds"
+    finally:
+        jail_program.release_uid(first)
+        jail_program.release_uid(second)
+    assert first not in jail_program.uids_in_use and jail_program.lock_uid(first) is not None
+
+
+@pytest.mark.parametrize("command, output, recorded", [
+    ("pytest -q", "exit code 1\n...\n==== 4 failed, 2 passed ====", "4 failed, 2 passed"),
+    ("pytest", "exit code 0\n==== 6 passed, 1 xfailed ====", "6 passed, 1 xfailed"),
+    ("pytest", "exit code 1\n==== 99 passed ====\n" + tools.CONTRADICTED + " ...]",
+     "exit code 1 (the printed verdict contradicted it)"),
+    ("pytest", "exit code 0\n==== 1 failed ====", "exit code 0 (the printed verdict contradicted it)"),
+    ("pytest", "killed by SIGKILL (killed from outside, or out of memory)\n==== 3 passed ====",
+     "killed by SIGKILL (killed from outside, or out of memory) (the printed verdict contradicted it)"),
+    ("pytest", tools.LIMIT_ERRORS["memory"] + "\nexit code 1\n==== 2 failed ====", "2 failed"),
+    ("pytest", "exit code 0\nno tests ran", None),
+    ("cat notes.txt", "exit code 0\n==== 6 passed ====", None),
+    ("x\n==== 6 passed ====", "ERROR: x\n==== 6 passed ==== is not allowed.", None),
+    ("pytest", "ERROR: pytest timed out after 8 s and was stopped.\n==== 6 passed ====", None),
+    (None, "exit code 0\n6 passed", None), ("pytest 'unclosed", "exit code 0\n6 passed", None),
+])
+def test_the_recorded_verdict_is_a_finished_pytest_run_s_when_its_exit_code_agrees(command, output, recorded):
+    assert tools.recorded_verdict(command, output) == recorded

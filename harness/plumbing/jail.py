@@ -11,7 +11,7 @@ and for every kernel the grader starts (`harness.workbook.sandbox`). What the ja
 - its own network namespace: no interface up, or loopback only (`loopback`); its own hostname;
 - no capability left (nor any way back through exec), or, as root, the uid given (a uid of the
   pool, `claim_uid`); its `/proc` shows nothing that writes to the machine or tells of it;
-- no kernel keyring: the calls that reach them are refused (a seccomp filter);
+- no kernel keyring, no namespace of its own: the calls are refused (a seccomp filter);
 - limits, when asked: what it writes thrown away with it, in a space of its own size (`write_bytes`);
   memory and processes (cgroups made by `cgroups_for`, else rlimits); its exit status reported in
   a file (`report`) by a process it cannot reach.
@@ -70,10 +70,25 @@ _libc.mount.argtypes = (ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctype
 _libc.umount2.argtypes = (ctypes.c_char_p, ctypes.c_int)
 _libc.prctl.argtypes = (ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong)
 # System call numbers and seccomp's tag of the architecture: x86-64, else aarch64.
-SYS_PIVOT_ROOT, SYS_ADD_KEY, SYS_REQUEST_KEY, SYS_KEYCTL, AUDIT_ARCH = 155, 248, 249, 250, 0xC000003E
+SYSCALLS = {"pivot_root": 155, "add_key": 248, "request_key": 249, "keyctl": 250, "unshare": 272,
+            "setns": 308, "bpf": 321, "perf_event_open": 298, "userfaultfd": 323, "io_uring_setup": 425,
+            "clone": 56, "clone3": 435}
+AUDIT_ARCH = 0xC000003E
 if os.uname().machine in ("aarch64", "arm64"):
-    SYS_PIVOT_ROOT, SYS_ADD_KEY, SYS_REQUEST_KEY, SYS_KEYCTL, AUDIT_ARCH = 41, 217, 218, 219, 0xC00000B7
+    SYSCALLS = {"pivot_root": 41, "add_key": 217, "request_key": 218, "keyctl": 219, "unshare": 97,
+                "setns": 268, "bpf": 280, "perf_event_open": 241, "userfaultfd": 282, "io_uring_setup": 425,
+                "clone": 220, "clone3": 435}
+    AUDIT_ARCH = 0xC00000B7
+SYS_PIVOT_ROOT, SYS_KEYCTL = SYSCALLS["pivot_root"], SYSCALLS["keyctl"]
 KEYCTL_JOIN_SESSION_KEYRING = 1
+# What the jailed program may not call (EPERM): the kernel's keyrings (a uid's are shared by all its
+# processes, root's too, and a key's serial can be guessed), as in Docker's default profile; and,
+# as there too, namespaces of its own and kernel interfaces a test never needs, each a frequent way
+# into the kernel. clone is refused only with a CLONE_NEW* flag; clone3, whose flags seccomp cannot
+# read, answers ENOSYS, on which glibc falls back to clone.
+REFUSED_CALLS = ("add_key", "request_key", "keyctl", "unshare", "setns", "bpf", "perf_event_open",
+                 "userfaultfd", "io_uring_setup")
+CLONE_NEW_FLAGS = 0x7E020000  # CLONE_NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET
 
 
 def _check(result: int, what: str) -> None:
@@ -307,18 +322,33 @@ def _drop_capabilities(uid: int | None = None, gid: int | None = None) -> None:
     _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
 
 
-def _refuse_key_calls() -> None:
-    """A seccomp filter: add_key, request_key and keyctl fail with EPERM, as in Docker's default profile
-    (a uid's keyrings are shared by all its processes, root's too, and a serial can be guessed), and
-    so does every call of another ABI (32-bit, x32), whose numbers differ. Needs no_new_privs."""
-    allow, refuse = 0x7FFF0000, 0x00050000 | 1  # SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO | EPERM
-    program = (  # classic BPF over struct seccomp_data: (code, jump if true, jump if false, k)
-        (0x20, 0, 0, 4), (0x15, 0, 6, AUDIT_ARCH),  # load the architecture; another one: refuse
-        (0x20, 0, 0, 0), (0x35, 4, 0, 0x40000000),  # load the call's number; x32's (>= 2^30): refuse
-        (0x15, 3, 0, SYS_ADD_KEY), (0x15, 2, 0, SYS_REQUEST_KEY), (0x15, 1, 0, SYS_KEYCTL),
-        (0x06, 0, 0, allow), (0x06, 0, 0, refuse))
-    words = [code | true << 16 | false << 24 | k << 32 for code, true, false, k in program]
-    filters = (ctypes.c_uint64 * len(program))(*words)
+def _assemble(lines: list[tuple]) -> list[int]:
+    """Classic BPF words from (label, code, k, label if true, label if false) lines: a jump names the
+    line it goes to; None goes to the next line."""
+    where = {line[0]: index for index, line in enumerate(lines) if line[0]}
+    words = []
+    for index, (_, code, k, true, false) in enumerate(lines):
+        jumps = [where[label] - index - 1 if label else 0 for label in (true, false)]
+        words.append(code | jumps[0] << 16 | jumps[1] << 24 | k << 32)
+    return words
+
+
+def _refuse_calls() -> None:
+    """A seccomp filter: REFUSED_CALLS fail with EPERM, clone with a CLONE_NEW* flag too, clone3 with
+    ENOSYS, and every call of another ABI (32-bit, x32: their numbers differ) with EPERM.
+    Needs no_new_privs, set before."""
+    load, equal, at_least, any_bit, answer = 0x20, 0x15, 0x35, 0x45, 0x06  # classic BPF's codes
+    allow, refuse, absent = 0x7FFF0000, 0x00050000 | errno.EPERM, 0x00050000 | errno.ENOSYS
+    program = _assemble([  # over struct seccomp_data: nr at 0, arch at 4, args[0] from 16
+        (None, load, 4, None, None), (None, equal, AUDIT_ARCH, None, "refuse"),
+        (None, load, 0, None, None), (None, at_least, 0x40000000, "refuse", None),  # x32's numbers
+        *[(None, equal, SYSCALLS[name], "refuse", None) for name in REFUSED_CALLS],
+        (None, equal, SYSCALLS["clone3"], "absent", None), (None, equal, SYSCALLS["clone"], "clone", None),
+        (None, answer, allow, None, None),
+        ("clone", load, 16, None, None), (None, any_bit, CLONE_NEW_FLAGS, "refuse", None),
+        (None, answer, allow, None, None),
+        ("refuse", answer, refuse, None, None), ("absent", answer, absent, None, None)])
+    filters = (ctypes.c_uint64 * len(program))(*program)
     fprog = ctypes.create_string_buffer(struct.pack("HxxxxxxQ", len(program), ctypes.addressof(filters)))
     _check(_libc.prctl(PR_SET_SECCOMP, 2, ctypes.addressof(fprog), 0, 0), "seccomp")  # MODE_FILTER
 
@@ -418,7 +448,7 @@ def _init(status_write: int, uid: int | None, gid: int | None, watched: list[str
             os.close(status_write)
             _drop_capabilities(uid, gid)
             _libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)  # its own /proc/self, as any program's
-            _refuse_key_calls()
+            _refuse_calls()
             return
         _drop_capabilities()
         _pass_on_signals(program)
@@ -445,8 +475,8 @@ def enter(write: list[str], read: list[str] = (), cwd: str | None = None, user_n
     (root only): the program runs as that user, after chowning each of `own` to it. `network`: keep
     the machine's (grading online); else none, or loopback only with `loopback`.
     Limits: `write_bytes`, the `write` paths are throwaway (`_throwaway`) with that much room;
-    `cgroups`, folders made by `cgroups_for` that the whole jail joins; `max_processes` and
-    `memory_bytes`, rlimits where there is no cgroup (RLIMIT_NPROC counts a uid's processes and
+    `cgroups`, folders made by `cgroups_for` that the whole jail joins; else `max_processes` and
+    `memory_bytes` are rlimits (RLIMIT_NPROC counts a uid's processes and
     spares root: set for a `uid` or in a user namespace only; RLIMIT_AS caps address space, not
     memory: set at twice `memory_bytes`). `report`: a file this process writes once the program has
     ended, "STATUS FLAGS" (its wait status; FILLED if it filled a space it may write in), through a
@@ -497,9 +527,11 @@ def enter(write: list[str], read: list[str] = (), cwd: str | None = None, user_n
     _init(status_write, uid, gid, ["/tmp", "/dev/shm", *(write if write_bytes else [])])
     resource.setrlimit(resource.RLIMIT_FSIZE, (MAX_FILE_BYTES, MAX_FILE_BYTES))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    if cgroups:
+        return  # they count every process and page of the jail, and tell which limit was met
     if max_processes and (uid is not None or user_namespace):  # per user namespace since Linux 5.14
         resource.setrlimit(resource.RLIMIT_NPROC, (max_processes, max_processes))
-    if memory_bytes and not cgroups:
+    if memory_bytes:
         resource.setrlimit(resource.RLIMIT_AS, (2 * memory_bytes, 2 * memory_bytes))
 
 
