@@ -662,7 +662,8 @@ class Workspace:
                  "edit_file": self.edit_file, "run_command": self.run_command}
         tool = tools.get(name) if isinstance(name, str) else None
         if tool is None:
-            return f"ERROR: no tool named {str(name)[:80]}. Tools: list_files, read_file, edit_file, run_command."
+            named = name[:80] if isinstance(name, str) else f"of type {type(name).__name__}"
+            return f"ERROR: no tool named {named}. Tools: list_files, read_file, edit_file, run_command."
         if args is not None and not isinstance(args, dict):
             return f"ERROR: the arguments of {name} must be an object of named values, got {type(args).__name__}."
         if not all(isinstance(key, str) for key in (args or {})):
