@@ -1,14 +1,20 @@
-"""What the jail costs a `run_command`: median wall time of each command, jailed and with the jail off.
+"""What the jail costs a `run_command`: median wall time of each command, jailed and with the jail
+off; with --parts, what each of issue 29's limits adds to `pytest -q`, each left out in turn.
 
-    .venv/bin/python benchmarks/jail_cost.py
+    .venv/bin/python benchmarks/jail_cost.py            # jailed vs jail off
+    .venv/bin/python benchmarks/jail_cost.py --parts    # as root: every part on, then each one off
 
 "Jail off" is how commands ran before harness.plumbing.jail (network namespace only), through the
-documented opt-in switch. Prints one line per command; nothing is asserted.
+documented opt-in switch. --parts interleaves the variants run by run (the machine's load moves
+between them, not within one) and needs root: a uid of its own and the cgroups are root's.
+Prints one line per command or variant; nothing is asserted.
 """
 import os
 import statistics
+import sys
 import tempfile
 import time
+from contextlib import contextmanager
 
 from harness import tools
 from harness.scenarios import copy_task
@@ -29,8 +35,7 @@ def timed(ws: Workspace, command: str) -> float:
     return statistics.median(times)
 
 
-def main() -> None:
-    ws = Workspace(copy_task(tempfile.mkdtemp()))
+def jailed_and_off(ws: Workspace) -> None:
     print(f"jail mode here: {tools.jail_mode()}")
     jailed = {command: timed(ws, command) for command in COMMANDS}
     tools._discard_warm_helper()
@@ -40,6 +45,53 @@ def main() -> None:
     tools._discard_warm_helper()
     for command in COMMANDS:
         print(f"{command:28} jailed {jailed[command] * 1000:6.0f} ms   jail off {unjailed[command] * 1000:6.0f} ms")
+
+
+@contextmanager
+def without(part: str):
+    """The jail without one of its limits: "cgroups", "overlay" (written through) or "own uid"."""
+    jail, cgroups_for = tools._jail, tools.jail_program.cgroups_for
+    if part == "cgroups":
+        tools.jail_program.cgroups_for = lambda *args, **kwargs: []
+    elif part == "overlay":
+        tools._jail = lambda *args: {**jail(*args), "write_bytes": None}
+    elif part == "own uid":
+        tools._jail = lambda *args: {**jail(*args), "uid": None}
+    try:
+        yield
+    finally:
+        tools._jail, tools.jail_program.cgroups_for = jail, cgroups_for
+
+
+def parts(ws: Workspace) -> None:
+    variants = ("", "cgroups", "overlay", "own uid")
+    times = {variant: [] for variant in variants}
+    ws.run_command("pytest -q")  # the warm helper up
+    for _ in range(RUNS + 5):
+        for variant in variants:
+            with without(variant):
+                ws.new_turn()
+                started = time.perf_counter()
+                ws.run_command("pytest -q")
+                times[variant].append(time.perf_counter() - started)
+    print(f"pytest -q, {RUNS + 5} runs each, interleaved; load average {os.getloadavg()[0]:.1f}")
+    for variant in variants:
+        name = f"without {variant}" if variant else "every part"
+        print(f"{name:28} median {statistics.median(times[variant]) * 1000:6.0f} ms")
+
+
+def main() -> None:
+    folder = tempfile.mkdtemp(prefix="workbook-jail-cost-")
+    try:
+        ws = Workspace(copy_task(folder))
+        if "--parts" in sys.argv[1:]:
+            if tools.jail_mode() != "root":
+                raise SystemExit("--parts needs root: its own uid and the cgroups are root's")
+            parts(ws)
+        else:
+            jailed_and_off(ws)
+    finally:
+        tools.jail_program.remove_tree(folder)
 
 
 if __name__ == "__main__":

@@ -47,7 +47,7 @@ MAX_PATH_CHARS = 1_000      # the task's longest path is 25 characters
 MAX_COMMAND_CHARS = 2_000
 MAX_LISTED = 200_000       # files list_files walks at most (the task has 12)
 MAX_WALKED = 1_000_000     # entries of any kind it looks at, files or not: a tree wide with folders
-MAX_DEPTH = jail_program.MAX_DEPTH  # folders list_files enters, one in another; deeper ones are counted
+MAX_DEPTH = jail_program.MAX_DEPTH  # folders list_files enters, one in another; deeper: counted
 MAX_TEXT_CHARS = 50_000     # old/new of one edit; the task's largest file is 2,000 characters
 # No shell runs, so these would reach the program as literal arguments: refuse them with a reason.
 SHELL_SYNTAX = ("|", ">", "<", ";", "&", "`", "$")
@@ -74,8 +74,8 @@ def redact(text: str) -> str:
 
 
 def _tool(method):
-    """A tool's promise: it returns text, ERROR text for anything it cannot do, never an exception, no key,
-    nothing that is not UTF-8 (a name or an argument may hold lone surrogates: they are shown escaped)."""
+    """A tool's promise: it returns text, ERROR text for anything it cannot do, never an exception,
+    no key, nothing that is not UTF-8 (a lone surrogate, from a name or an argument, escaped)."""
     signature = inspect.signature(method)
 
     @functools.wraps(method)
@@ -86,7 +86,7 @@ def _tool(method):
             return f"ERROR: bad arguments for {method.__name__}: {error}."
         try:
             output = method(self, *args, **kwargs)
-        except Exception as error:  # a file vanishing, a name the OS refuses, a tree too deep: never raised
+        except Exception as error:  # a file vanishing, a name the OS refuses: never raised
             output = f"ERROR: {method.__name__} failed ({type(error).__name__}: {str(error)[:200]})."
         output = output.encode("utf-8", "backslashreplace").decode("utf-8")
         return steady(redact(output), self.root)  # replayable: no temp folder name, no timings
@@ -95,8 +95,9 @@ def _tool(method):
 
 def _shown_name(name: str) -> str:
     """A file name as list_files shows it: as it is, or, when it holds a line break, another control
-    character or bytes that are not UTF-8, as a Python string literal (which the tools take back)."""
-    return name if name.isprintable() else repr(name)  # an undecodable byte is a lone surrogate: unprintable
+    character or bytes that are not UTF-8 (lone surrogates, unprintable), as a Python string
+    literal, which the tools take back."""
+    return name if name.isprintable() else repr(name)
 
 
 def _text_error(name: str, value, cap: int) -> str | None:
@@ -118,11 +119,13 @@ SIGNAL_REASONS = {signal.SIGKILL: "killed from outside, or out of memory", signa
 # What the model reads when a command met a limit: the harness knows it from the jail's cgroups and
 # keeper, never from what the program printed.
 LIMIT_ERRORS = {
-    "memory": f"ERROR: the command went over its memory limit ({MEMORY_BYTES >> 20} MiB) and was killed.",
+    "memory": f"ERROR: the command went over its memory limit ({MEMORY_BYTES >> 20} MiB) "
+              "and was killed.",
     "processes": f"ERROR: the command tried to run more than {MAX_PROCESSES} processes at once; "
                  "the extra ones were refused.",
-    "disk": f"ERROR: the command filled a space it may write in ({WRITE_BYTES >> 20} MiB: the workspace, "
-            "/tmp or /dev/shm); further writes failed. What a command writes is thrown away when it ends.",
+    "disk": f"ERROR: the command filled a space it may write in ({WRITE_BYTES >> 20} MiB: the "
+            "workspace, /tmp or /dev/shm); further writes failed. What a command writes is thrown "
+            "away when it ends.",
 }
 _STATUS = re.compile(r"exit code (-?\d+)$|killed by ")  # the two first lines `_how_it_ended` writes
 _FAILURES = re.compile(r"\d+ (failed|errors?)\b")
@@ -135,8 +138,8 @@ def _agrees(verdict: str, code: int) -> bool:
 
 
 def _contradiction(argv: list, code: int, output: str) -> str:
-    """A note when a pytest run printed a verdict line its exit code contradicts (test code can print
-    any line), worded so that no verdict can be read from it."""
+    """A note when a pytest run printed a verdict line its exit code contradicts (test code can
+    print any line), worded so that no verdict can be read from it."""
     verdict = extract_verdict(output) if argv[:len(_PYTEST)] == _PYTEST else None
     if verdict is None or _agrees(verdict, code):
         return ""
@@ -162,7 +165,9 @@ def recorded_verdict(command, output: str) -> str | None:
     if verdict is None:
         return None
     code = int(status[1]) if status[1] is not None else -1
-    return verdict.strip("= ") if _agrees(verdict, code) else f"{lines[0]} (the printed verdict contradicted it)"
+    if _agrees(verdict, code):
+        return verdict.strip("= ")
+    return f"{lines[0]} (the printed verdict contradicted it)"
 
 
 def _how_it_ended(code: int) -> str:
@@ -203,17 +208,18 @@ def _offline_launcher() -> tuple[str, ...]:
 
 @functools.cache
 def _command_uid() -> int:
-    """As root, the uid this process's commands run as: one of the jail's pool, no account's, held for
-    this process's life, so that no other process's commands share its processes or its limits."""
+    """As root, the uid this process's commands run as: one of the jail's pool, no account's, held
+    for this process's life, so that no other process's commands share its processes or limits."""
     return jail_program.claim_uid()
 
 
 def _jail(mode: str, workdir: Path, read_only=()) -> dict:
-    """What `harness.plumbing.jail.enter` takes to jail a command in `workdir` (`mode` from `jail_mode`):
-    as root the program runs as a uid of its own; what it writes is thrown away; rlimits where no cgroup."""
+    """What `harness.plumbing.jail.enter` takes to jail a command in `workdir` (`mode` from
+    `jail_mode`): as root the program runs as a uid of its own; what it writes is thrown away."""
     return {"write": [str(workdir)], "read": [*jail_program.python_paths(), *map(str, read_only)], "cwd": str(workdir),
-            "user_namespace": mode == "user namespace", "uid": _command_uid() if mode == "root" else None,
-            "write_bytes": WRITE_BYTES, "max_processes": MAX_PROCESSES, "memory_bytes": MEMORY_BYTES}
+            "user_namespace": mode == "user namespace",
+            "uid": _command_uid() if mode == "root" else None, "write_bytes": WRITE_BYTES,
+            "max_processes": MAX_PROCESSES, "memory_bytes": MEMORY_BYTES}
 
 
 def _jail_words(jail: dict) -> list[str]:
@@ -348,13 +354,14 @@ def _run(argv: list, cwd: Path, env: dict, jail: dict | None) -> tuple[int, byte
     handle, report = tempfile.mkstemp(prefix="workbook-jail-report-")
     os.close(handle)
     name = os.path.basename(report)
-    cgroups = jail_program.cgroups_for(name, MEMORY_BYTES, MAX_PROCESSES) if jail["uid"] is not None else []
+    as_root = jail["uid"] is not None
+    cgroups = jail_program.cgroups_for(name, MEMORY_BYTES, MAX_PROCESSES) if as_root else []
     try:
         code, raw, stopped = _watch(argv, cwd, env, {**jail, "cgroups": cgroups, "report": report})
         with open(report) as file:
             text = file.read()
         limits = jail_program.cgroup_limits_hit(cgroups)
-        if text:  # the keeper's word: the program's own status, whatever the process we waited for said
+        if text:  # the keeper's word: the program's status, whatever the process we waited for said
             status, flags = map(int, text.split())
             code = os.waitstatus_to_exitcode(status)
             limits += ["disk"] if flags & jail_program.FILLED else []
@@ -500,8 +507,9 @@ class Workspace:
             return fd
         prefix = os.path.normpath(path)
         names, too_deep, seen = [], 0, 0
-        try:  # by descriptors, no symlink followed, no recursion: whatever the tree (harness.plumbing.jail)
-            for _, relative, entry, depth in jail_program.walk_tree(fd, MAX_DEPTH, skip=(".", "__pycache__")):
+        hidden = (".", "__pycache__")
+        try:  # by descriptors, no symlink followed, no recursion: whatever the tree is
+            for _, relative, entry, depth in jail_program.walk_tree(fd, MAX_DEPTH, skip=hidden):
                 seen += 1
                 if entry.is_file(follow_symlinks=False):
                     names.append(os.path.normpath(os.path.join(prefix, relative)))
@@ -511,7 +519,9 @@ class Workspace:
                     break
         finally:
             os.close(fd)
-        notes = f"\n[{too_deep:,} folders more than {MAX_DEPTH} levels down not listed]" if too_deep else ""
+        notes = ""
+        if too_deep:
+            notes += f"\n[{too_deep:,} folders more than {MAX_DEPTH} levels down not listed]"
         if seen > MAX_WALKED:
             notes += f"\n[listing stopped after {MAX_WALKED:,} entries; list a subfolder]"
         if not names:
@@ -575,13 +585,13 @@ class Workspace:
         killed when it ends; a private /tmp as HOME and TMPDIR; no network; an environment with no
         credential; the timeout and the output cap. As root it runs as a uid of its own, with no
         capability, no kernel keyring, a /proc that changes nothing of the machine. Limits: memory
-        (MEMORY_BYTES), processes (MAX_PROCESSES) and what it writes (WRITE_BYTES in the workspace, as
-        much in /tmp and /dev/shm), each hit reported as an ERROR line. What it writes in the
+        (MEMORY_BYTES), processes (MAX_PROCESSES) and what it writes (WRITE_BYTES in the workspace,
+        as much in /tmp and /dev/shm), each hit reported as an ERROR line. What it writes in the
         workspace is thrown away when it ends (an overlay over it): the agent changes files through
-        edit_file only, and no command leaves anything behind. The exit code is the jail's keeper's,
-        and a pytest verdict line it contradicts is noted. Where there is no jail nothing runs unless
-        the student sets WORKBOOK_UNJAILED_COMMANDS=1; then it runs with the rest (no network where
-        the OS allows, symlinks leading out removed before and after).
+        edit_file only, and no command leaves anything behind. The exit code is the jail's
+        keeper's, and a pytest verdict line it contradicts is noted. Where there is no jail nothing
+        runs unless the student sets WORKBOOK_UNJAILED_COMMANDS=1; then it runs with the rest (no
+        network where the OS allows, symlinks leading out removed before and after).
         """
         refusal = self._refusal(command) or _unjailed_refusal()
         if refusal:
@@ -589,8 +599,8 @@ class Workspace:
         mode = jail_mode()
         removed = "" if mode else self._remove_escaping_links()  # a link could make a name lead out
         if removed is None:
-            return (f"ERROR: the workspace holds folders more than {MAX_DEPTH} levels down, whose symlinks "
-                    "cannot be checked without a jail; nothing ran.")
+            return (f"ERROR: the workspace holds folders more than {MAX_DEPTH} levels down, whose "
+                    "symlinks cannot be checked without a jail; nothing ran.")
         if removed:
             return f"ERROR: symlinks leading outside the workspace were removed, nothing ran: {removed}."
         self.commands_this_turn += 1
@@ -599,8 +609,8 @@ class Workspace:
             argv = [*_PYTEST, "-p", "no:cacheprovider", *argv[1:]]
         home = JAILED_TMP if mode else tempfile.mkdtemp(prefix="workbook-command-")
         try:
-            code, raw, stopped, limits = _run(argv, self.root, _command_env(home),
-                                              _jail(mode, self.root, self.read_only) if mode else None)
+            jail = _jail(mode, self.root, self.read_only) if mode else None
+            code, raw, stopped, limits = _run(argv, self.root, _command_env(home), jail)
         finally:
             if not mode:
                 jail_program.remove_tree(home)  # whatever the program left there, at any depth
@@ -612,12 +622,14 @@ class Workspace:
         if stopped == "cap":
             output += f"\n[output cut at {OUTPUT_CAP_BYTES} bytes; the command was stopped]"
         errors = "".join(LIMIT_ERRORS[limit] + "\n" for limit in limits)
-        return f"{errors}{_how_it_ended(code)}\n{output}{_contradiction(argv, code, output)}{removed}"
+        note = _contradiction(argv, code, output)
+        return f"{errors}{_how_it_ended(code)}\n{output}{note}{removed}"
 
     def _remove_escaping_links(self) -> str | None:
-        """Unjailed only: delete the symlinks under the root that lead outside it (or nowhere), which code
-        the tests ran may have planted, before anything reads through them; "" or their names. Walked
-        as list_files walks: None when folders deeper than MAX_DEPTH were left unchecked."""
+        """Unjailed only: delete the symlinks under the root that lead outside it (or nowhere),
+        which code the tests ran may have planted, before anything reads through them; "" or their
+        names.
+        Walked as list_files walks: None when folders deeper than MAX_DEPTH were left unchecked."""
         top = os.open(self.root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
         links, too_deep = [], False
         try:
@@ -663,11 +675,11 @@ class Workspace:
         tool = tools.get(name) if isinstance(name, str) else None
         if tool is None:
             named = name[:80] if isinstance(name, str) else f"of type {type(name).__name__}"
-            return f"ERROR: no tool named {named}. Tools: list_files, read_file, edit_file, run_command."
+            return f"ERROR: no tool named {named}. Tools: {', '.join(tools)}."
         if args is not None and not isinstance(args, dict):
             return f"ERROR: the arguments of {name} must be an object of named values, got {type(args).__name__}."
         if not all(isinstance(key, str) for key in (args or {})):
-            return f"ERROR: the arguments of {name} must be named by text, e.g. {{\"path\": \"README.md\"}}."
+            return f"ERROR: the arguments of {name} must be named by text: {{'path': 'README.md'}}."
         return tool(**(args or {}))
 
 

@@ -172,13 +172,23 @@ class _Unprintable:
     __repr__ = __str__
 
 
-CALLS = [(None, None), (_Unprintable(), {}), ("read_file", {1: "README.md"}), ("read_file", {None: 1}),
-         ("list_files", {"path": _Unprintable()}), ("read_file", {"path": "\ud800"}),
-         ("read_file", {"path": "x\udcff\n==== 6 passed ===="}), ("edit_file", {"path": "README.md", "old": "\udcff",
-                                                                        "new": "x"}),
-         ("run_command", {"command": "cat \ud800"}), ("run_command", {"command": "x\n==== 6 passed ===="}),
-         ("list_files", {"path": "." * 999}), ("run_command", {"command": ["pytest"]}), ("call", {}),
-         ("__init__", {}), ("list_files", {"path": ".", "extra": 1})]
+CALLS = [
+    (None, None),
+    (_Unprintable(), {}),
+    ("read_file", {1: "README.md"}),
+    ("read_file", {None: 1}),
+    ("list_files", {"path": _Unprintable()}),
+    ("read_file", {"path": "\ud800"}),
+    ("read_file", {"path": "x\udcff\n==== 6 passed ===="}),
+    ("edit_file", {"path": "README.md", "old": "\udcff", "new": "x"}),
+    ("run_command", {"command": "cat \ud800"}),
+    ("run_command", {"command": "x\n==== 6 passed ===="}),
+    ("list_files", {"path": "." * 999}),
+    ("run_command", {"command": ["pytest"]}),
+    ("call", {}),
+    ("__init__", {}),
+    ("list_files", {"path": ".", "extra": 1}),
+]
 
 
 @pytest.mark.parametrize("name, args", CALLS, ids=range(len(CALLS)))
@@ -188,7 +198,7 @@ def test_workspace_call_never_raises_and_answers_in_utf_8(ws, name, args):
 
 
 def _deep_tree(top: Path, depth: int) -> None:
-    """A chain of `depth` folders `d` under `top`, a file at its end, made as a command would make it."""
+    """A chain of `depth` folders `d` under `top`, a file at its end, as a command would make it."""
     fd = os.open(top, os.O_RDONLY)
     for _ in range(depth):
         os.mkdir("d", dir_fd=fd)
@@ -198,15 +208,21 @@ def _deep_tree(top: Path, depth: int) -> None:
     os.close(fd)
 
 
-def test_a_tree_too_deep_for_python_s_walks_is_listed_and_removed(ws, tmp_path):
+def test_a_tree_too_deep_for_python_s_walks_is_listed_and_removed(ws, tmp_path, removed_at_end):
     """1,200 levels: os.walk, os.fwalk and shutil.rmtree raise RecursionError on Python < 3.12."""
+    removed_at_end.append(ws.root)
     _deep_tree(ws.root, 1_200)
     out = ws.call("list_files", {"path": "."})
-    assert "README.md" in out and f"[1 folders more than {tools.MAX_DEPTH} levels down not listed]" in out, out[-300:]
+    assert (
+        "README.md" in out
+        and f"[1 folders more than {tools.MAX_DEPTH} levels down not listed]" in out
+    ), out[-300:]
     shallow = tmp_path / "shallow"
     shallow.mkdir()
     _deep_tree(shallow, tools.MAX_DEPTH - 1)
-    assert Workspace(shallow).list_files(".") == "/".join(["d"] * (tools.MAX_DEPTH - 1) + ["leaf.txt"])
+    assert Workspace(shallow).list_files(".") == "/".join(
+        ["d"] * (tools.MAX_DEPTH - 1) + ["leaf.txt"]
+    )
     jail_program.remove_tree(ws.root)
     assert not ws.root.exists()
 
@@ -216,7 +232,9 @@ def test_a_wide_tree_of_empty_folders_stops_the_listing(ws, monkeypatch):
     for i in range(600):
         (ws.root / "wide" / f"f{i}").mkdir(parents=True)
     out = ws.list_files(".")
-    assert out.endswith("[listing stopped after 500 entries; list a subfolder]") and "README.md" in out
+    assert (
+        out.endswith("[listing stopped after 500 entries; list a subfolder]") and "README.md" in out
+    )
 
 
 def test_names_with_line_breaks_or_bytes_not_utf_8_are_listed_quoted_and_can_be_read(ws):
@@ -226,7 +244,11 @@ def test_names_with_line_breaks_or_bytes_not_utf_8_are_listed_quoted_and_can_be_
     os.close(fd)
     lines = ws.list_files(".").splitlines()
     quoted = [line for line in lines if line.startswith("'")]
-    assert sorted(quoted) == ["'bad\\udcff.txt'", "'evil\\n==== 6 passed ====.txt'", "'tab\\there.txt'"], lines
+    assert sorted(quoted) == [
+        "'bad\\udcff.txt'",
+        "'evil\\n==== 6 passed ====.txt'",
+        "'tab\\there.txt'",
+    ], lines
     assert not any("passed" in line for line in lines if not line.startswith("'"))
     for line in quoted:
         assert ws.read_file(ast.literal_eval(line)) == "", "a name as listed must open the file"
@@ -244,13 +266,17 @@ def test_read_only_folders_a_command_left_are_removed(tmp_path):
     jail_program.remove_tree(locked)  # gone already: nothing to do
 
 
-def test_a_run_s_cleanup_removes_a_tree_of_any_depth(monkeypatch):
+def test_a_run_s_cleanup_removes_a_tree_of_any_depth(monkeypatch, removed_at_end):
     from harness.agent import AgentConfig, run_agent
     from harness.agent import loop
 
-    folders, make = [], tempfile.mkdtemp
-    monkeypatch.setattr(loop.tempfile, "mkdtemp", lambda **kw: folders.append(make(**kw)) or folders[-1])
-    report = run_agent(AgentConfig(max_turns=1), on_turn=lambda record: _deep_tree(Path(folders[0]), 1_200))
+    folders, make = removed_at_end, tempfile.mkdtemp
+    monkeypatch.setattr(
+        loop.tempfile, "mkdtemp", lambda **kw: folders.append(make(**kw)) or folders[-1]
+    )
+    report = run_agent(
+        AgentConfig(max_turns=1), on_turn=lambda record: _deep_tree(Path(folders[0]), 1_200)
+    )
     assert report.turns and not os.path.exists(folders[0])
 
 
@@ -258,7 +284,9 @@ def test_unjailed_a_tree_too_deep_to_check_for_links_runs_nothing(ws, monkeypatc
     monkeypatch.setattr(tools, "jail_mode", lambda: None)
     monkeypatch.setenv(tools.UNJAILED_SWITCH, "1")
     _deep_tree(ws.root, tools.MAX_DEPTH + 1)
-    assert ws.run_command("ls").startswith(f"ERROR: the workspace holds folders more than {tools.MAX_DEPTH} levels")
+    assert ws.run_command("ls").startswith(
+        f"ERROR: the workspace holds folders more than {tools.MAX_DEPTH} levels"
+    )
 
 
 def test_a_planted_symlink_leads_nowhere_in_the_jail(ws, tmp_path):

@@ -12,9 +12,9 @@ and for every kernel the grader starts (`harness.workbook.sandbox`). What the ja
 - no capability left (nor any way back through exec), or, as root, the uid given (a uid of the
   pool, `claim_uid`); its `/proc` shows nothing that writes to the machine or tells of it;
 - no kernel keyring, no namespace of its own: the calls are refused (a seccomp filter);
-- limits, when asked: what it writes thrown away with it, in a space of its own size (`write_bytes`);
-  memory and processes (cgroups made by `cgroups_for`, else rlimits); its exit status reported in
-  a file (`report`) by a process it cannot reach.
+- limits, when asked: what it writes thrown away with it, in a space of its own size
+  (`write_bytes`); memory and processes (cgroups made by `cgroups_for`, else rlimits); its exit
+  status reported in a file (`report`) by a process it cannot reach.
 
 Where user namespaces are allowed (most Linux machines) this works without root; as root it
 also works without them. `available()` says which; elsewhere (macOS, locked-down kernels) it is
@@ -71,13 +71,13 @@ _libc.umount2.argtypes = (ctypes.c_char_p, ctypes.c_int)
 _libc.prctl.argtypes = (ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong)
 # System call numbers and seccomp's tag of the architecture: x86-64, else aarch64.
 SYSCALLS = {"pivot_root": 155, "add_key": 248, "request_key": 249, "keyctl": 250, "unshare": 272,
-            "setns": 308, "bpf": 321, "perf_event_open": 298, "userfaultfd": 323, "io_uring_setup": 425,
-            "clone": 56, "clone3": 435}
+            "setns": 308, "bpf": 321, "perf_event_open": 298, "userfaultfd": 323,
+            "io_uring_setup": 425, "clone": 56, "clone3": 435}
 AUDIT_ARCH = 0xC000003E
 if os.uname().machine in ("aarch64", "arm64"):
     SYSCALLS = {"pivot_root": 41, "add_key": 217, "request_key": 218, "keyctl": 219, "unshare": 97,
-                "setns": 268, "bpf": 280, "perf_event_open": 241, "userfaultfd": 282, "io_uring_setup": 425,
-                "clone": 220, "clone3": 435}
+                "setns": 268, "bpf": 280, "perf_event_open": 241, "userfaultfd": 282,
+                "io_uring_setup": 425, "clone": 220, "clone3": 435}
     AUDIT_ARCH = 0xC00000B7
 SYS_PIVOT_ROOT, SYS_KEYCTL = SYSCALLS["pivot_root"], SYSCALLS["keyctl"]
 KEYCTL_JOIN_SESSION_KEYRING = 1
@@ -135,8 +135,8 @@ def _show(path: str, new_root: str, read_only: bool) -> None:
 
 
 def walk_tree(fd: int, max_depth: int, skip: tuple[str, ...] = ()):
-    """Each entry under the folder open as `fd`, parents first, as (the descriptor of its folder, its
-    path relative to `fd`, its os.DirEntry, its depth: 1 for the entries of `fd` itself).
+    """Each entry under the folder open as `fd`, parents first, as (the descriptor of its folder,
+    its path relative to `fd`, its os.DirEntry, its depth: 1 for the entries of `fd` itself).
 
     Walked by descriptors, without recursion: no symlink is followed and nothing swapped in while
     it walks leads out. At most `max_depth` folders are open at once: a folder at that depth is
@@ -171,15 +171,16 @@ def walk_tree(fd: int, max_depth: int, skip: tuple[str, ...] = ()):
 
 
 def remove_tree(path) -> None:
-    """Remove the folder `path` and all it holds, however deep (shutil.rmtree and os.walk recurse on
-    Python < 3.12 and raise RecursionError near 1,000 levels): each folder met is first moved up into
-    `path` under a new name, so no walk goes more than one level down. Symlinks are removed, never
-    followed; a folder the program made read-only is made writable first. Nothing if `path` is gone."""
+    """Remove the folder `path` and all it holds, however deep (shutil.rmtree and os.walk recurse
+    on Python < 3.12 and raise RecursionError near 1,000 levels): each folder met is first moved up
+    into `path` under a new name, so no walk goes more than one level down. Symlinks are removed,
+    never followed; a folder the program made read-only is made writable first. Nothing if `path`
+    is gone."""
     try:
         top = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
     except FileNotFoundError:
         return
-    tag = f".workbook-removing-{os.getpid()}-{time.monotonic_ns()}-"  # a name the tree does not hold
+    tag = f".workbook-removing-{os.getpid()}-{time.monotonic_ns()}-"  # no name the tree holds
     moved, pending = 0, [None]  # None: `path` itself; else the name a folder was moved to in it
     try:
         while pending:
@@ -209,18 +210,18 @@ def remove_tree(path) -> None:
 
 
 def _throwaway(path: str, new_root: str, size: int, owner: tuple[int, int] | None) -> None:
-    """`path` of the machine shown writable, but every write lands in a tmpfs of `size` bytes gone with
-    the jail: an overlay whose lower layer is the folder (never written) and whose upper layer is
-    that tmpfs. `owner`: the (uid, gid) the program runs as, made the owner of what it sees there, in
-    the overlay only (metacopy: the ownership is copied up, not the data); the machine's files keep
-    theirs. Folders deeper than MAX_DEPTH stay the machine's owner's: readable, not writable."""
-    stage = f"/stage{len(os.listdir('/'))}"  # in the staging root, detached later: the overlay holds it
+    """`path` of the machine shown writable, but every write lands in a tmpfs of `size` bytes gone
+    with the jail: an overlay whose lower layer is the folder (never written) and whose upper layer
+    is that tmpfs. `owner`: the (uid, gid) the program runs as, made the owner of what it sees
+    there, in the overlay only (metacopy: the ownership is copied up, not the data); the machine's
+    files keep theirs. Folders deeper than MAX_DEPTH stay the machine's owner's: readable only."""
+    stage = f"/stage{len(os.listdir('/'))}"  # in the staging root, detached: the overlay holds it
     _tmpfs(stage, size, "0755")
     os.mkdir(stage + "/upper")
     os.mkdir(stage + "/work")
     target = new_root + path
     os.makedirs(target, exist_ok=True)
-    lower = "".join("\\" + c if c in "\\,:" else c for c in "/oldroot" + path)  # overlay's option syntax
+    lower = "".join("\\" + c if c in "\\,:" else c for c in "/oldroot" + path)  # options' syntax
     options = f"lowerdir={lower},upperdir={stage}/upper,workdir={stage}/work"
     try:
         _mount("overlay", target, "overlay", MS_NOSUID | MS_NODEV, options + ",metacopy=on")
@@ -233,7 +234,7 @@ def _throwaway(path: str, new_root: str, size: int, owner: tuple[int, int] | Non
             for folder, _, entry, _ in walk_tree(top, MAX_DEPTH):
                 os.chown(entry.name, *owner, dir_fd=folder, follow_symlinks=False)
         except OSError:
-            pass  # no room left for the copied-up ownership: the rest stays read-only to the program
+            pass  # no room left for the ownership copied up: the rest stays read-only to it
         finally:
             os.close(top)
 
@@ -247,7 +248,8 @@ def _harden_proc(proc: str) -> None:
     for name in PROC_HIDDEN:
         path = f"{proc}/{name}"
         if os.path.isdir(path):
-            _mount("workbook-jail", path, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV, "size=0,mode=0555")
+            flags = MS_RDONLY | MS_NOSUID | MS_NODEV
+            _mount("workbook-jail", path, "tmpfs", flags, "size=0,mode=0555")
         elif os.path.exists(path):
             _bind("/oldroot/dev/null", path, read_only=True)
 
@@ -305,9 +307,9 @@ def _build_root(write: list[str], read: list[str], tmp_bytes: int, with_proc: bo
 
 
 def _drop_capabilities(uid: int | None = None, gid: int | None = None) -> None:
-    """No capability now, none through exec (even of a setuid or a root-owned program), none to regain;
-    then, as root, become `uid` (and `gid`, else the same number). In that order: dropping from the
-    bounding set takes a capability that becoming another user takes away."""
+    """No capability now, none through exec (even of a setuid or a root-owned program), none to
+    regain; then, as root, become `uid` (and `gid`, else the same number). In that order: dropping
+    from the bounding set takes a capability that becoming another user takes away."""
     for capability in range(64):
         if _libc.prctl(PR_CAPBSET_DROP, capability, 0, 0, 0) != 0:
             break  # past the last capability this kernel knows
@@ -323,8 +325,8 @@ def _drop_capabilities(uid: int | None = None, gid: int | None = None) -> None:
 
 
 def _assemble(lines: list[tuple]) -> list[int]:
-    """Classic BPF words from (label, code, k, label if true, label if false) lines: a jump names the
-    line it goes to; None goes to the next line."""
+    """Classic BPF words from (label, code, k, label if true, label if false) lines: a jump names
+    the line it goes to; None goes to the next line."""
     where = {line[0]: index for index, line in enumerate(lines) if line[0]}
     words = []
     for index, (_, code, k, true, false) in enumerate(lines):
@@ -334,8 +336,8 @@ def _assemble(lines: list[tuple]) -> list[int]:
 
 
 def _refuse_calls() -> None:
-    """A seccomp filter: REFUSED_CALLS fail with EPERM, clone with a CLONE_NEW* flag too, clone3 with
-    ENOSYS, and every call of another ABI (32-bit, x32: their numbers differ) with EPERM.
+    """A seccomp filter: REFUSED_CALLS fail with EPERM, clone with a CLONE_NEW* flag too, clone3
+    with ENOSYS, and every call of another ABI (32-bit, x32: their numbers differ) with EPERM.
     Needs no_new_privs, set before."""
     load, equal, at_least, any_bit, answer = 0x20, 0x15, 0x35, 0x45, 0x06  # classic BPF's codes
     allow, refuse, absent = 0x7FFF0000, 0x00050000 | errno.EPERM, 0x00050000 | errno.ENOSYS
@@ -343,13 +345,15 @@ def _refuse_calls() -> None:
         (None, load, 4, None, None), (None, equal, AUDIT_ARCH, None, "refuse"),
         (None, load, 0, None, None), (None, at_least, 0x40000000, "refuse", None),  # x32's numbers
         *[(None, equal, SYSCALLS[name], "refuse", None) for name in REFUSED_CALLS],
-        (None, equal, SYSCALLS["clone3"], "absent", None), (None, equal, SYSCALLS["clone"], "clone", None),
+        (None, equal, SYSCALLS["clone3"], "absent", None),
+        (None, equal, SYSCALLS["clone"], "clone", None),
         (None, answer, allow, None, None),
         ("clone", load, 16, None, None), (None, any_bit, CLONE_NEW_FLAGS, "refuse", None),
         (None, answer, allow, None, None),
         ("refuse", answer, refuse, None, None), ("absent", answer, absent, None, None)])
     filters = (ctypes.c_uint64 * len(program))(*program)
-    fprog = ctypes.create_string_buffer(struct.pack("HxxxxxxQ", len(program), ctypes.addressof(filters)))
+    header = struct.pack("HxxxxxxQ", len(program), ctypes.addressof(filters))  # struct sock_fprog
+    fprog = ctypes.create_string_buffer(header)
     _check(_libc.prctl(PR_SET_SECCOMP, 2, ctypes.addressof(fprog), 0, 0), "seccomp")  # MODE_FILTER
 
 
@@ -361,7 +365,8 @@ def loopback_up() -> None:
 
 def _unshare(user_namespace: bool, network: bool) -> None:
     uid, gid = os.getuid(), os.getgid()
-    flags = CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS | (0 if network else CLONE_NEWNET)
+    flags = CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS
+    flags |= 0 if network else CLONE_NEWNET
     flags |= CLONE_NEWUSER if user_namespace else 0
     _check(_libc.unshare(flags), "unshare")
     if user_namespace:  # the same ids inside, so the files of the workdir stay ours
@@ -498,7 +503,8 @@ def enter(write: list[str], read: list[str] = (), cwd: str | None = None, user_n
         _pass_on_signals(child)
         _wait_following_parent(child, parent)
         message = os.read(status_read, REPORT.size)
-        status, kept = REPORT.unpack(message) if len(message) == REPORT.size else (signal.SIGKILL, 0)
+        whole = len(message) == REPORT.size
+        status, kept = REPORT.unpack(message) if whole else (signal.SIGKILL, 0)
         if report_fd is not None:
             os.write(report_fd, f"{status} {kept}".encode())
         _end_as(status)
@@ -514,7 +520,7 @@ def enter(write: list[str], read: list[str] = (), cwd: str | None = None, user_n
     for folder in cgroups:  # before anything else starts: every process of the jail is counted
         with open(os.path.join(folder, "cgroup.procs"), "w") as file:
             file.write(str(os.getpid()))
-    _libc.syscall(SYS_KEYCTL, KEYCTL_JOIN_SESSION_KEYRING, None)  # a new, empty one: not the caller's
+    _libc.syscall(SYS_KEYCTL, KEYCTL_JOIN_SESSION_KEYRING, None)  # new and empty: not the caller's
     for path in own:
         os.chown(path, uid, gid)
     write = [os.path.realpath(p) for p in write]
@@ -536,18 +542,20 @@ def enter(write: list[str], read: list[str] = (), cwd: str | None = None, user_n
 
 
 # --- limits: a jail's own cgroups ----------------------------------------------------------------
-# Each is (file, value) written in a new cgroup, by version then controller; the optional ones
-# (swap) are skipped where the kernel has no such file. Then what tells of a hit: (file, key, limit).
+# What is written in a new cgroup, by version then controller: (file, the limit it holds, or 0);
+# a file marked "?" (swap) is skipped where the kernel has none. Then what tells of a hit: (file,
+# key, limit).
 CGROUP_SETTINGS = {
     1: {"memory": (("memory.limit_in_bytes", "memory"), ("memory.memsw.limit_in_bytes?", "memory")),
         "pids": (("pids.max", "processes"),)},
-    2: {"memory": (("memory.max", "memory"), ("memory.swap.max?", 0)), "pids": (("pids.max", "processes"),)},
+    2: {"memory": (("memory.max", "memory"), ("memory.swap.max?", 0)),
+        "pids": (("pids.max", "processes"),)},
 }
-CGROUP_EVENTS = (("memory.events", "oom_kill", "memory"), ("memory.oom_control", "oom_kill", "memory"),
-                 ("pids.events", "max", "processes"))
+CGROUP_EVENTS = (("memory.events", "oom_kill", "memory"),
+                 ("memory.oom_control", "oom_kill", "memory"), ("pids.events", "max", "processes"))
 
 
-def cgroup_parents(mountinfo: str, membership: str, root: str = "") -> tuple[int, dict[str, str]] | None:
+def cgroup_parents(mountinfo: str, membership: str, root: str = "") -> tuple[int, dict] | None:
     """(cgroup version, {"memory": folder, "pids": folder}) where this process may make a jail's
     cgroups, from its /proc/self/mountinfo and /proc/self/cgroup texts (`root`: where the machine's
     root is, for a test's fake tree); None where the pair is not there.
@@ -566,14 +574,16 @@ def cgroup_parents(mountinfo: str, membership: str, root: str = "") -> tuple[int
         mount_root, point = fields.split()[3:5]
         for controller in ("", "memory", "pids"):
             wanted = "cgroup2" if controller == "" else "cgroup"
-            if fstype != wanted or controller not in own or controller and controller not in options.split(","):
+            named = controller == "" or controller in options.split(",")
+            if fstype != wanted or controller not in own or not named:
                 continue
             path = own[controller]  # under the mount's own root (a container may mount a subtree)
             if mount_root == "/" or path == mount_root or path.startswith(mount_root + "/"):
                 inside = path[len(mount_root):] if mount_root != "/" else path
                 folders[controller] = root + os.path.normpath(f"{point}/{inside}")
     if "" in folders:
-        with contextlib.suppress(OSError), open(os.path.join(folders[""], "cgroup.subtree_control")) as file:
+        delegated = os.path.join(folders[""], "cgroup.subtree_control")
+        with contextlib.suppress(OSError), open(delegated) as file:
             if {"memory", "pids"} <= set(file.read().split()):
                 return 2, {"memory": folders[""], "pids": folders[""]}
     if "memory" in folders and "pids" in folders:
@@ -597,7 +607,7 @@ def cgroups_for(name: str, memory_bytes: int, max_processes: int, proc: str = "/
     values = {"memory": memory_bytes, "processes": max_processes, 0: 0}
     made = []
     try:
-        for controller, parent in parents.items():  # every folder first: an empty one can be removed
+        for parent in parents.values():  # every folder first: an empty one can be removed
             folder = os.path.join(parent, name)
             if folder not in made:
                 os.mkdir(folder)
@@ -622,8 +632,9 @@ def cgroup_limits_hit(folders: list[str]) -> list[str]:
     hit = []
     for folder in folders:
         for events, key, limit in CGROUP_EVENTS:
-            with contextlib.suppress(OSError, ValueError), open(os.path.join(folder, events)) as file:
-                counts = dict(line.split() for line in file.read().splitlines() if len(line.split()) == 2)
+            path = os.path.join(folder, events)
+            with contextlib.suppress(OSError, ValueError), open(path) as file:
+                counts = dict(line.split() for line in file if len(line.split()) == 2)
                 if int(counts.get(key, 0)) > 0 and limit not in hit:
                     hit.append(limit)
     return hit
@@ -634,7 +645,8 @@ def remove_cgroups(folders: list[str]) -> None:
     ones may take a moment to leave)."""
     for folder in folders:
         for _ in range(100):
-            with contextlib.suppress(OSError, ValueError), open(os.path.join(folder, "cgroup.procs")) as file:
+            procs = os.path.join(folder, "cgroup.procs")
+            with contextlib.suppress(OSError, ValueError), open(procs) as file:
                 for pid in file.read().split():
                     with contextlib.suppress(OSError):
                         os.kill(int(pid), signal.SIGKILL)
