@@ -440,16 +440,17 @@ MEMORY = """\
 """
 
 
+def _names_the_limit(out: str, word: str) -> bool:
+    """Whether the tool's first line is an ERROR line naming the limit by `word`."""
+    return out.startswith("ERROR:") and word in out.splitlines()[0]
+
+
 def test_memory_is_capped(jailed):
     out = _run_test(jailed, MEMORY)
     reached = max(
         (int(line.split()[1]) for line in out.splitlines() if line.startswith("MEMORY ")), default=0
     )
-    assert (
-        reached <= tools.MEMORY_BYTES >> 20
-        and out.startswith("ERROR:")
-        and "memory" in out.splitlines()[0]
-    ), out[:1000]
+    assert reached <= tools.MEMORY_BYTES >> 20 and _names_the_limit(out, "memory"), out[:1000]
 
 
 def test_processes_are_capped(jailed):
@@ -470,11 +471,7 @@ def test_processes_are_capped(jailed):
         """,
     )
     forked = _printed(out, "FORKED")
-    assert (
-        forked < tools.MAX_PROCESSES
-        and out.startswith("ERROR:")
-        and "processes" in out.splitlines()[0]
-    ), out[:1000]
+    assert forked < tools.MAX_PROCESSES and _names_the_limit(out, "processes"), out[:1000]
 
 
 def test_disk_writes_are_capped_and_leave_nothing(jailed):
@@ -494,11 +491,7 @@ def test_disk_writes_are_capped_and_leave_nothing(jailed):
         """,
     )
     written = _printed(out, "WRITTEN")
-    assert (
-        written <= tools.WRITE_BYTES >> 20
-        and out.startswith("ERROR:")
-        and "MiB" in out.splitlines()[0]
-    ), out[:1000]
+    assert written <= tools.WRITE_BYTES >> 20 and _names_the_limit(out, "MiB"), out[:1000]
     assert not (jailed.root / "fill.bin").exists()
 
 
@@ -609,9 +602,7 @@ NAMED = {"memory": "memory", "processes": "processes", "disk": "MiB"}  # what th
 def test_every_way_to_a_limit_meets_it_and_says_so(jailed, name):
     body, limit = LIMIT_HITS[name]
     out = _run_test(jailed, body + "print('TOUCHED all', flush=True)\n")
-    first = out.splitlines()[0]
-    assert "TOUCHED all" not in out, out[:1500]
-    assert first.startswith("ERROR:") and NAMED[limit] in first, out[:1500]
+    assert "TOUCHED all" not in out and _names_the_limit(out, NAMED[limit]), out[:1500]
     assert _jail_leftovers() == ([], []), "a cgroup or a process of the jail outlived its command"
 
 
