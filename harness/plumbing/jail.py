@@ -283,12 +283,13 @@ def _build_root(write: list[str], read: list[str], tmp_bytes: int, with_proc: bo
     for path in SYSTEM + ETC + tuple(read):
         _show(path, new_root, read_only=True)
     for path in write:
-        try:
-            if not write_bytes:
-                raise OSError("written through")
-            _throwaway(path, new_root, write_bytes, owner)
-        except OSError:  # no overlayfs here (or none in a user namespace before Linux 5.11)
-            _show(path, new_root, read_only=False)
+        if write_bytes:
+            try:
+                _throwaway(path, new_root, write_bytes, owner)
+                continue
+            except OSError:  # no overlayfs here (or none in a user namespace before Linux 5.11)
+                pass
+        _show(path, new_root, read_only=False)
     if with_proc:
         os.makedirs(new_root + "/proc")
         try:  # this pid namespace's own processes only
