@@ -219,7 +219,7 @@ def _jail(mode: str, workdir: Path, read_only=()) -> dict:
     return {"write": [str(workdir)], "read": [*jail_program.python_paths(), *map(str, read_only)], "cwd": str(workdir),
             "user_namespace": mode == "user namespace",
             "uid": _command_uid() if mode == "root" else None, "write_bytes": WRITE_BYTES,
-            "max_processes": MAX_PROCESSES, "memory_bytes": MEMORY_BYTES}
+            "max_processes": MAX_PROCESSES, "memory_bytes": MEMORY_BYTES, "namespaces": False}
 
 
 def _jail_words(jail: dict) -> list[str]:
@@ -231,6 +231,7 @@ def _jail_words(jail: dict) -> list[str]:
     for option in ("uid", "write_bytes", "max_processes", "memory_bytes", "report"):
         if jail.get(option) is not None:
             words += [f"--{option.replace('_', '-')}", str(jail[option])]
+    words += [] if jail.get("namespaces", True) else ["--no-namespaces"]
     return [*words, *(["--user-namespace"] if jail["user_namespace"] else []), "--"]
 
 

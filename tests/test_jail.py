@@ -577,6 +577,36 @@ def test_no_namespace_of_its_own_nor_a_kernel_interface_tests_never_need(jailed)
     assert _printed(out, "ALLOWED") == {} and "THREAD ok 0" in out, out[:2000]
 
 
+NESTED = """\
+import sys, tempfile
+from harness import tools
+from harness.scenarios import copy_task
+from harness.tools import Workspace
+print("MODE", repr(tools.jail_mode()))
+print("FIRST", repr(Workspace(copy_task(tempfile.mkdtemp())).run_command("pytest -q").splitlines()[0]))
+"""
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a graded kernel runs as a uid of its own as root only")
+def test_a_graded_kernel_still_jails_the_agent_s_commands(tmp_path):
+    """The grader's jail (a pool uid, namespaces allowed) around a kernel that runs the agent: its
+    commands are jailed in turn, through a user namespace (only the agent's commands may make none)."""
+    root = str(Path(__file__).resolve().parents[1])
+    uid = jail_program.claim_uid()
+    tmp_path.chmod(0o777)
+    try:
+        words = [sys.executable, "-I", "-S", jail_program.__file__, "--uid", str(uid), "--loopback",
+                 "--write", str(tmp_path), "--cwd", str(tmp_path), "--read", root]
+        words += [word for path in jail_program.python_paths() for word in ("--read", path)]
+        env = {"PATH": os.environ["PATH"], "HOME": str(tmp_path), "PYTHONPATH": root}
+        run = subprocess.run([*words, "--", sys.executable, "-c", NESTED], env=env, capture_output=True,
+                             text=True, timeout=120)
+    finally:
+        jail_program.release_uid(uid)
+    out = run.stdout + run.stderr
+    assert _printed(out, "MODE") == "user namespace" and _printed(out, "FIRST") == "exit code 1", out
+
+
 # Test code that meets a limit, and the limit; each ends by printing TOUCHED all, if it gets there.
 LIMIT_HITS = {
     "mmap": ("import mmap\nblock = mmap.mmap(-1, 768 << 20)\n"

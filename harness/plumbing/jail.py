@@ -82,12 +82,14 @@ if os.uname().machine in ("aarch64", "arm64"):
 SYS_PIVOT_ROOT, SYS_KEYCTL = SYSCALLS["pivot_root"], SYSCALLS["keyctl"]
 KEYCTL_JOIN_SESSION_KEYRING = 1
 # What the jailed program may not call (EPERM): the kernel's keyrings (a uid's are shared by all its
-# processes, root's too, and a key's serial can be guessed), as in Docker's default profile; and,
-# as there too, namespaces of its own and kernel interfaces a test never needs, each a frequent way
-# into the kernel. clone is refused only with a CLONE_NEW* flag; clone3, whose flags seccomp cannot
-# read, answers ENOSYS, on which glibc falls back to clone.
-REFUSED_CALLS = ("add_key", "request_key", "keyctl", "unshare", "setns", "bpf", "perf_event_open",
-                 "userfaultfd", "io_uring_setup")
+# processes, root's too, and a key's serial can be guessed), as in Docker's default profile, and,
+# as there too, kernel interfaces a test never needs, each a frequent way into the kernel. With
+# `namespaces=False`, namespaces of its own too (NAMESPACE_CALLS): clone is refused only with a
+# CLONE_NEW* flag; clone3, whose flags seccomp cannot read, answers ENOSYS, on which glibc falls
+# back to clone. A graded kernel keeps them: it jails its agent's commands in a user namespace.
+REFUSED_CALLS = ("add_key", "request_key", "keyctl", "bpf", "perf_event_open", "userfaultfd",
+                 "io_uring_setup")
+NAMESPACE_CALLS = ("unshare", "setns")
 CLONE_NEW_FLAGS = 0x7E020000  # CLONE_NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET
 
 
@@ -336,18 +338,19 @@ def _assemble(lines: list[tuple]) -> list[int]:
     return words
 
 
-def _refuse_calls() -> None:
-    """A seccomp filter: REFUSED_CALLS fail with EPERM, clone with a CLONE_NEW* flag too, clone3
-    with ENOSYS, and every call of another ABI (32-bit, x32: their numbers differ) with EPERM.
-    Needs no_new_privs, set before."""
+def _refuse_calls(namespaces: bool) -> None:
+    """A seccomp filter: REFUSED_CALLS fail with EPERM, and every call of another ABI (32-bit, x32:
+    their numbers differ); without `namespaces`, NAMESPACE_CALLS and clone with a CLONE_NEW* flag
+    too, and clone3 with ENOSYS. Needs no_new_privs, set before."""
+    refused = REFUSED_CALLS + (() if namespaces else NAMESPACE_CALLS)
+    clones = [] if namespaces else [("clone3", "absent"), ("clone", "clone")]
     load, equal, at_least, any_bit, answer = 0x20, 0x15, 0x35, 0x45, 0x06  # classic BPF's codes
     allow, refuse, absent = 0x7FFF0000, 0x00050000 | errno.EPERM, 0x00050000 | errno.ENOSYS
     program = _assemble([  # over struct seccomp_data: nr at 0, arch at 4, args[0] from 16
         (None, load, 4, None, None), (None, equal, AUDIT_ARCH, None, "refuse"),
         (None, load, 0, None, None), (None, at_least, 0x40000000, "refuse", None),  # x32's numbers
-        *[(None, equal, SYSCALLS[name], "refuse", None) for name in REFUSED_CALLS],
-        (None, equal, SYSCALLS["clone3"], "absent", None),
-        (None, equal, SYSCALLS["clone"], "clone", None),
+        *[(None, equal, SYSCALLS[name], "refuse", None) for name in refused],
+        *[(None, equal, SYSCALLS[name], label, None) for name, label in clones],
         (None, answer, allow, None, None),
         ("clone", load, 16, None, None), (None, any_bit, CLONE_NEW_FLAGS, "refuse", None),
         (None, answer, allow, None, None),
@@ -435,7 +438,8 @@ def _filled(paths: list[str]) -> bool:
     return False
 
 
-def _init(status_write: int, uid: int | None, gid: int | None, watched: list[str]) -> None:
+def _init(status_write: int, uid: int | None, gid: int | None, watched: list[str],
+          namespaces: bool) -> None:
     """Pid 1 of the jail, reaping orphans; the program runs as pid 3, under a keeper (pid 2) that sends
     its status out. Not pid 1 itself, which ignores the signals it sends itself (a test's own SIGKILL
     would do nothing); not a child of pid 1, which a program takes for a sign its parent died
@@ -445,7 +449,7 @@ def _init(status_write: int, uid: int | None, gid: int | None, watched: list[str
     keep no capability and are not dumpable (their /proc/N/fd opens for no one without
     CAP_SYS_PTRACE), and as root they stay uid 0 while the program runs as `uid`, so it cannot
     signal them either. `watched`: the spaces the program may write in, whose filling the keeper
-    reports."""
+    reports; `namespaces`: whether the program may make namespaces of its own (`_refuse_calls`)."""
     _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
     keeper = os.fork()
     if keeper == 0:
@@ -454,7 +458,7 @@ def _init(status_write: int, uid: int | None, gid: int | None, watched: list[str
             os.close(status_write)
             _drop_capabilities(uid, gid)
             _libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)  # its own /proc/self, as any program's
-            _refuse_calls()
+            _refuse_calls(namespaces)
             return
         _drop_capabilities()
         _pass_on_signals(program)
@@ -472,7 +476,7 @@ def enter(write: list[str], read: list[str] = (), cwd: str | None = None, user_n
           loopback: bool = False, tmp_bytes: int = TMP_BYTES, uid: int | None = None, gid: int | None = None,
           own: list[str] = (), network: bool = False, write_bytes: int | None = None,
           cgroups: list[str] = (), report: str | None = None, max_processes: int | None = None,
-          memory_bytes: int | None = None) -> None:
+          memory_bytes: int | None = None, namespaces: bool = True) -> None:
     """Jail this process (which must have a single thread); return in the jailed one, never in the other.
 
     This process stays outside, passes signals on and ends with the jailed one's exit status; the
@@ -486,7 +490,8 @@ def enter(write: list[str], read: list[str] = (), cwd: str | None = None, user_n
     spares root: set for a `uid` or in a user namespace only; RLIMIT_AS caps address space, not
     memory: set at twice `memory_bytes`). `report`: a file this process writes once the program has
     ended, "STATUS FLAGS" (its wait status; FILLED if it filled a space it may write in), through a
-    descriptor opened before the jail exists: a channel the program cannot reach.
+    descriptor opened before the jail exists: a channel the program cannot reach. `namespaces`:
+    whether the program may make namespaces of its own (a graded kernel jails the agent's commands).
     """
     paths = [os.path.realpath(p) for p in (*write, *read, *([cwd] if cwd else []))]
     if not all(os.path.isabs(p) for p in paths):
@@ -531,7 +536,8 @@ def enter(write: list[str], read: list[str] = (), cwd: str | None = None, user_n
     if loopback:
         loopback_up()
     os.chdir(os.path.realpath(cwd) if cwd else "/")
-    _init(status_write, uid, gid, ["/tmp", "/dev/shm", *(write if write_bytes else [])])
+    watched = ["/tmp", "/dev/shm", *(write if write_bytes else [])]
+    _init(status_write, uid, gid, watched, namespaces)
     resource.setrlimit(resource.RLIMIT_FSIZE, (MAX_FILE_BYTES, MAX_FILE_BYTES))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     if cgroups:
@@ -736,12 +742,13 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--write-bytes", type=int)
     parser.add_argument("--cgroup", action="append", default=[])
     parser.add_argument("--report")
+    parser.add_argument("--no-namespaces", dest="namespaces", action="store_false")
     parser.add_argument("command", nargs=argparse.REMAINDER)
     args = parser.parse_args(argv)
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
     enter(args.write, args.read, args.cwd, args.user_namespace, args.loopback, args.tmp_bytes, args.uid, args.gid,
           args.own, args.network, args.write_bytes, args.cgroup, args.report, args.max_processes,
-          args.memory_bytes)
+          args.memory_bytes, args.namespaces)
     try:
         os.execvp(command[0], command)
     except OSError as error:
