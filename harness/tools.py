@@ -222,9 +222,15 @@ def _jail(mode: str, workdir: Path, read_only=()) -> dict:
             "max_processes": MAX_PROCESSES, "memory_bytes": MEMORY_BYTES, "namespaces": False}
 
 
+# How a command's interpreter starts the jail: imported from its cached bytecode. Run by path, its
+# 700 lines were compiled again for every command: 64 ms a command at load 22 here (19 ms at 300).
+_JAIL_LAUNCHER = "import sys; sys.path.insert(0, sys.argv[1]); import jail; jail.main(sys.argv[2:])"
+
+
 def _jail_words(jail: dict) -> list[str]:
     """The words before a program that run it in that jail."""
-    words = [sys.executable, "-I", "-S", jail_program.__file__, "--cwd", jail["cwd"]]
+    folder = os.path.dirname(jail_program.__file__)
+    words = [sys.executable, "-I", "-S", "-c", _JAIL_LAUNCHER, folder, "--cwd", jail["cwd"]]
     words += [word for path in jail["write"] for word in ("--write", path)]
     words += [word for path in jail["read"] for word in ("--read", path)]
     words += [word for folder in jail.get("cgroups", ()) for word in ("--cgroup", folder)]
