@@ -1,5 +1,7 @@
 """The agent's commands in the jail (harness.plumbing.jail): each escape of issue 19, tried jailed and with the
-jail forced off (where every command is then refused unless the student opts in).
+jail forced off (where every command is then refused unless the student opts in); then issue 29's, as
+root (CI runs as root): the host's kernel settings, its keyrings, the exit status, the limits, and a
+hostile set by class, each tried as model-written test code would.
 
 "Outside" is a folder beside the workspace holding a secret, as a student's other files would be.
 """
