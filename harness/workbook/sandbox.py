@@ -31,7 +31,7 @@ from contextlib import suppress
 from pathlib import Path
 
 from harness.plumbing import jail as jail_program
-from harness.plumbing.jail import FIRST_UID, UID_LOCKS, UIDS  # noqa: F401  (this module's names before)
+from harness.plumbing.jail import FIRST_UID, UIDS  # noqa: F401  (this module's names before)
 from harness.plumbing.keys import KEY_VARIABLES
 from harness.workbook import ROOT
 
@@ -43,6 +43,7 @@ MARKER = "WORKBOOK_GRADING_RUN"  # in every graded process's environment, to fin
 # The pool of uids, shared with the agent's commands, lives in the jail (harness.plumbing.jail).
 _free_uid, _claim, _uids_in_use, _uids_lock = (jail_program.claim_uid, jail_program.lock_uid,
                                                jail_program.uids_in_use, jail_program.uids_lock)
+UID_LOCKS = Path(jail_program.UID_LOCKS)  # a Path here, as before the pool moved
 
 
 def can_isolate() -> bool:
