@@ -9,5 +9,6 @@
 - `warm_pytest.py`: pytest forked from a warm helper, so a jailed test run starts in a tenth of the time
 - `steady_output.py`: tool output made the same on every run, so a recording replays
 - `startup.py`: the kernel's and pytest's start-up speed-ups
+- `sdk_models.py`: the SDK's Interactions client, spared rebuilding its pydantic models every call
 - `arguments.py`: the argument checks every public function makes first
 """

@@ -25,6 +25,8 @@ import sys
 import types
 from contextlib import contextmanager
 
+from harness.plumbing.sdk_models import memoise_when_imported
+
 IRI_CHECKER = "rfc3987_syntax"
 
 
@@ -82,8 +84,10 @@ def collector_paused():
 
 def prepare_kernel() -> None:
     """A lesson kernel's start: the IRI checker deferred, then the SDK's types and the widgets every
-    lesson imports, imported once with the collector paused (see collector_paused)."""
+    lesson imports, imported once with the collector paused (see collector_paused). The SDK's
+    Interactions client, where a lesson imports it, makes each of its models once (sdk_models)."""
     defer_iri_checker()
+    memoise_when_imported()
     with collector_paused():
         import ipywidgets  # noqa: F401
         from google.genai import types  # noqa: F401
@@ -116,3 +120,4 @@ def pytest_configure(config) -> None:
 
 # Imported by pytest's `-p` before the installed plugins are: defer now, before nbval imports nbformat.
 defer_iri_checker()
+memoise_when_imported()
