@@ -86,8 +86,8 @@ def collector_paused():
 
 def prepare_kernel() -> None:
     """A lesson kernel's start: the IRI checker deferred, then the SDK's types, the widgets and the
-    plotly every lesson imports, imported once with the collector paused (see collector_paused). The
-    SDK's Interactions client, where a lesson imports it, makes each of its models once (sdk_models)."""
+    plotly every lesson imports, imported once with the collector paused (see collector_paused).
+    The SDK's Interactions client, where a lesson imports it, makes each model once (sdk_models)."""
     defer_iri_checker()
     memoise_when_imported()
     with collector_paused():
