@@ -23,6 +23,7 @@ from harness.agent.config import AgentConfig
 from harness.plumbing.arguments import (require_callable, require_client, require_instance, require_list_of_text, require_path,
                                require_text)
 from harness.agent.report import RunReport, TurnRecord
+from harness.agent.reused_runs import ReusingWorkspace
 from harness.plumbing.client import plain
 from harness.compaction import compact, harness_state, summarizer_for
 from harness.context import as_content
@@ -113,7 +114,7 @@ def _prepare(workdir, checkpoint, task, config: AgentConfig, on_damage):
     resuming = bool(checkpoint) and Path(checkpoint).exists()
     while True:  # each recovery shortens the checkpoint, so this ends
         resumed = open_checkpoint(checkpoint, task, on_damage) if checkpoint else None
-        workspace, report = Workspace(_task_copy(workdir, config.task, reuse=resuming)), RunReport()
+        workspace, report = ReusingWorkspace(_task_copy(workdir, config.task, reuse=resuming)), RunReport()
         if resumed is None:
             return workspace, [as_content("user", task)], report
         damage = _replay(workspace, resumed.edits, checkpoint)
