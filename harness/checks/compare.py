@@ -32,6 +32,9 @@ from harness.checks import call, rule, tried
 
 SEED = 16             # the generators' seed: every run tries the same inputs
 MAX_SHRINK_CALLS = 300  # calls of the answer spent shrinking one difference (keeps a check under a second)
+# Exercise id -> the generated inputs its checks have compared in this process: docs.py states the
+# range from it (README and INSTRUCTORS.md give the figures, tests/test_instructors_docs.py holds them).
+COMPARED: dict[str, int] = {}
 
 
 def generator() -> random.Random:
@@ -154,6 +157,7 @@ def compare(exercise_id: str, fn: Callable, reference: Callable, cases, differ: 
         f"{case.note} must raise ValueError ({str(raised.error).rstrip('.')}).", "check the arguments first, before anything else.",
         "bad arguments raise ValueError"))
     for case in cases:
+        COMPARED[exercise_id] = COMPARED.get(exercise_id, 0) + 1
         found = difference(exercise_id, fn, reference, case, differ, refused, raised)
         if found:
             case, found = _shrink(exercise_id, fn, reference, case, found, differ, smaller, refused, raised)

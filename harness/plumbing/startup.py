@@ -27,6 +27,8 @@ import sys
 import types
 from contextlib import contextmanager
 
+from harness.plumbing.sdk_models import memoise_when_imported
+
 IRI_CHECKER = "rfc3987_syntax"
 
 
@@ -84,8 +86,10 @@ def collector_paused():
 
 def prepare_kernel() -> None:
     """A lesson kernel's start: the IRI checker deferred, then the SDK's types, the widgets and the
-    plotly every lesson imports, imported once with the collector paused (see collector_paused)."""
+    plotly every lesson imports, imported once with the collector paused (see collector_paused).
+    The SDK's Interactions client, where a lesson imports it, makes each model once (sdk_models)."""
     defer_iri_checker()
+    memoise_when_imported()
     with collector_paused():
         import ipywidgets  # noqa: F401
         import plotly.graph_objects  # noqa: F401
@@ -119,3 +123,4 @@ def pytest_configure(config) -> None:
 
 # Imported by pytest's `-p` before the installed plugins are: defer now, before nbval imports nbformat.
 defer_iri_checker()
+memoise_when_imported()
