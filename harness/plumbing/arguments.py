@@ -99,6 +99,31 @@ def require_number(name: str, value, low: float, high: float | None = None) -> f
     return float(value)
 
 
+def optional(rule: Callable) -> Callable:
+    """The rule `rule` for an argument that may also be None (None: the function's default)."""
+    def none_or(name: str, value) -> None:
+        if value is not None:
+            rule(name, value)
+
+    return none_or
+
+
+def command_line_number(low: float, high: float, what: str, kind: type = float) -> Callable[[str], float]:
+    """An argparse `type=` for a number of `kind` (float or int) in [low, high], `what` saying what
+    it counts: nan, inf and words are refused with a sentence argparse prints after the usage."""
+    import argparse
+
+    def number(text: str) -> float:
+        try:
+            return kind(require_number(what, kind(text), low, high))
+        except ValueError:
+            whole = "whole " if kind is int else ""
+            raise argparse.ArgumentTypeError(f"{what} must be a {whole}number from {low:g} to {high:g}, "
+                                             f"got {shown(text)}") from None
+
+    return number
+
+
 def require_callable(name: str, value):
     """`value` if it can be called; else TypeError naming `name`."""
     if not callable(value):
@@ -184,7 +209,7 @@ def require_type(name: str, value, kind, bounds: tuple = (0, None)) -> None:
         require_contents(name, value)
     elif _is_list(origin) or kind in (list, tuple):
         require_list(name, value, f"{getattr(args[0], '__name__', 'item')} items" if args else "items")
-        if args and origin is list:
+        if args and origin is list and isinstance(value, Collection):  # an iterator passes unread
             for index, item in enumerate(value):
                 require_type(f"{name}[{index}]", item, args[0])
     elif origin is dict or kind is dict:
