@@ -131,7 +131,7 @@ def harness_state(edited_files: Iterable[str], last_verdict: str | None) -> str:
     Edited files: a.py, b.py
     Last test verdict: 1 failed, 5 passed
     """
-    return state_block(edited_files, last_verdict)
+    return state_block.unchecked(edited_files, last_verdict)
 
 
 @checked(client=require_client, max_output_tokens=(1, 10**9))
