@@ -24,13 +24,14 @@ from harness.agent import AgentConfig, RunReport, run_agent
 from harness.agent.loop import SYSTEM_PROMPT
 from harness.formats import verdict_line
 from harness.partitioning import PLAN_SHARE, MergeRefused, SubResult, merge_results, split_task
-from harness.plumbing.arguments import checked, require_fields, require_instance, require_list, shown
+from harness.plumbing.arguments import checked, require_fields, require_instance, require_list
 from harness.scenarios import copy_task
-from harness.scenarios.repairs import FOLDER, PACKAGES, prompt_for, readme_section, subtask
+from harness.scenarios.repairs import (FOLDER, PACKAGES, prompt_for, readme_section, require_package,
+                                      require_packages, subtask)
 from harness.tokens import approx_tokens
 from harness.tools import TOOL, Workspace
 from harness.truncation import TOOL_OUTPUT_MAX_CHARS, truncate_output
-from harness.usage import output_tokens, require_usage
+from harness.usage import Usage, output_tokens, require_usage, token_count
 
 # The lesson's window, scaled down as lesson 12's is: 8,000 tokens here stand for a real model's
 # 1,048,576, so that four small packages already crowd it. One agent compacts at 0.7 x WINDOW.
@@ -80,9 +81,9 @@ def tokens_of(report: RunReport) -> int:
 
 
 @checked(usage=require_usage)
-def input_and_output(usage) -> int:
+def input_and_output(usage: Usage) -> int:
     """Input + output tokens of one call."""
-    return int(usage.prompt_token_count or 0) + output_tokens(usage)
+    return token_count(usage, "prompt_token_count") + output_tokens(usage)
 
 
 @checked
@@ -91,29 +92,15 @@ def passing(verdict: str) -> bool:
     return bool(verdict) and "passed" in verdict and "failed" not in verdict
 
 
-def _package(name: str, package) -> None:
-    """One of the task's PACKAGES (checked first: a name becomes a path and a pattern)."""
-    if package not in PACKAGES:
-        raise ValueError(f"{name} must be one of the task's packages {', '.join(PACKAGES)}, got {shown(package)}.")
-
-
-def _packages(name: str, packages) -> None:
-    """A non-empty list of distinct names among PACKAGES."""
-    require_instance(name, packages, (list, tuple), "a list of package names")
-    for index, package in enumerate(packages):
-        _package(f"{name}[{index}]", package)
-    if not packages or len(set(packages)) != len(packages):
-        raise ValueError(f"{name} must name distinct packages among {', '.join(PACKAGES)}, at least one; "
-                         f"got {shown(packages)}.")
-
-
 def _partitions(name: str, partitions) -> None:
     require_list(name, partitions, "partitions (lists of names)")
+    if not partitions:
+        raise ValueError(f"{name} must hold at least one partition, got {partitions!r}; e.g. [['stock'], ['grades']].")
     for index, partition in enumerate(partitions):
-        _packages(f"{name}[{index}]", partition)
+        require_packages(f"{name}[{index}]", partition)
 
 
-@checked(package=_package)
+@checked(package=require_package)
 def estimate_tokens(package: str) -> int:
     """A sub-task's estimated context before any run: its files, and its test output (capped as the
     agent sees it) once per expected run."""
@@ -126,7 +113,7 @@ def estimate_tokens(package: str) -> int:
     return sum(approx_tokens(text) for text in files) + RUNS_PER_SUBTASK * _RUNS["estimate", package]
 
 
-@checked(packages=_packages)
+@checked(packages=require_packages)
 def estimate_context(packages) -> int:
     """The estimated context of one agent doing `packages`: its fixed part and every sub-task's estimate."""
     fixed = approx_tokens(SYSTEM_PROMPT) + approx_tokens(TOOL.model_dump_json(exclude_none=True))
@@ -144,13 +131,13 @@ def _run(packages, config: AgentConfig) -> tuple[RunReport, dict]:
     return _RUNS[key]
 
 
-@checked(packages=_packages)
+@checked(packages=require_packages)
 def run_single(packages, config: AgentConfig = CONFIG) -> RunReport:
     """One agent with compaction on every sub-task of `packages` together."""
     return _run(packages, config)[0]
 
 
-@checked(packages=_packages)
+@checked(packages=require_packages)
 def run_subagent(packages, config: AgentConfig = CONFIG) -> SubResult:
     """A sub-agent on `packages` alone, in a clean context, and its structured result."""
     report, edits = _run(packages, config)
@@ -189,7 +176,7 @@ def _tests_after(packages: list, merged: dict) -> str:
     return _RUNS[key]
 
 
-@checked(packages=_packages, window=(1, None), share=(0, 1))
+@checked(packages=require_packages, window=(1, None), share=(0, 1))
 def plan(packages, window: int = WINDOW, share: float = PLAN_SHARE, split: Callable = split_task) -> list[list[str]]:
     """The partitions `split(subtasks, window, share)` makes of `packages` with their estimates."""
     return [list(p) for p in split([(p, estimate_tokens.unchecked(p)) for p in packages], window, share)]
@@ -238,6 +225,6 @@ def _rows(name: str, rows) -> None:
 
 
 @checked(rows=_rows)
-def crossing(rows) -> int | None:
+def crossing(rows: list[dict]) -> int | None:
     """The smallest number of sub-tasks at which partitioning costs fewer tokens than one agent, or None."""
     return next((row["subtasks"] for row in rows if row["partitioned"] < row["single"] and not row["refused"]), None)
