@@ -310,6 +310,17 @@ def _day(name: str, day) -> None:
         raise ValueError(f"{name} must be a day written YYYY-MM-DD, such as '2027-01-15', got {shown(day)}.") from None
 
 
+def require_model(name: str, model) -> None:
+    """A model id the workbook has a row for (model_row's rule), before any call is made with it."""
+    if not isinstance(model, str):
+        raise TypeError(f"{name} must be a model id (a string) like {DEFAULT_MODEL!r}, got {type(model).__name__} "
+                        f"{shown(model)}.")
+    try:
+        model_row(model)
+    except UnknownModel as unknown:
+        raise UnknownModel(f"{name}: {unknown}") from None
+
+
 @checked(on=_day)
 def price_of(model: str, on: str | datetime.date | None = None) -> Price:
     """The Price of `model`: the row's rate as of its `as_of`, or the one in force on the day `on`."""

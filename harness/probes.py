@@ -26,9 +26,10 @@ from google.genai import types
 from harness import MODEL
 from harness.agent.config import SessionConfig
 from harness.plumbing.arguments import (checked, require_client, require_instance, require_int,
-                                        require_list_of_text, require_mapping, require_non_empty_text)
+                                        require_list_of_text, require_mapping)
 from harness.plumbing.client import is_offline, plain, start_cold
 from harness.compaction import compact
+from harness.models import require_model
 from harness.plumbing.session_bundles import Bundle, Recording, usage_dict
 from harness.scenarios.course import TUTOR_SYSTEM, TUTOR_TOOLS, passages, search_course
 from harness.scenarios.course.script import OPENING, PLANTED, PROBES, QUESTIONS
@@ -174,7 +175,7 @@ class _Session:
                 for c in reply.function_calls]))
 
 
-@checked(client=require_client, questions=(0, MAX_QUESTIONS), model=require_non_empty_text)
+@checked(client=require_client, questions=(0, MAX_QUESTIONS), model=require_model)
 def run_session(client, strategy: Strategy = Strategy(), questions: int = len(QUESTIONS), model: str = MODEL) -> Recording:
     """Run the tutor session under `strategy` and return its recording (one bundle per call).
 
@@ -312,7 +313,7 @@ def _lengths(name: str, lengths) -> None:
         require_int(f"{name}[{index}]", length, 0, MAX_QUESTIONS)
 
 
-@checked(client=require_client, strategies=_strategies, lengths=_lengths, model=require_non_empty_text)
+@checked(client=require_client, strategies=_strategies, lengths=_lengths, model=require_model)
 def run_battery(client, strategies: Mapping[str, Strategy] | None = None, lengths: Iterable[int] = (6, 10, 14),
                 model: str = MODEL) -> list[Recording]:
     """Every strategy at every session length (number of course questions before the probes)."""

@@ -33,6 +33,7 @@ from harness import MODEL
 from harness.plumbing.arguments import checked, require_client, require_fields, require_non_empty_text, require_number
 from harness.plumbing.client import is_offline, start_cold
 from harness.compaction import compact
+from harness.models import require_model
 from harness.probes import CONVERSATION_SUMMARY, MAX_QUESTIONS, script_turns
 from harness.scenarios.course import SEARCH_COURSE, TUTOR_SYSTEM, passages, search_course
 from harness.scenarios.course.script import OPENING, QUESTIONS
@@ -209,7 +210,7 @@ def uploaded_tokens(run: Recording) -> int:
 _GLASS_BOX_RUNS: dict[tuple, Recording] = {}  # as probes.run_session: one glass-box run per setting
 
 
-@checked(client=require_client, questions=(0, MAX_QUESTIONS), model=require_non_empty_text)
+@checked(client=require_client, questions=(0, MAX_QUESTIONS), model=require_model)
 def run_server_session(client, plan: ServerPlan = ServerPlan(), questions: int = len(QUESTIONS),
                        policy: Callable = should_restart, model: str = MODEL) -> Recording:
     """Run the tutor session with the server holding its history; restart from a compacted context
