@@ -57,6 +57,8 @@ class SubResult:
 def _names(name: str, value) -> None:
     require_instance(name, value, (tuple, list), "a tuple of sub-task names")
     require_list_of_text(name, value)
+    if not value:
+        raise ValueError(f"{name} must name at least one sub-task, got {value!r}.")
 
 
 def _edits(name: str, value) -> None:
@@ -90,7 +92,7 @@ def _results(name: str, results) -> None:
 
 
 @checked(subtasks=_subtasks, window=(1, None), share=_share)
-def split_task(subtasks, window: int, share: float = PLAN_SHARE) -> list[list[str]]:
+def split_task(subtasks: list[tuple[str, int]], window: int, share: float = PLAN_SHARE) -> list[list[str]]:
     """The partitions of a task: lists of sub-task names, each a sub-agent's clean context.
 
     `subtasks`: (name, estimated tokens) pairs, in the order to keep. The limit is `share * window`

@@ -55,7 +55,8 @@ _TRIGGER_RULES = dict(usage=_usage, allocations=_allocations, window=(1, None), 
 
 
 @checked(**_TRIGGER_RULES)
-def next_action(usage: dict, allocations: dict, window: int, threshold: float = THRESHOLD, done=()) -> str:
+def next_action(usage: dict, allocations: dict, window: int, threshold: float = THRESHOLD,
+                done: tuple[str, ...] = ()) -> str:
     """The next action on a request measured as `usage`: one of ACTIONS (the module docstring's rules)."""
     total = sum(usage[name] for name in CATEGORIES)
     wanted = []
@@ -67,7 +68,8 @@ def next_action(usage: dict, allocations: dict, window: int, threshold: float = 
 
 
 @checked(**_TRIGGER_RULES)
-def single_trigger(usage: dict, allocations: dict, window: int, threshold: float = THRESHOLD, done=()) -> str:
+def single_trigger(usage: dict, allocations: dict, window: int, threshold: float = THRESHOLD,
+                   done: tuple[str, ...] = ()) -> str:
     """The baseline: one trigger, compact when the total passes `threshold` x window (allocations unused)."""
     over = sum(usage[name] for name in CATEGORIES) > threshold * window
     return "compact" if over and "compact" not in done else "none"
