@@ -27,7 +27,7 @@ same answer. One idea per module (tests/test_engine_layering.py checks this list
     thinking    how much the glass box "thinks", by a stated rule, and what it shows of it
     signatures  thought signatures, as Gemini 3 and later enforce them in function calling
     streaming   one answer as the chunks streamGenerateContent sends
-    embeddings  embedContent / batchEmbedContents: vectors that follow shared words
+    embeddings  embedContent / batchEmbedContents: vectors that follow the meanings of a small table
     models_api  models.list / models.get: the tables of harness/models.py as Model resources
     interactions        the Interactions API: server-held history replayed into the context
     interaction_input   an interaction's request as the generateContent request that answers it

@@ -9,7 +9,7 @@ Routes (under /v1/ and /v1beta/ alike):
     POST   models/{model}:generateContent        answer, with honest usageMetadata
     POST   models/{model}:streamGenerateContent  the same answer in several chunks (?alt=sse: events)
     POST   models/{model}:countTokens            {"totalTokens": N}
-    POST   models/{model}:embedContent, :batchEmbedContents   word-sharing vectors (embeddings.py)
+    POST   models/{model}:embedContent, :batchEmbedContents   meaning-table vectors (embeddings.py)
     GET    models, models/{model}                the table of harness/models.py, as Model resources
     POST   cachedContents                        create an explicit cache
     GET    cachedContents                        list them
