@@ -310,11 +310,13 @@ INDEX_HEADER = "# INDEX: one line per file, newest first. Read a file when its l
 _INDEX_ENTRY = re.compile(r"^- ([^\s:()][^\s:]*): (.*)$", re.M)
 
 
+@checked
 def entry_line(path: str, description: str) -> str:
     """The index line of one file: `- path: description`."""
     return f"- {path}: {description}"
 
 
+@checked
 def omitted_line(count: int) -> str:
     """The index's last line when it leaves out the `count` oldest files.
 
@@ -324,6 +326,7 @@ def omitted_line(count: int) -> str:
     return f"- ({count} older file{'s' if count != 1 else ''} not listed: grep -rl finds them)"
 
 
+@checked
 def index_entries(index: str) -> list[tuple[str, str]]:
     """(path, description) of each entry line of an index text, in its order."""
     return [(found.group(1), found.group(2)) for found in _INDEX_ENTRY.finditer(index)]
