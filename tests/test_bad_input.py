@@ -31,7 +31,7 @@ import harness.workbook
 from harness import billing, budgets, capstone, checks, compaction, context, coordinator, formats, history, masking
 from harness import models, ordering, partitioning, probes, server_state, tokens, transcript, triggers, truncation
 from harness import quizzes as quiz
-from harness import scenarios, usage
+from harness import memory, offload, retrieval, scenarios, usage
 from harness.agent import AgentConfig, TurnRecord, checkpoint, config as agent_config, loop, report
 from harness.plumbing import client, keys, recording, redaction, session_bundles, steady_output
 from harness.plumbing.session_bundles import Bundle, Recording
@@ -254,6 +254,20 @@ CALLS = [
     (formats.is_masked, dict(output="[masked obs-1: x]")),
     (formats.document_text, dict(rank=1, title="Rounding", text="Half up.")),
     (formats.is_document, dict(text="[Retrieved document 1: x]")),
+    (formats.entry_line, dict(path="notes/a.md", description="Godot: my toolkit")),
+    (formats.omitted_line, dict(count=3)),
+    (formats.index_entries, dict(index="- notes/a.md: Godot: my toolkit")),
+    (retrieval.reciprocal_rank_fusion, dict(rankings=[["a", "b"], ["b", "c"]], k=60)),
+    *((fn, dict(passages=[("a", "Half up.", 0.5)], budget=100, count=len, min_score=0.1))
+      for fn in (retrieval.fill_budget, retrieval.check_fill_arguments)),
+    (retrieval.keyword_tokens, dict(texts=["Amounts round half up."])),
+    (offload.build_index, dict(entries=[("notes/a.md", "Godot")], budget=1000, count=len)),
+    (offload.describe, dict(text="My platform is Godot.", words=3)),
+    (offload.calls_to_repay, dict(cleared=5000, rewritten=35000, price=models.Price(1, 0.1, 4))),
+    (memory.distill, dict(messages=["My platform is Godot."], session=0)),
+    (memory.consolidate, dict(memories=[("platform", "Unity", 0)], notes=[("os", "Linux", 1)])),
+    (memory.inject, dict(memories=[("platform", "Godot", 1)], budget=200, count=len)),
+    (memory.looks_like_instruction, dict(value="Godot")),
     (checks.reference, dict(exercise_id="4.1")),
     (scenarios.CodingTask, dict(name="copy", folder=scenarios.task_named("invoicing").folder, prompt="Fix it.",
                                 bugs=2)),
@@ -282,6 +296,12 @@ ACCEPTS = {
     (loop.run_agent, "client"): {"None"},  # None: harness.connect()
     # None: "its sub-agent never reported", and the documented answer is MergeRefused naming the partition
     (partitioning.merge_results, "results"): {"list of None", "tuple of None"},
+    # a cosine can be below 0: a negative floor keeps every passage of a dense search
+    **{(fn, "min_score"): {"-1"} for fn in (retrieval.fill_budget, retrieval.check_fill_arguments)},
+    # no file yet: the index is its header alone (check 13.1); no memory yet: the first session's
+    (offload.build_index, "entries"): {"empty list"},
+    **{(memory.consolidate, name): {"empty list"} for name in ("memories", "notes")},
+    (memory.inject, "memories"): {"empty list"},
 }
 
 # Every module of the harness package is swept, but for the packages and modules below, each with
@@ -369,6 +389,26 @@ NOT_SWEPT = {
     "harness.workbook.Workbook": "what find_workbook returns, not built by a caller",
     "harness.workbook.find_workbook": "looks for a workbook from a folder; what it finds (or LessonsNotFound) is "
                                       "swept through every command in tests/test_cli_bad_input.py",
+    "harness.corpus_shell.installed_programs": "takes no argument",
+    "harness.scenarios.library.MemoryProbe": "a row of the memory script (a NamedTuple)",
+    "harness.scenarios.library.glass_box.Librarian": "the tutor's policy, made by the glass box",
+    "harness.retrieval.Retrieved": "what hybrid_search returns, not built by a caller",
+    "harness.library.BatteryRow": "what run_battery returns (a NamedTuple), not built by a caller",
+    "harness.library.MemoryRun": "what run_memory_sessions returns (a NamedTuple)",
+    "harness.memory.Memory": "a fact as consolidate returns it (a NamedTuple)",
+    # Lessons 12 and 13 reached this branch with its last merge of main; their exercise functions
+    # and pure helpers are swept above, these are NOT swept yet (a known gap, to close next).
+    **{f"harness.{name}": "lesson 12 or 13, merged after this sweep: not swept yet"
+       for name in ("corpus_shell.CorpusShell", "retrieval.embed", "retrieval.SearchIndex",
+                    "retrieval.Knobs",
+                    "retrieval.hybrid_search", "retrieval.needle_recall", "offload.KnowledgeBase",
+                    "memory.MemoryStore", "library.LibraryPlan", "library.budget_plan",
+                    "library.run_library_session", "library.turn_prompts", "library.run_battery",
+                    "library.memory_probe_passed", "library.run_memory_sessions",
+                    "scenarios.library.library_tools", "scenarios.wiki.Needle",
+                    "scenarios.wiki.Wiki",
+                    "scenarios.wiki.card", "scenarios.wiki.clock", "scenarios.wiki.code_name",
+                    "scenarios.wiki.pick", "scenarios.wiki.topic_page")},
 }
 
 
