@@ -319,6 +319,11 @@ NOT_SWEPT_PACKAGES = {
     "harness.plumbing.jail": "the jail every command runs in: hostile calls are swept in tests/test_jail.py (h/jail)",
     "harness.plumbing.warm_pytest": "the jail's warm pytest, started by Workspace (tests/test_warm_pytest.py)",
     "harness.plumbing.startup": "start-up hooks pytest and the kernel call, never a caller",
+    "harness.plumbing.sdk_models": "an import hook start-up installs into the SDK; no caller passes it anything",
+    "harness.plumbing.sessions_in_process": "the harness's own sessions' shortcut, called by run_session and "
+                                            "run_server_session with what they checked (tests/test_sessions_in_process.py)",
+    "harness.agent.reused_runs": "the Workspace run_agent makes offline, from arguments run_agent checked "
+                                 "(tests/test_reused_runs.py)",
     "harness.tools": "the agent's tools, called with what a model wrote: never raise (tests/test_tools.py, h/jail)",
     "harness.agent.checkpoint_lines": "load_checkpoint's readers of one line: damaged and re-signed lines are "
                                       "swept through load_checkpoint (tests/test_checkpoint.py)",
@@ -358,6 +363,7 @@ NOT_SWEPT = {
     "harness.usage.require_usage": "an argument check of the harness's own functions, like harness.plumbing.arguments",
     "harness.billing.require_price": "an argument check, like harness.plumbing.arguments",
     "harness.models.require_model": "an argument check, like harness.plumbing.arguments",
+    "harness.checks.registered": "the loader behind reference and run_check, which check the exercise id",
     "harness.billing.require_usages": "an argument check, like harness.plumbing.arguments",
     "harness.scenarios.repairs.require_package": "an argument check, like harness.plumbing.arguments",
     "harness.scenarios.repairs.require_packages": "an argument check, like harness.plumbing.arguments",
