@@ -3,7 +3,9 @@
 `workbook` is the console script `pip install` puts beside the kernel's python, so it is on the
 PATH of a JupyterLab terminal, a hub's terminal and an activated venv alike.
 
-Each command lives in its own module with a `main(argv) -> int`; this file only dispatches.
+Each command lives in its own module with a `main(argv) -> int`; this file dispatches, and turns
+anything a command did not expect into one line naming the command and what went wrong (exit 1),
+never a traceback: a student in a terminal can act on a sentence, not on a stack.
 """
 import importlib
 import sys
@@ -35,7 +37,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Unknown command {argv[0]!r}.\n\n{usage()}", file=sys.stderr)
         return 2
     module = importlib.import_module(COMMANDS[argv[0]][0])
-    return module.main(argv[1:])
+    try:
+        return module.main(argv[1:])
+    except KeyboardInterrupt:
+        print(f"workbook {argv[0]}: interrupted.", file=sys.stderr)
+        return 130
+    except Exception as error:  # noqa: BLE001 - the last resort: what the command did not foresee
+        problem = str(error).splitlines()[0][:300] if str(error) else "(no message)"
+        print(f"workbook {argv[0]}: {type(error).__name__}: {problem}\nNothing else was changed. Check the "
+              f"arguments (workbook {argv[0]} --help); if they are right, show this line to your instructor.",
+              file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

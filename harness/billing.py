@@ -20,7 +20,7 @@ Edit PRICES (or make your own `Price`) to re-bill a recorded session at another 
 """
 from collections.abc import Mapping
 
-from harness.plumbing.arguments import require_instance, require_int, require_number, require_optional_text, require_text, shown
+from harness.plumbing.arguments import checked, require_instance, require_non_empty_text, require_number, shown
 from harness.models import LATEST, MODELS, ROUTED, Price
 from harness.usage import Usage, output_tokens, require_usage, token_count
 
@@ -52,76 +52,100 @@ PRICES["contrast-50x (DeepSeek-like)"] = Price(0.14, 0.0028, 0.28, 0.0,
 PRICE_SHEETS = sorted(PRICES, key=lambda name: PRICES[name].input)
 
 
+@checked
 def priced_model(model: str | None = None) -> str:
     """The PRICES key for `model` (default: harness.MODEL, the model the lessons call).
 
     A deprecated id or a `-latest` alias is priced as the model Gemini serves for it, since that model
     bills the call: `priced_model("gemini-3.7-flash")` -> 'gemini-3.8-flash' (harness.models.ROUTED)."""
-    require_optional_text("model", model)
     from harness import MODEL
 
     model = (model or MODEL).strip().removeprefix("models/")
     model = model if model in PRICES else ROUTED.get(model) or LATEST.get(model) or model
     if model not in PRICES:
-        raise ValueError(f"No price for model {model!r} in harness.billing.PRICES (it has {', '.join(PRICES)}). "
-                         f"Add a row: PRICES[{model!r}] = Price(input=..., cached_input=..., output=...).")
+        raise ValueError(f"No price for model {shown(model)} in harness.billing.PRICES (it has {', '.join(PRICES)}). "
+                         f"Add a row: PRICES[{shown(model)}] = Price(input=..., cached_input=..., output=...).")
     return model
 
 
+@checked
 def price_for(model: str | None = None) -> Price:
     """The row of PRICES for `model` (default: harness.MODEL)."""
-    return PRICES[priced_model(model)]
+    return PRICES[priced_model.unchecked(model)]
 
 
-def rate(price, name: str) -> float:
-    """`price.name` or `price[name]`: a Price, any object with the attribute, or a dict; a finite rate >= 0."""
-    require_text("name", name, empty=False)
+def _price_object(name: str, price) -> None:
     if price is None or isinstance(price, (str, bytes, int, float, list, tuple)):
-        raise TypeError(f"price must be a Price (e.g. PRICES['gemini-2.5-flash']), a dict or an object of "
+        raise TypeError(f"{name} must be a Price (e.g. PRICES['gemini-2.5-flash']), a dict or an object of "
                         f"per-million rates, got {type(price).__name__} {shown(price)}.")
+
+
+def require_price(name: str, price) -> None:
+    """A Price, a dict or an object whose rates `input`, `cached_input` and `output` are each a
+    finite number of dollars per million tokens, at least 0; else TypeError / ValueError naming `name`."""
+    _price_object(name, price)
+    for rate_name in ("input", "cached_input", "output"):
+        _rate(price, rate_name, name)
+
+
+def _rate(price, name: str, price_name: str = "price") -> float:
     value = price.get(name) if isinstance(price, Mapping) else getattr(price, name, None)
     if value is None:
-        raise ValueError(f"The price has no rate named {name!r}. Give per-million rates for "
+        raise ValueError(f"The {price_name} has no rate named {name!r}. Give per-million rates for "
                          "'input', 'cached_input' and 'output', e.g. PRICES['gemini-2.5-flash'].")
-    return require_number(f"price's {name} rate", value, 0)
+    return require_number(f"{price_name}'s {name} rate", value, 0)
 
 
-def usages_of(usage: Usages) -> list:
-    """A single usage record or a list of them, as a list (each checked by `require_usage`)."""
-    return _usages("usage", usage)
+@checked(price=_price_object, name=require_non_empty_text)
+def rate(price, name: str) -> float:
+    """`price.name` or `price[name]`: a Price, any object with the attribute, or a dict; a finite rate >= 0."""
+    return _rate(price, name)
 
 
-def _usages(name: str, usage) -> list:
-    if isinstance(usage, (list, tuple)):
-        return [require_usage(f"{name}[{index}]", one) for index, one in enumerate(usage)]
-    return [require_usage(name, usage)]
-
-
-def split_tokens(usage: Usages) -> tuple[int, int, int]:
-    """(uncached input, cached input, output) tokens summed over one usage record or a list."""
-    return _split("usage", usage)
-
-
-def _split(name: str, usage) -> tuple[int, int, int]:
-    uncached = cached = output = 0
-    for one in _usages(name, usage):
+def require_usages(name: str, usage) -> None:
+    """One usage record or a list of them (`require_usage` each), where no record says it cached
+    more tokens than its prompt holds; else TypeError / ValueError naming `name` or `name[i]`."""
+    for where, one in _records(name, usage):
+        require_usage(where, one)
         prompt, hit = token_count(one, "prompt_token_count"), token_count(one, "cached_content_token_count")
         if hit > prompt:
-            raise ValueError(f"{name}: {hit} cached tokens but a prompt of {prompt}; the prompt count includes "
+            raise ValueError(f"{where}: {hit} cached tokens but a prompt of {prompt}; the prompt count includes "
                              "the cached tokens, so cached can never exceed it. Pass the response's own usage_metadata.")
-        uncached += prompt - hit
+
+
+def _records(name: str, usage) -> list[tuple[str, object]]:
+    if isinstance(usage, (list, tuple)):
+        return [(f"{name}[{index}]", one) for index, one in enumerate(usage)]
+    return [(name, usage)]
+
+
+@checked(usage=require_usages)
+def usages_of(usage: Usages) -> list:
+    """A single usage record or a list of them, as a list."""
+    return list(usage) if isinstance(usage, (list, tuple)) else [usage]
+
+
+@checked(usage=require_usages)
+def split_tokens(usage: Usages) -> tuple[int, int, int]:
+    """(uncached input, cached input, output) tokens summed over one usage record or a list."""
+    uncached = cached = output = 0
+    for one in usages_of.unchecked(usage):
+        prompt, hit = token_count(one, "prompt_token_count"), token_count(one, "cached_content_token_count")
+        uncached += prompt - hit  # the prompt count includes the cached tokens
         cached += hit
         output += output_tokens(one)
     return uncached, cached, output
 
 
+@checked(usage=require_usages, price=require_price)
 def bill(usage: Usages, price) -> float:
     """Dollars for `usage` (one UsageMetadata or a list) at `price`'s per-million rates."""
-    uncached, cached, output = split_tokens(usage)
-    return (uncached * rate(price, "input") + cached * rate(price, "cached_input")
-            + output * rate(price, "output")) / 1e6
+    uncached, cached, output = split_tokens.unchecked(usage)
+    return (uncached * _rate(price, "input") + cached * _rate(price, "cached_input")
+            + output * _rate(price, "output")) / 1e6
 
 
+@checked(trace_a=require_usages, trace_b=require_usages, price=require_price)
 def break_even_cached_price(trace_a: Usages, trace_b: Usages, price) -> float | None:
     """The cached-input rate ($/M) at which both traces cost the same, other rates from `price`.
 
@@ -133,32 +157,33 @@ def break_even_cached_price(trace_a: Usages, trace_b: Usages, price) -> float | 
     Example: A sends 1M uncached + 9M cached, B (a compacted rewrite) 3M uncached + 1M cached, same
     output. At input 0.30: (3 - 1) x 0.30 / (9 - 1) = $0.075/M; above that, B is cheaper.
     """
-    uncached_a, cached_a, output_a = _split("trace_a", trace_a)
-    uncached_b, cached_b, output_b = _split("trace_b", trace_b)
+    uncached_a, cached_a, output_a = split_tokens.unchecked(trace_a)
+    uncached_b, cached_b, output_b = split_tokens.unchecked(trace_b)
     if cached_a == cached_b:
         return None
-    fixed_gap = ((uncached_b - uncached_a) * rate(price, "input")
-                 + (output_b - output_a) * rate(price, "output"))
+    fixed_gap = ((uncached_b - uncached_a) * _rate(price, "input")
+                 + (output_b - output_a) * _rate(price, "output"))
     return fixed_gap / (cached_a - cached_b)
 
 
+@checked(price=_price_object)
 def storage_cost(tokens: int, ttl_seconds: float, price) -> float:
     """Rent for keeping `tokens` in an explicit cache for `ttl_seconds`.
 
     >>> round(storage_cost(100_000, 3600, PRICES["gemini-2.5-flash"]), 4)   # 0.1M tokens, 1 hour, $1/M/h
     0.1
     """
-    require_int("tokens", tokens, 0)
-    require_number("ttl_seconds", ttl_seconds, 0)
-    return tokens / 1e6 * rate(price, "storage_per_hour") * ttl_seconds / 3600
+    return tokens / 1e6 * _rate(price, "storage_per_hour") * ttl_seconds / 3600
 
 
+@checked(usage=require_usages)
 def cache_hit_rate(usage: Usages) -> float:
     """Cached share of all prompt tokens (0.0 when nothing was sent)."""
-    uncached, cached, _ = split_tokens(usage)
+    uncached, cached, _ = split_tokens.unchecked(usage)
     return cached / (uncached + cached) if uncached + cached else 0.0
 
 
+@checked(usage=require_usages, price=require_price)
 def perfect_cache_floor(usage: Usages, price) -> float:
     """The same prompts billed as if each only appended to the one before and the cache kept all.
 
@@ -167,26 +192,26 @@ def perfect_cache_floor(usage: Usages, price) -> float:
     the cache missed: about 1.0 for an append-only history, far more after rewrites.
     """
     total, previous = 0.0, 0
-    for one in usages_of(usage):
+    for one in usages_of.unchecked(usage):
         prompt = token_count(one, "prompt_token_count")
         new = max(prompt - previous, 0)
         output = output_tokens(one)
-        total += new * rate(price, "input") + (prompt - new) * rate(price, "cached_input") + output * rate(price, "output")
+        total += (new * _rate(price, "input") + (prompt - new) * _rate(price, "cached_input")
+                  + output * _rate(price, "output"))
         previous = prompt
     return total / 1e6
 
 
+def _price_sheets(name: str, prices) -> None:
+    """None (PRICES), or a dict of price sheets: name -> a price `require_price` takes."""
+    if prices is not None:
+        require_instance(name, prices, Mapping, "a dict of price sheets, name -> Price (like billing.PRICES)")
+        for sheet, price in prices.items():
+            require_price(f"{name}[{sheet!r}]", price)
+
+
+@checked(usage=require_usages, prices=_price_sheets)
 def rebill(usage: Usages, prices: Mapping | None = None) -> dict[str, float]:
     """The same usage billed at every price sheet in `prices` (PRICES by default): name -> dollars."""
-    if prices is None:
-        prices = PRICES
-    require_instance("prices", prices, Mapping, "a dict of price sheets, name -> Price (like billing.PRICES)")
-    bills = {}
-    for name, price in prices.items():
-        try:
-            bills[name] = bill(usage, price)
-        except (TypeError, ValueError) as error:
-            if "usage" in str(error):
-                raise
-            raise type(error)(f"prices[{name!r}]: {error}") from None
-    return bills
+    prices = PRICES if prices is None else prices
+    return {name: bill.unchecked(usage, price) for name, price in prices.items()}

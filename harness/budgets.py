@@ -24,9 +24,9 @@ Each part costs `part_tokens(part)`, so the five counts add up to the request's 
 """
 from google.genai import types
 
-from harness.plumbing.arguments import require_contents, require_instance, require_list, require_number, require_text
 from harness.engine.prompt import canonical, part_text
 from harness.formats import is_document
+from harness.plumbing.arguments import checked, require_instance, require_number, shown
 from harness.tokens import approx_tokens
 
 CATEGORIES = ("system", "tools", "documents", "history", "tool_outputs")
@@ -36,22 +36,21 @@ SEED_ALLOCATIONS = {"tool_outputs": 0.35, "history": 0.30, "documents": 0.20, "r
 ALLOCATED = ("tool_outputs", "history", "documents", "reserve")  # the keys an allocation may name
 
 
+@checked
 def part_tokens(part: types.Part) -> int:
     """Tokens of one part, counted as the glass box counts a request: a text by its words, a call as
     `name {json args}`, a response as `name {json response}`; a bare thought signature costs 0."""
-    require_instance("part", part, types.Part, "a types.Part")
     return approx_tokens(part_text(part.model_dump(mode="json", by_alias=True, exclude_none=True)) or "")
 
 
+@checked
 def tool_tokens(tools: list[types.Tool]) -> int:
     """Tokens of the tool declarations: each function declaration as its canonical JSON."""
-    require_list("tools", tools, "types.Tool objects")
-    for tool in tools:
-        require_instance("tools[...]", tool, types.Tool, "a types.Tool")
     return sum(approx_tokens(canonical(declaration.model_dump(mode="json", by_alias=True, exclude_none=True)))
                for tool in tools for declaration in tool.function_declarations or [])
 
 
+@checked
 def category_of(content: types.Content, part: types.Part) -> str:
     """The category a part of `content` counts in (the module docstring's rule)."""
     if part.function_response is not None:
@@ -61,27 +60,26 @@ def category_of(content: types.Content, part: types.Part) -> str:
     return "history"
 
 
+@checked
 def split_by_category(system_instruction: str, tools: list[types.Tool], contents: list[types.Content]) -> dict:
     """The request's tokens by category: a dict with every key of CATEGORIES, in that order."""
-    require_text("system_instruction", system_instruction)
-    require_contents("contents", contents)
     usage = dict.fromkeys(CATEGORIES, 0)
-    usage["system"], usage["tools"] = approx_tokens(system_instruction), tool_tokens(tools)
+    usage["system"], usage["tools"] = approx_tokens(system_instruction), tool_tokens.unchecked(tools)
     for content in contents:
         for part in content.parts or []:
-            usage[category_of(content, part)] += part_tokens(part)
+            usage[category_of.unchecked(content, part)] += part_tokens.unchecked(part)
     return usage
 
 
 def check_allocations(allocations: dict) -> dict:
     """`allocations` if it is a valid one: shares in [0, 1] of keys in ALLOCATED, adding up to at most 1."""
     require_instance("allocations", allocations, dict, "a dict of shares, e.g. SEED_ALLOCATIONS")
-    unknown = sorted(set(allocations) - set(ALLOCATED))
+    unknown = sorted(map(shown, set(allocations) - set(ALLOCATED)))
     if unknown:
-        raise ValueError(f"allocations names {unknown}; it may name only {', '.join(ALLOCATED)} "
+        raise ValueError(f"allocations names {', '.join(unknown[:5])}; it may name only {', '.join(ALLOCATED)} "
                          "(system prompt and tool definitions are never cut, so they get no allocation).")
     for name, share in allocations.items():
-        require_number(f"allocations[{name!r}]", share, 0, 1)
+        require_number(f"allocations[{shown(name)}]", share, 0, 1)
     if sum(allocations.values()) > 1 + 1e-9:
         raise ValueError(f"allocations add up to {sum(allocations.values()):.2f}; shares of one window add up to at "
                          "most 1. Lower one of them.")

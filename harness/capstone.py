@@ -17,7 +17,10 @@ paid at the full input rate: the cost target prices it.
 
     >>> verdict(measure(reference_config()), full_history())   # doctest: +SKIP
 """
+from collections.abc import Callable
 from functools import lru_cache
+
+from harness.plumbing.arguments import checked, require_instance, require_number
 
 WINDOW = 1_600      # prompt tokens, the largest request allowed: the real input window scaled down
 COST_SHARE = 1.10   # times the full history's bill on the same session
@@ -31,6 +34,25 @@ def scale() -> float:
     return model_row(harness.MODEL).input_token_limit / WINDOW
 
 
+def _strategy(name: str, strategy) -> None:
+    from harness.probes import Strategy
+
+    require_instance(name, strategy, Strategy, "a probes.Strategy, e.g. reference_config()")
+
+
+MEASURES = ("largest request", "recall", "whole answers", "cost")  # what verdict reads of a measurement
+
+
+def _measurement(name: str, measured) -> None:
+    """A result of `measure`: a dict with a finite number >= 0 under each of MEASURES."""
+    require_instance(name, measured, dict, "a result of measure() (a dict)")
+    for key in MEASURES:
+        if key not in measured:
+            raise ValueError(f"{name} lacks {key!r}: pass what measure() returns.")
+        require_number(f"{name}[{key!r}]", measured[key], 0)
+
+
+@checked(strategy=_strategy)
 def measure(strategy) -> dict:
     """Run the target's session under `strategy`: largest request, recall, whole answers, bill, compactions,
     and each call's prompt tokens (the capstone panel draws them)."""
@@ -64,6 +86,13 @@ def full_history() -> dict:
     return dict(_full_history(harness.MODEL, is_offline(), passages()))
 
 
+def _yardstick(name: str, measured) -> None:
+    _measurement(name, measured)
+    if measured["cost"] == 0:
+        raise ValueError(f"{name}['cost'] is 0: the costs are compared as a ratio of it; pass full_history().")
+
+
+@checked(got=_measurement, full=_yardstick)
 def verdict(got: dict, full: dict) -> list[tuple[str, bool, str]]:
     """(target, met?, readout) for each target of 14.1, from two `measure` results."""
     limit = COST_SHARE * full["cost"]
@@ -88,7 +117,8 @@ def reference_config():
 OPENING = "capped outputs"  # the panel's configuration until my_config() returns one: it misses the target
 
 
-def opening_config(my_config):
+@checked
+def opening_config(my_config: Callable):
     """(strategy, note): what `my_config()` returns, or STRATEGIES[OPENING] and one line saying why
     when it raises (not written yet, a misspelt knob) or returns something else."""
     from harness.probes import STRATEGIES, Strategy

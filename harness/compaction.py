@@ -21,9 +21,8 @@ from typing import Callable
 
 from google.genai import types
 
-from harness.plumbing.arguments import (require_callable, require_client, require_contents, require_instance, require_int,
-                               require_list_of_text, require_optional_text, require_text)
 from harness.formats import state_block
+from harness.plumbing.arguments import checked, require_client, require_instance, require_list_of_text
 from harness.transcript import transcript_text_of
 
 CONTEXT_BUDGET = 24_000  # tokens a prompt may grow to before the harness steps in (« Le budget de contexte »)
@@ -40,15 +39,15 @@ SUMMARY_PROMPT = (
 )
 
 
+@checked
 def safe_split_points(history: list[types.Content]) -> list[int]:
     """Indices where a cut keeps every function call with its response: just before a model message."""
-    require_contents("history", history)
     return [i for i, content in enumerate(history) if i > 0 and content.role == "model"]
 
 
+@checked
 def task_text(history: list[types.Content]) -> str:
     """The task: the first text of history[0], which must be a user message (ValueError otherwise)."""
-    require_contents("history", history)
     first = history[0] if history else None
     text = next((p.text for p in (first.parts or []) if p.text), None) if first else None
     if first is None or first.role != "user" or not text:
@@ -57,25 +56,20 @@ def task_text(history: list[types.Content]) -> str:
     return text
 
 
+@checked(keep_recent_turns=(1, 10**6))
 def compact(history: list[types.Content], keep_recent_turns: int, summarize: Callable[[str], str], state: str = ""):
     """Replace all but the task and the last `keep_recent_turns` turns by a summary.
 
     Returns (new_history, n_compacted). The new first message is the task, a note naming how
     many messages the summary replaces, the summary, then `state` (harness-held, lesson 06).
     """
-    require_contents("history", history)
-    require_int("keep_recent_turns", keep_recent_turns, 1, 10**6)
-    require_callable("summarize", summarize)
-    require_text("state", state)
-    if keep_recent_turns < 1:
-        raise ValueError(f"keep_recent_turns must be at least 1, got {keep_recent_turns}: "
-                         "the turn the model is working on must stay word for word.")
-    task = task_text(history)
-    points = safe_split_points(history)
+    # `history` is checked once, above: the helpers below get it as it is (their `unchecked` bodies).
+    task = task_text.unchecked(history)
+    points = safe_split_points.unchecked(history)
     if len(points) <= keep_recent_turns:
         return list(history), 0
     split = points[-keep_recent_turns]
-    summary = summarize(transcript_text_of(history[1:split]))
+    summary = summarize(transcript_text_of.unchecked(history[1:split]))
     note = (f"[Summary of the {split - 1} earlier messages, compacted by the harness. The messages after "
             "this one are kept word for word and take precedence over this summary.]")
     parts = [types.Part.from_text(text=task), types.Part.from_text(text=f"{note}\n{summary}")]
@@ -84,10 +78,17 @@ def compact(history: list[types.Content], keep_recent_turns: int, summarize: Cal
     return [types.Content(role="user", parts=parts), *history[split:]], split - 1
 
 
+def _file_paths(name: str, value) -> None:
+    """A list, tuple or set of paths: a set is sorted, so it must not be a one-shot iterator."""
+    require_instance(name, value, (list, tuple, set, frozenset), "a list of file paths")
+    require_list_of_text(name, value)
+
+
 def _calls(content) -> list[types.Part]:
     return [part for part in content.parts or [] if part.function_call is not None]
 
 
+@checked
 def keep_signatures(old_turn: list[types.Content], rebuilt_turn: list[types.Content]) -> list:
     """`rebuilt_turn` with the thought signatures of `old_turn` back on the calls that carried them.
 
@@ -105,8 +106,6 @@ def keep_signatures(old_turn: list[types.Content], rebuilt_turn: list[types.Cont
     >>> [part.thought_signature for part in keep_signatures(old, lean)[0].parts]
     [b's1', None]
     """
-    require_contents("old_turn", old_turn)
-    require_contents("rebuilt_turn", rebuilt_turn)
     if len(old_turn) != len(rebuilt_turn):
         raise ValueError(f"old_turn has {len(old_turn)} messages and rebuilt_turn {len(rebuilt_turn)}: "
                          "rebuild the turn message for message, so each signature has its place.")
@@ -123,6 +122,7 @@ def keep_signatures(old_turn: list[types.Content], rebuilt_turn: list[types.Cont
     return kept
 
 
+@checked(edited_files=_file_paths)
 def harness_state(edited_files: Iterable[str], last_verdict: str | None) -> str:
     """The facts the harness holds itself (from the tool calls), for the head of a compacted history.
 
@@ -131,12 +131,10 @@ def harness_state(edited_files: Iterable[str], last_verdict: str | None) -> str:
     Edited files: a.py, b.py
     Last test verdict: 1 failed, 5 passed
     """
-    require_instance("edited_files", edited_files, (list, tuple, set, frozenset), "a list of file paths")
-    require_list_of_text("edited_files", sorted(edited_files, key=str))
-    require_optional_text("last_verdict", last_verdict)
-    return state_block(edited_files, last_verdict)
+    return state_block.unchecked(edited_files, last_verdict)
 
 
+@checked(client=require_client, max_output_tokens=(1, 10**9))
 def summarizer_for(client, model: str | None = None, max_output_tokens: int | None = None) -> Callable[[str], str]:
     """A `summarize` function that asks the model, with SUMMARY_PROMPT as system instruction.
 
@@ -146,11 +144,6 @@ def summarizer_for(client, model: str | None = None, max_output_tokens: int | No
     and its finish reason to `finish_reasons` ("STOP", or "MAX_TOKENS" for a cut summary).
     """
     from harness import MODEL
-
-    if max_output_tokens is not None:
-        require_int("max_output_tokens", max_output_tokens, 1, 10**9)
-    require_client("client", client)
-    require_optional_text("model", model)
 
     def summarize(transcript: str) -> str:
         response = client.models.generate_content(

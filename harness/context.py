@@ -17,13 +17,13 @@ them anyway, with `total > budget`, and should shorten the summary.
 >>> [c.parts[0].text for c in contents], total
 (['Hello Ana.', 'Which team am I on?'], 31)
 """
+from collections.abc import Collection
 from numbers import Integral
-from collections.abc import Mapping
 from typing import Callable, Iterable, NamedTuple, Sequence
 
 from google.genai import types
 
-from harness.plumbing.arguments import require_callable, require_list_of_text, require_text
+from harness.plumbing.arguments import checked, require_list, require_non_empty_text, shown
 from harness.tokens import approx_tokens
 
 FACTS_HEADING = "## Facts to keep in mind"
@@ -32,15 +32,13 @@ DOCS_HEADING = "Documents that may help, most relevant first:"
 ROLES = ("user", "model")
 
 
+@checked
 def render_system(system: str, facts: Sequence[str], summary: str) -> str:
     """The system instruction: system text, then bulleted facts, then the summary; "" stays "".
 
     >>> render_system("Be brief.", ["Ana likes tea."], "We talked about tea.")
     'Be brief.\\n\\n## Facts to keep in mind\\n- Ana likes tea.\\n\\n## Summary of the conversation so far\\nWe talked about tea.'
     """
-    require_text("system", system)
-    facts = require_list_of_text("facts", facts)
-    require_text("summary", summary)
     sections = [system] if system else []
     if facts:
         sections.append(FACTS_HEADING + "\n" + "\n".join(f"- {fact}" for fact in facts))
@@ -49,56 +47,50 @@ def render_system(system: str, facts: Sequence[str], summary: str) -> str:
     return "\n\n".join(sections)
 
 
+@checked
 def render_docs(docs: Sequence[str]) -> str:
     """The one user message holding the documents, in the order given; "" when there are none."""
-    docs = require_list_of_text("docs", docs)
     if not docs:
         return ""
     return DOCS_HEADING + "\n\n" + "\n\n".join(f"[{n}] {doc}" for n, doc in enumerate(docs, 1))
 
 
+@checked(role=require_non_empty_text)
 def as_content(role: str, text: str) -> types.Content:
     """One message of the history, as the SDK wants it."""
-    require_text("role", role, empty=False)
-    require_text("text", text)
     return types.Content(role=role, parts=[types.Part.from_text(text=text)])
 
 
-def _validated(budget, turns: Iterable) -> list[tuple[str, str]]:
-    """Check the arguments a caller most often gets wrong; return the turns as a list of pairs."""
+def _budget(name: str, budget) -> None:
     # NOTE: bool is a subclass of int in Python, and `budget=True` is always a mistake.
     if isinstance(budget, bool) or not isinstance(budget, Integral) or budget <= 0:
-        raise ValueError(f"budget must be a positive whole number of tokens, got {budget!r}. "
+        raise ValueError(f"{name} must be a positive whole number of tokens, got {shown(budget)}. "
                          "Pass an int such as budget=6000.")
-    pairs = []
-    for index, turn in enumerate(turns):
+
+
+def _turns(name: str, turns) -> None:
+    """A list of (role, text) pairs, each role 'user' or 'model' (a one-shot iterator passes unread)."""
+    require_list(name, turns, "(role, text) pairs")
+    for index, turn in enumerate(turns if isinstance(turns, Collection) else ()):
         if not isinstance(turn, (tuple, list)) or len(turn) != 2:
-            raise ValueError(f"turns[{index}] must be a (role, text) pair, got {turn!r:.80}.")
+            raise ValueError(f"{name}[{index}] must be a (role, text) pair, got {shown(turn)}.")
         role, text = turn
         if role not in ROLES:
-            raise ValueError(f"turns[{index}] has role {role!r}, but Gemini only knows 'user' and 'model'. "
+            raise ValueError(f"{name}[{index}] has role {shown(role)}, but Gemini only knows 'user' and 'model'. "
                              "Use 'model' for the assistant's replies and 'user' for everything else.")
-        pairs.append((role, text))
-    return pairs
+        if not isinstance(text, str):
+            raise TypeError(f"{name}[{index}]'s text must be a string, got {type(text).__name__} {shown(text)}.")
 
 
-def _arguments(system, facts, summary, turns, question, count, docs) -> None:
-    """The checks fit_budget and both builders make first (budget and each turn: `_validated`)."""
-    require_text("system", system)
-    require_list_of_text("facts", facts)
-    require_text("summary", summary)
-    if isinstance(turns, (str, bytes, Mapping)) or not isinstance(turns, Iterable):
-        raise TypeError(f"turns must be a list of (role, text) pairs, got {type(turns).__name__} {turns!r:.60}.")
-    require_text("question", question)
-    require_callable("count", count)
-    require_list_of_text("docs", docs)
+# What fit_budget and both builders check at their entry; the rest from their annotations.
+_CONTEXT_RULES = dict(turns=_turns, budget=_budget)
 
 
 def _assemble(turns: list, docs: list, question: str) -> list[types.Content]:
-    contents = [as_content(role, text) for role, text in turns]
+    contents = [as_content.unchecked(role, text) for role, text in turns]
     if docs:
-        contents.append(as_content("user", render_docs(docs)))
-    contents.append(as_content("user", question))
+        contents.append(as_content.unchecked("user", render_docs.unchecked(docs)))
+    contents.append(as_content.unchecked("user", question))
     return contents
 
 
@@ -111,6 +103,7 @@ class Fit(NamedTuple):
     total: int
 
 
+@checked(**_CONTEXT_RULES)
 def fit_budget(system: str, facts: Iterable[str], summary: str, turns: Iterable[tuple[str, str]],
                question: str, budget: int = 6000, count: Callable[[str], int] = approx_tokens,
                docs: Iterable[str] = ()) -> Fit:
@@ -120,11 +113,9 @@ def fit_budget(system: str, facts: Iterable[str], summary: str, turns: Iterable[
     count. The facts and docs blocks are re-counted as a whole when one of their items goes,
     because a custom `count` need not be additive (it may charge for headings and separators).
     """
-    _arguments(system, facts, summary, turns, question, count, docs)
-    turns = _validated(budget, turns)
-    facts, docs = list(facts), list(docs)
-    system_cost = count(render_system(system, facts, summary))
-    docs_cost = count(render_docs(docs)) if docs else 0
+    turns, facts, docs = list(turns), list(facts), list(docs)
+    system_cost = count(render_system.unchecked(system, facts, summary))
+    docs_cost = count(render_docs.unchecked(docs)) if docs else 0
     turn_costs = [count(text) for _, text in turns]
     total = system_cost + sum(turn_costs) + docs_cost + count(question)
 
@@ -134,15 +125,16 @@ def fit_budget(system: str, facts: Iterable[str], summary: str, turns: Iterable[
         dropped += 1
     while total > budget and docs:  # 2. then the least relevant document
         docs.pop()
-        new_cost = count(render_docs(docs)) if docs else 0
+        new_cost = count(render_docs.unchecked(docs)) if docs else 0
         total, docs_cost = total - docs_cost + new_cost, new_cost
     while total > budget and facts:  # 3. then the least relevant fact
         facts.pop()
-        new_cost = count(render_system(system, facts, summary))
+        new_cost = count(render_system.unchecked(system, facts, summary))
         total, system_cost = total - system_cost + new_cost, new_cost
     return Fit(dropped, len(docs), len(facts), total)
 
 
+@checked(**_CONTEXT_RULES)
 def build_context(system: str, facts: Iterable[str], summary: str, turns: Iterable[tuple[str, str]],
                   question: str, budget: int = 6000, count: Callable[[str], int] = approx_tokens,
                   docs: Iterable[str] = ()) -> tuple[str, list[types.Content], int]:
@@ -151,14 +143,14 @@ def build_context(system: str, facts: Iterable[str], summary: str, turns: Iterab
     `total` is count(system instruction) + count of each turn + count(docs message) + count(question).
     The caller's lists are never changed.
     """
-    _arguments(system, facts, summary, turns, question, count, docs)
     facts, turns, docs = list(facts), list(turns), list(docs)
-    fit = fit_budget(system, facts, summary, turns, question, budget, count, docs)
-    system_instruction = render_system(system, facts[:fit.facts_kept], summary)
+    fit = fit_budget.unchecked(system, facts, summary, turns, question, budget, count, docs)
+    system_instruction = render_system.unchecked(system, facts[:fit.facts_kept], summary)
     contents = _assemble(turns[fit.turns_dropped:], docs[:fit.docs_kept], question)
     return system_instruction, contents, fit.total
 
 
+@checked(**_CONTEXT_RULES)
 def build_context_naive(system: str, facts: Iterable[str], summary: str, turns: Iterable[tuple[str, str]],
                         question: str, budget: int = 6000, count: Callable[[str], int] = approx_tokens,
                         docs: Iterable[str] = ()) -> tuple[str, list[types.Content], int]:
@@ -166,14 +158,12 @@ def build_context_naive(system: str, facts: Iterable[str], summary: str, turns: 
     it: drop one block, re-render and re-count everything, repeat. Kept for the lesson's benchmark:
     with n turns to drop it counts about n²/2 turns instead of n.
     """
-    _arguments(system, facts, summary, turns, question, count, docs)
-    turns = _validated(budget, turns)
-    facts, docs = list(facts), list(docs)
+    turns, facts, docs = list(turns), list(facts), list(docs)
 
     def render():
-        system_instruction = render_system(system, facts, summary)
+        system_instruction = render_system.unchecked(system, facts, summary)
         total = (count(system_instruction) + sum(count(text) for _, text in turns)
-                 + (count(render_docs(docs)) if docs else 0) + count(question))
+                 + (count(render_docs.unchecked(docs)) if docs else 0) + count(question))
         return system_instruction, total
 
     system_instruction, total = render()

@@ -14,6 +14,7 @@ Runs are deterministic on the glass box, so each (sub-task list, config) is run 
 and remembered: the panel redraws from the same runs.
 """
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -22,15 +23,17 @@ from google.genai import types
 from harness.agent import AgentConfig, RunReport, run_agent
 from harness.agent.loop import SYSTEM_PROMPT
 from harness.agent.reused_runs import ReusingWorkspace
-from harness.plumbing.arguments import require_callable, require_instance, require_int, require_list
+from harness.plumbing.arguments import require_instance, require_list
 from harness.formats import verdict_line
 from harness.partitioning import PLAN_SHARE, MergeRefused, SubResult, merge_results, split_task
+from harness.plumbing.arguments import checked, require_fields
 from harness.scenarios import copy_task
-from harness.scenarios.repairs import FOLDER, PACKAGES, prompt_for, readme_section, subtask
+from harness.scenarios.repairs import (FOLDER, PACKAGES, prompt_for, readme_section, require_package,
+                                      require_packages, subtask)
 from harness.tokens import approx_tokens
 from harness.tools import TOOL
 from harness.truncation import TOOL_OUTPUT_MAX_CHARS, truncate_output
-from harness.usage import output_tokens
+from harness.usage import Usage, output_tokens, require_usage, token_count
 
 # The lesson's window, scaled down as lesson 12's is: 8,000 tokens here stand for a real model's
 # 1,048,576, so that four small packages already crowd it. One agent compacts at 0.7 x WINDOW.
@@ -53,6 +56,9 @@ class Coordination:
     verdict: str = ""                                # the whole task's tests after the merge
     overhead_tokens: int = 0                         # the coordinator's own call
 
+    def __post_init__(self):
+        require_fields(self, partitions=_partitions)
+
     @property
     def subagent_tokens(self) -> int:
         return sum(r.tokens for r in self.results)
@@ -70,26 +76,33 @@ class Coordination:
                 f"overhead {self.overhead_tokens:,}, {self.refused or self.verdict!r})")
 
 
+@checked
 def tokens_of(report: RunReport) -> int:
     """Input + output tokens of every call of a run, the summaries of its compactions included."""
     return report.input_tokens + report.output_tokens
 
 
-def input_and_output(usage) -> int:
-    return int(usage.prompt_token_count or 0) + output_tokens(usage)
+@checked(usage=require_usage)
+def input_and_output(usage: Usage) -> int:
+    """Input + output tokens of one call."""
+    return token_count(usage, "prompt_token_count") + output_tokens(usage)
 
 
-def passing(verdict: str | None) -> bool:
-    """True for a verdict where tests passed and none failed."""
+@checked
+def passing(verdict: str) -> bool:
+    """True for a verdict where tests passed and none failed ("" when no tests ran: False)."""
     return bool(verdict) and "passed" in verdict and "failed" not in verdict
 
 
-def _packages(packages) -> list:
-    packages = list(packages)
-    subtask(packages)  # refuses unknown or repeated names, with the list of known ones
-    return packages
+def _partitions(name: str, partitions) -> None:
+    require_list(name, partitions, "partitions (lists of names)")
+    if not partitions:
+        raise ValueError(f"{name} must hold at least one partition, got {partitions!r}; e.g. [['stock'], ['grades']].")
+    for index, partition in enumerate(partitions):
+        require_packages(f"{name}[{index}]", partition)
 
 
+@checked(package=require_package)
 def estimate_tokens(package: str) -> int:
     """A sub-task's estimated context before any run: its files, and its test output (capped as the
     agent sees it) once per expected run."""
@@ -102,17 +115,16 @@ def estimate_tokens(package: str) -> int:
     return sum(approx_tokens(text) for text in files) + RUNS_PER_SUBTASK * _RUNS["estimate", package]
 
 
+@checked(packages=require_packages)
 def estimate_context(packages) -> int:
     """The estimated context of one agent doing `packages`: its fixed part and every sub-task's estimate."""
     fixed = approx_tokens(SYSTEM_PROMPT) + approx_tokens(TOOL.model_dump_json(exclude_none=True))
-    return fixed + sum(estimate_tokens(p) for p in _packages(packages))
+    return fixed + sum(estimate_tokens.unchecked(p) for p in packages)
 
 
 def _run(packages, config: AgentConfig) -> tuple[RunReport, dict]:
     """One agent on `packages` alone, and the text of each file it edited (each run once per process:
     one agent on a single sub-task is the same run as that sub-task's sub-agent)."""
-    packages = _packages(packages)
-    require_instance("config", config, AgentConfig, "an AgentConfig")
     key = (tuple(packages), config)
     if key not in _RUNS:
         with tempfile.TemporaryDirectory(prefix="workbook-agent-") as folder:
@@ -121,16 +133,18 @@ def _run(packages, config: AgentConfig) -> tuple[RunReport, dict]:
     return _RUNS[key]
 
 
+@checked(packages=require_packages)
 def run_single(packages, config: AgentConfig = CONFIG) -> RunReport:
     """One agent with compaction on every sub-task of `packages` together."""
     return _run(packages, config)[0]
 
 
+@checked(packages=require_packages)
 def run_subagent(packages, config: AgentConfig = CONFIG) -> SubResult:
     """A sub-agent on `packages` alone, in a clean context, and its structured result."""
     report, edits = _run(packages, config)
     verdict = report.last_verdict or ""
-    return SubResult(tuple(_packages(packages)), passing(verdict), dict(edits), tokens_of(report), verdict)
+    return SubResult(tuple(packages), passing.unchecked(verdict), dict(edits), tokens_of.unchecked(report), verdict)
 
 
 def _report_call(results) -> int:
@@ -164,21 +178,19 @@ def _tests_after(packages: list, merged: dict) -> str:
     return _RUNS[key]
 
 
-def plan(packages, window: int = WINDOW, share: float = PLAN_SHARE, split=split_task) -> list[list[str]]:
+@checked(packages=require_packages, window=(1, None), share=(0, 1))
+def plan(packages, window: int = WINDOW, share: float = PLAN_SHARE, split: Callable = split_task) -> list[list[str]]:
     """The partitions `split(subtasks, window, share)` makes of `packages` with their estimates."""
-    packages = _packages(packages)
-    require_int("window", window, 1)
-    require_callable("split", split)
-    return [list(p) for p in split([(p, estimate_tokens(p)) for p in packages], window, share)]
+    return [list(p) for p in split([(p, estimate_tokens.unchecked(p)) for p in packages], window, share)]
 
 
-def coordinate(partitions, *, merge=merge_results, config: AgentConfig = CONFIG) -> Coordination:
+@checked(partitions=_partitions)
+def coordinate(partitions, *, merge: Callable = merge_results, config: AgentConfig = CONFIG) -> Coordination:
     """A sub-agent per partition, `merge(results, partitions)`, the merged edits applied to a fresh
     copy of the task and its tests run, and the coordinator's report call. A MergeRefused leaves
     the task unchanged and says why in `refused`."""
-    partitions = [_packages(p) for p in require_list("partitions", partitions, "partitions (lists of names)")]
-    require_callable("merge", merge)
-    done = Coordination(partitions, [run_subagent(p, config) for p in partitions])
+    partitions = [list(p) for p in partitions]
+    done = Coordination(partitions, [run_subagent.unchecked(p, config) for p in partitions])
     done.overhead_tokens = _report_call(done.results)
     try:
         done.merged = merge(done.results, partitions)
@@ -189,21 +201,32 @@ def coordinate(partitions, *, merge=merge_results, config: AgentConfig = CONFIG)
     return done
 
 
-def sweep(max_subtasks: int = len(PACKAGES), *, merge=merge_results, config: AgentConfig = CONFIG) -> list[dict]:
+@checked(max_subtasks=(1, len(PACKAGES)))
+def sweep(max_subtasks: int = len(PACKAGES), *, merge: Callable = merge_results,
+          config: AgentConfig = CONFIG) -> list[dict]:
     """For n = 1..max_subtasks: one agent on the first n sub-tasks against a coordinator giving each
     of them a sub-agent of its own, in tokens (and whether each strategy left the tests passing)."""
-    require_int("max_subtasks", max_subtasks, 1, len(PACKAGES))
     rows = []
     for n in range(1, max_subtasks + 1):
-        single = run_single(PACKAGES[:n], config)
-        done = coordinate([[p] for p in PACKAGES[:n]], merge=merge, config=config)
+        single = run_single.unchecked(PACKAGES[:n], config)
+        done = coordinate.unchecked([[p] for p in PACKAGES[:n]], merge=merge, config=config)
         rows.append({"subtasks": n, "single": tokens_of(single), "partitioned": done.total_tokens,
-                     "overhead": done.overhead_tokens, "single_passed": passing(single.last_verdict),
+                     "overhead": done.overhead_tokens, "single_passed": passing.unchecked(single.last_verdict or ""),
                      "partitioned_passed": done.passed, "refused": bool(done.refused),
-                     "estimate": estimate_context(PACKAGES[:n])})
+                     "estimate": estimate_context.unchecked(PACKAGES[:n])})
     return rows
 
 
-def crossing(rows) -> int | None:
+def _rows(name: str, rows) -> None:
+    require_list(name, rows, "rows of sweep()")
+    for index, row in enumerate(rows):
+        require_instance(f"{name}[{index}]", row, dict, "a row of sweep() (a dict)")
+        missing = [key for key in ("subtasks", "single", "partitioned", "refused") if key not in row]
+        if missing:
+            raise ValueError(f"{name}[{index}] lacks {missing}: pass the rows sweep() returns.")
+
+
+@checked(rows=_rows)
+def crossing(rows: list[dict]) -> int | None:
     """The smallest number of sub-tasks at which partitioning costs fewer tokens than one agent, or None."""
     return next((row["subtasks"] for row in rows if row["partitioned"] < row["single"] and not row["refused"]), None)

@@ -14,16 +14,21 @@ silently break the other (tests/test_formats.py round-trips each one):
     >>> parse_entry(call_entry("model", "read_file", '{"path": "README.md"}'))
     Entry(kind='call', role='model', name='read_file', text='{"path": "README.md"}')
 
-Leaf module: it imports nothing of the workbook, so the engine and the harness may both use it.
+Leaf module: it imports nothing of the workbook but the argument checks, so the engine and the
+harness may both use it.
 """
 import re
+from collections.abc import Iterable
 from typing import NamedTuple
+
+from harness.plumbing.arguments import checked
 
 # --- Tool outputs (harness.tools writes them) -------------------------------------------------------
 ERROR_PREFIX = "ERROR:"  # a refused or failed tool call starts so; the model may try something else
 STALE_EDIT = "old text not found"  # edit_file's error when the file no longer holds the old text
 
 
+@checked
 def is_error_output(output: str) -> bool:
     """True for the output of a refused or failed tool call."""
     return output.startswith(ERROR_PREFIX)
@@ -33,6 +38,7 @@ def is_error_output(output: str) -> bool:
 _VERDICT = re.compile(r"\d+ (passed|failed)")
 
 
+@checked
 def verdict_line(output: str) -> str | None:
     """The last line of `output` that reports tests (`N passed` or `N failed`), stripped; None if none."""
     lines = [line.strip() for line in output.splitlines() if _VERDICT.search(line)]
@@ -40,11 +46,13 @@ def verdict_line(output: str) -> str | None:
 
 
 # --- The truncation marker (lesson 04's truncate_output writes it between head and tail) ------------
+@checked
 def truncation_marker(omitted: int) -> str:
     """The line that stands for the characters a cap cut out."""
     return f"[... {omitted} characters omitted ...]"
 
 
+@checked
 def names_count(text: str, count: int) -> bool:
     """True when `text` names `count` as a number (thousands may be grouped: 14,000 or 14 000)."""
     plain = re.sub(r"(?<=\d)[,_ \u202f](?=\d{3}\b)", "", text)
@@ -61,11 +69,13 @@ _NAMES = "|".join(re.escape(h) for h in KNOWN_HEADINGS)
 _HEADING_LINE = re.compile(rf"^[\s*#>-]*({_NAMES})[\s*]*:[\s*]*(.*)$", re.IGNORECASE)
 
 
-def heading_line(heading: str, items) -> str:
+@checked
+def heading_line(heading: str, items: Iterable[str]) -> str:
     """`**Heading:** item; item`, the line a summary gives each heading."""
     return f"**{heading}:** {ITEM_SEPARATOR.join(items)}".rstrip()
 
 
+@checked
 def parse_heading(line: str) -> tuple[str, str] | None:
     """(heading as spelt in KNOWN_HEADINGS, the rest of the line) for a heading line; None otherwise."""
     found = _HEADING_LINE.match(line)
@@ -75,12 +85,14 @@ def parse_heading(line: str) -> tuple[str, str] | None:
     return heading, found.group(2)
 
 
+@checked
 def headings_named(text: str) -> list[str]:
     """The known headings `text` names, in the order it names them."""
     found = [(text.lower().find(h.lower()), h) for h in KNOWN_HEADINGS]
     return [h for at, h in sorted(found) if at >= 0]
 
 
+@checked
 def file_item(path: str, line: str = "") -> str:
     """A "Files read" item: the path, and the line that matters in backquotes."""
     return path + (f" (`{line}`)" if line else "")
@@ -89,6 +101,7 @@ def file_item(path: str, line: str = "") -> str:
 _FILE_ITEM = re.compile(r"([\w./-]+\.\w+)(?: \(`(.*?)`\))?")
 
 
+@checked
 def parse_file_item(item: str) -> tuple[str, str] | None:
     """(path, quoted line or '') of a "Files read" item; None if it names no file."""
     found = _FILE_ITEM.match(item.strip())
@@ -121,12 +134,14 @@ _PATH_TOKEN = re.compile(r"[\w-]+(?:[./][\w-]+)*\.\w+")  # a.py, invoicing/amoun
 _NO_FILES = {"none", "(none)", "no files", "no edits", "nothing", "-"}
 
 
-def state_block(edited_files, last_verdict: str | None) -> str:
+@checked
+def state_block(edited_files: Iterable[str], last_verdict: str | None) -> str:
     """The state block: a header, the edited files sorted (or "none"), the last verdict."""
     files = ", ".join(sorted(edited_files)) or NO_EDITS
     return f"{STATE_HEADER}\n{EDITED_LABEL} {files}\n{VERDICT_LABEL} {last_verdict or NO_VERDICT}"
 
 
+@checked
 def is_state_heading(line: str) -> bool:
     """True for a line that heads a block as harness-held state."""
     return _STATE_HEADING.search(line) is not None
@@ -144,6 +159,7 @@ def _paths(value: str) -> list[str]:
     return paths
 
 
+@checked
 def parse_state(text: str) -> tuple[list[str] | None, str | None]:
     """(edited files, last verdict) from the state block's lines in `text`; None where a line is absent.
 
@@ -168,7 +184,7 @@ def parse_state(text: str) -> tuple[list[str] | None, str | None]:
             edited = (edited or []) + [p for p in _paths(files.group(1)) if p not in (edited or [])]
             listing = not files.group(1).strip(" *")
         elif last:
-            verdict = verdict_line(last.group(1)) or verdict
+            verdict = verdict_line.unchecked(last.group(1)) or verdict
     return edited, verdict
 
 
@@ -180,14 +196,17 @@ class Entry(NamedTuple):
     text: str  # the text, the call's JSON arguments, or the first line of the output
 
 
+@checked
 def text_entry(role: str, text: str) -> str:
     return f"{role}: {text}"
 
 
+@checked
 def call_entry(role: str, name: str, args_json: str) -> str:
     return f"{role} called {name}({args_json})"
 
 
+@checked
 def response_entry(name: str, output: str) -> str:
     return f"tool {name} returned: {output}"
 
@@ -195,6 +214,7 @@ def response_entry(name: str, output: str) -> str:
 _ENTRY = re.compile(r"^(?:(user|model): (.*)|(user|model) called (\w+)\((.*)\)|tool (\w+) returned: (.*))$")
 
 
+@checked
 def parse_entry(line: str) -> Entry | None:
     """The entry a transcript line starts; None for a continuation line."""
     found = _ENTRY.match(line)
@@ -214,11 +234,13 @@ MASK_PREFIX = "[masked "
 _MASKED = re.compile(rf"^{re.escape(MASK_PREFIX)}([^\s:\]]+)")
 
 
+@checked
 def masked_stub(reference: str, key_line: str, length: int) -> str:
     """What the model sees instead of a masked output: its reference, key line and size."""
     return f"{MASK_PREFIX}{reference}: {key_line[:80]} ({length} chars). Full text kept by the harness under {reference}.]"
 
 
+@checked
 def masked_reference(output: str) -> str | None:
     """The reference a masked output names (`[masked REF...`); None for an output that is not masked.
     What follows the reference is free: the glass box reads only this.
@@ -230,8 +252,9 @@ def masked_reference(output: str) -> str | None:
     return found.group(1) if found else None
 
 
+@checked
 def is_masked(output: str) -> bool:
-    return masked_reference(output) is not None
+    return masked_reference.unchecked(output) is not None
 
 
 # --- Which call a function response answers (the wire's rule, whatever the representation) ----------
@@ -265,6 +288,7 @@ class CallMatcher:
 DOCUMENT_PREFIX = "[Retrieved document "
 
 
+@checked(rank=(1, None))
 def document_text(rank: int, title: str, text: str) -> str:
     """A retrieved document as the model sees it: a header line with its rank (1 = most relevant), then its text.
 
@@ -274,6 +298,7 @@ def document_text(rank: int, title: str, text: str) -> str:
     return f"{DOCUMENT_PREFIX}{rank}: {title}]\n{text}"
 
 
+@checked
 def is_document(text: str) -> bool:
     """True for a text part written by `document_text`."""
     return text.startswith(DOCUMENT_PREFIX)
@@ -285,11 +310,13 @@ INDEX_HEADER = "# INDEX: one line per file, newest first. Read a file when its l
 _INDEX_ENTRY = re.compile(r"^- ([^\s:()][^\s:]*): (.*)$", re.M)
 
 
+@checked
 def entry_line(path: str, description: str) -> str:
     """The index line of one file: `- path: description`."""
     return f"- {path}: {description}"
 
 
+@checked
 def omitted_line(count: int) -> str:
     """The index's last line when it leaves out the `count` oldest files.
 
@@ -299,6 +326,7 @@ def omitted_line(count: int) -> str:
     return f"- ({count} older file{'s' if count != 1 else ''} not listed: grep -rl finds them)"
 
 
+@checked
 def index_entries(index: str) -> list[tuple[str, str]]:
     """(path, description) of each entry line of an index text, in its order."""
     return [(found.group(1), found.group(2)) for found in _INDEX_ENTRY.finditer(index)]

@@ -25,21 +25,21 @@ import hashlib
 
 from google.genai import types
 
-from harness.plumbing.arguments import require_contents, require_instance, require_int, require_text
 from harness.formats import CallMatcher, is_error_output, is_masked, masked_stub, verdict_line
+from harness.plumbing.arguments import checked
 
 MASK_AFTER_TURNS = 3  # « Techniques d'Optimisation de Contexte »: mask an output once three newer turns have followed it
 
 
+@checked
 def reference_of(output: str) -> str:
     """A stable id for an output: the same text always gets the same reference."""
-    require_text("output", output)
     return "obs-" + hashlib.sha1(output.encode("utf-8")).hexdigest()[:8]
 
 
+@checked
 def is_error(output: str) -> bool:
     """True for a refused or failed call and for a test run that reports failures."""
-    require_text("output", output)
     verdict = verdict_line(output) or ""
     return is_error_output(output) or "failed" in verdict
 
@@ -64,17 +64,13 @@ def _outputs(history) -> list[tuple[int, int, tuple]]:
     return found
 
 
+@checked(keep_last=(1, 10**6))
 def mask_observations(history: list[types.Content], store: dict, keep_last: int = MASK_AFTER_TURNS) -> list:
     """A new history where tool outputs older than the last `keep_last` turns are references.
 
     `store` (a dict) receives each masked output under its reference. Errors still being
     debugged, outputs already masked and every other part are kept as they are.
     """
-    require_contents("history", history)
-    require_instance("store", store, dict, "a dict (reference -> output)")
-    require_int("keep_last", keep_last, 1, 10**6)
-    if keep_last < 1:
-        raise ValueError(f"keep_last must be at least 1, got {keep_last}: the latest turn's output is never masked.")
     model_turns = [i for i, c in enumerate(history) if c.role == "model"]
     cutoff = model_turns[-keep_last] if len(model_turns) >= keep_last else 0
     outputs = _outputs(history)
@@ -83,10 +79,10 @@ def mask_observations(history: list[types.Content], store: dict, keep_last: int 
     for i, j, key in outputs:
         part = history[i].parts[j]
         output = str((part.function_response.response or {}).get("output", ""))
-        active_error = is_error(output) and latest[key] == (i, j)
+        active_error = is_error.unchecked(output) and latest[key] == (i, j)
         if i > cutoff or active_error or is_masked(output):
             continue
-        ref = reference_of(output)
+        ref = reference_of.unchecked(output)
         store[ref] = output
         key_line = verdict_line(output) or next((ln.strip() for ln in output.splitlines() if ln.strip()), "")
         stub = masked_stub(ref, key_line, len(output))

@@ -24,9 +24,9 @@ into steps, and so does this module:
 import json
 import re
 from pathlib import Path
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
-from harness.plumbing.arguments import require_list_of_text
+from harness.plumbing.arguments import checked
 from harness.tokens import approx_tokens
 
 MEMORY_OPEN = (
@@ -49,14 +49,14 @@ _STATED = re.compile(
 _FORGET = re.compile(r"^forget my (?P<key>[\w' -]{1,40}?)[.!]?$", re.I)
 
 
-def distill(messages, session: int) -> list[Memory]:
+@checked
+def distill(messages: list[str], session: int) -> list[Memory]:
     """The facts the student's `messages` state, in order: "My K is V." and "Forget my K."
     sentences.
 
     A rule, not a model: the cookbook has the model save a note with a tool call while the session
     runs; here the student's own sentences are read once the session ends.
     """
-    require_list_of_text("messages", list(messages))
     found = []
     for message in messages:
         for sentence in _SENTENCE_END.split(message.strip()):
@@ -129,6 +129,7 @@ _INSTRUCTION = re.compile(
 )
 
 
+@checked
 def looks_like_instruction(value: str) -> bool:
     """True for a value that tells the model what to do.
 
@@ -146,7 +147,10 @@ def _line(fact: Memory) -> str:
     return f"- {quoted(fact.key)}: {quoted(fact.value)} (session {fact.session})"
 
 
-def inject(memories, budget: int = MEMORY_BUDGET, count=approx_tokens) -> tuple[str, list, list]:
+@checked
+def inject(
+    memories, budget: int = MEMORY_BUDGET, count: Callable = approx_tokens
+) -> tuple[str, list, list]:
     """(block, kept, left out): the memory block for the start of a session, within `budget` tokens.
 
     Facts are taken in the order given (consolidate's: newest first); one that reads as an
@@ -154,7 +158,7 @@ def inject(memories, budget: int = MEMORY_BUDGET, count=approx_tokens) -> tuple[
     that does not fit is left out and the next one tried). No fact kept: "".
     """
     memories = [Memory(*fact) for fact in _checked("memories", memories)]
-    kept, left_out = [], [fact for fact in memories if looks_like_instruction(fact.value)]
+    kept, left_out = [], [fact for fact in memories if looks_like_instruction.unchecked(fact.value)]
     for fact in memories:
         if (
             fact not in left_out

@@ -26,11 +26,13 @@ rules change monthly: check the provider's pages before you rely on a row.
     harness.models.UnknownModel: The workbook knows no model 'learnlm-2.0-flash-experimental' to call: Gemini shut it down on 2025-12-03 and answers it with a 404. Use gemini-3.8-flash instead.
 
 Sources are named as [OFF] (an official Google page or the SDK) or [3P] (third-party reports only),
-with the date they were read. Leaf module: it imports nothing of the harness.
+with the date they were read. Leaf module: it imports nothing of the harness but the argument checks.
 """
 import datetime
 import os
 from dataclasses import dataclass
+
+from harness.plumbing.arguments import checked, require_fields, shown
 
 DEFAULT_MODEL = "gemini-3.8-flash"  # the current Flash; gemini-2.5-flash is closed to new keys (see its row)
 
@@ -49,7 +51,6 @@ class Price:
 
     def __post_init__(self):
         # A rate is a finite number >= 0 (`Price(input=-1, cached_input=nan)` would bill nonsense silently).
-        # NOTE: checked here, not with harness.plumbing.arguments, so this module stays a leaf.
         for name in ("input", "cached_input", "output", "storage_per_hour"):
             value = getattr(self, name)
             if value is None and name == "storage_per_hour":
@@ -93,6 +94,9 @@ class Model:
     # model's (a prefill: contents ending on role "model", or an interaction input ending on a model_output).
     penalties_refused: bool = False
     prefill_refused: bool = False
+
+    def __post_init__(self):
+        require_fields(self)  # a row prices every bill and bounds every request: it holds what it says
 
     @property
     def open_to_new_keys(self) -> bool:
@@ -226,6 +230,9 @@ class EmbeddingModel:
     source: str
     dimensions: int = 3072  # the default and the largest outputDimensionality
 
+    def __post_init__(self):
+        require_fields(self)
+
 
 EMBEDDING_MODELS: dict[str, EmbeddingModel] = {row.id: row for row in (
     EmbeddingModel("gemini-embedding-001", "001", 2048, 0.15, False, "2026-12-01",
@@ -274,7 +281,7 @@ def model_row(model: str) -> Model:
     """The row for `model` ("models/" prefix allowed; a routed id or a `-latest` alias gives the row of the
     model that answers it); UnknownModel names the ids that exist."""
     if not isinstance(model, str) or not model.strip():
-        raise UnknownModel(f"A model id must be a non-empty string like {DEFAULT_MODEL!r}, not {model!r}.")
+        raise UnknownModel(f"A model id must be a non-empty string like {DEFAULT_MODEL!r}, not {shown(model)}.")
     name = model.strip().removeprefix("models/")
     name = ROUTED.get(name) or LATEST.get(name) or name
     if name in SHUT_DOWN:
@@ -285,11 +292,36 @@ def model_row(model: str) -> Model:
         raise UnknownModel(f"The workbook knows no model {name!r} to generate with: it is an embedding model "
                            f"(client.models.embed_content). Generate with one of {', '.join(live_models())}.")
     if name not in MODELS:
-        raise UnknownModel(f"The workbook knows no model {name!r}. Known: {', '.join(MODELS)}. "
+        raise UnknownModel(f"The workbook knows no model {shown(name)}. Known: {', '.join(MODELS)}. "
                            f"Set WORKBOOK_MODEL to one of them, or add a row to harness/models.py.")
     return MODELS[name]
 
 
+def _day(name: str, day) -> None:
+    """None, a datetime.date, or an ISO date string ("2027-01-15")."""
+    if day is None or isinstance(day, datetime.date):
+        return
+    if not isinstance(day, str):
+        raise TypeError(f"{name} must be a date (datetime.date or 'YYYY-MM-DD') or None, got "
+                        f"{type(day).__name__} {shown(day)}.")
+    try:
+        datetime.date.fromisoformat(day)
+    except ValueError:
+        raise ValueError(f"{name} must be a day written YYYY-MM-DD, such as '2027-01-15', got {shown(day)}.") from None
+
+
+def require_model(name: str, model) -> None:
+    """A model id the workbook has a row for (model_row's rule), before any call is made with it."""
+    if not isinstance(model, str):
+        raise TypeError(f"{name} must be a model id (a string) like {DEFAULT_MODEL!r}, got {type(model).__name__} "
+                        f"{shown(model)}.")
+    try:
+        model_row(model)
+    except UnknownModel as unknown:
+        raise UnknownModel(f"{name}: {unknown}") from None
+
+
+@checked(on=_day)
 def price_of(model: str, on: str | datetime.date | None = None) -> Price:
     """The Price of `model`: the row's rate as of its `as_of`, or the one in force on the day `on`."""
     row = model_row(model)

@@ -19,9 +19,11 @@ Under a budget the index lists the newest files that fit and says how many older
 """
 
 from pathlib import Path
+from typing import Callable
 
 from harness.formats import INDEX_HEADER, INDEX_NAME, entry_line, omitted_line
-from harness.plumbing.arguments import require_text
+from harness.models import Price
+from harness.plumbing.arguments import checked, require_callable
 from harness.tokens import approx_tokens
 
 UNLIMITED = 10**9  # the budget of an index that lists every file
@@ -49,7 +51,7 @@ def _checked_entries(entries) -> list[tuple[str, str]]:
     return [tuple(entry) for entry in entries]
 
 
-def build_index(entries, budget: int, count=approx_tokens) -> str:
+def build_index(entries, budget: int, count: Callable = approx_tokens) -> str:
     """The index text (13.1): INDEX_HEADER, then one `entry_line` per entry, newest first.
 
     `entries` are (path, description) pairs, oldest first. When the whole index is over `budget`
@@ -61,6 +63,7 @@ def build_index(entries, budget: int, count=approx_tokens) -> str:
     entries = _checked_entries(entries)
     if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
         raise ValueError(f"budget must be a positive whole number of tokens, got {budget!r}.")
+    require_callable("count", count)
     lines = [INDEX_HEADER] + [entry_line(path, text) for path, text in reversed(entries)]
     if count("\n".join(lines)) <= budget:
         return "\n".join(lines)
@@ -80,9 +83,9 @@ def build_index(entries, budget: int, count=approx_tokens) -> str:
     return index
 
 
+@checked(words=(1, None))
 def describe(text: str, words: int = DESCRIPTION_WORDS) -> str:
     """A one-line description of a moved text: its first `words` words."""
-    require_text("text", text)
     kept = text.split()
     return " ".join(kept[:words]) + (" ..." if len(kept) > words else "")
 
@@ -133,7 +136,8 @@ class KnowledgeBase:
         return f"KnowledgeBase({str(self.root)!r}, {len(self.entries)} files)"
 
 
-def calls_to_repay(cleared: int, rewritten: int, price) -> float:
+@checked(cleared=(1, None))
+def calls_to_repay(cleared: int, rewritten: int, price: Price) -> float:
     """Calls after which clearing `cleared` tokens has paid for the cache it broke.
 
     Clearing changes the prompt from the cut on, so the next call reads the `rewritten` tokens after
@@ -144,8 +148,6 @@ def calls_to_repay(cleared: int, rewritten: int, price) -> float:
     >>> calls_to_repay(5_000, 35_000, Price(input=1.0, cached_input=0.1, output=4.0))
     63.0
     """
-    if cleared <= 0 or rewritten < 0:
-        raise ValueError(
-            f"cleared must be positive and rewritten at least 0, got {cleared} and {rewritten}."
-        )
+    if not price.cached_input > 0:  # a free cached read: clearing saves nothing to repay with
+        raise ValueError(f"price.cached_input must be above 0 to repay anything, got {price!r}.")
     return rewritten * (price.input - price.cached_input) / (cleared * price.cached_input)

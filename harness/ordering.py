@@ -17,16 +17,14 @@ the rest is the same. So volatile blocks go last.
 """
 from typing import Callable, Sequence
 
-from harness.plumbing.arguments import require_callable, require_contents, require_list_of_text, require_text
+from harness.plumbing.arguments import checked, require_contents
 from harness.tokens import approx_tokens
 
 
+@checked
 def stable_prefix_tokens(request_a: Sequence[str], request_b: Sequence[str],
                          count: Callable[[str], int] = approx_tokens) -> int:
     """Tokens of the leading blocks two requests have in common, up to the first that differs."""
-    require_list_of_text("request_a", request_a)
-    require_list_of_text("request_b", request_b)
-    require_callable("count", count)
     shared = 0
     for block_a, block_b in zip(request_a, request_b):
         if block_a != block_b:
@@ -35,13 +33,12 @@ def stable_prefix_tokens(request_a: Sequence[str], request_b: Sequence[str],
     return shared
 
 
+@checked(contents=require_contents)
 def request_lines(system_instruction: str, contents: list) -> list[str]:
     """A request as the lines a prefix cache compares: the system instruction's, then each part's.
 
     The glass box caches whole lines (Gemini caches tokens); a changed line ends the shared prefix.
     """
-    require_text("system_instruction", system_instruction)
-    require_contents("contents", contents)
     lines = system_instruction.split("\n") if system_instruction else []
     for content in contents:
         for part in content.parts or []:

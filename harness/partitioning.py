@@ -26,7 +26,8 @@ harness.partitioning.MergeRefused: partition ['stock'] did not finish: its tests
 """
 from dataclasses import dataclass, field
 
-from harness.plumbing.arguments import require_instance, require_int, require_list, require_number
+from harness.plumbing.arguments import (checked, require_fields, require_instance, require_int, require_list,
+                                        require_list_of_text, require_mapping, require_number, shown)
 
 PLAN_SHARE = 0.6  # « Techniques d'Optimisation de Contexte »: plan partitioning when the estimated context passes 60% of the window
 
@@ -44,22 +45,54 @@ class SubResult:
     tokens: int = 0                 # input + output tokens of every call it made (summaries included)
     verdict: str = ""               # its last test verdict, as pytest printed it
 
+    def __post_init__(self):
+        require_fields(self, packages=_names, edits=_edits)  # the merge trusts what a result says
+
     def __repr__(self):
         state = "finished" if self.finished else "NOT finished"
         return (f"SubResult({list(self.packages)}: {state}, {len(self.edits)} file(s) edited, "
                 f"{self.tokens:,} tokens, {self.verdict or 'no verdict'!r})")
 
 
-def _require_subtasks(subtasks) -> list:
-    subtasks = list(require_list("subtasks", subtasks, "(name, estimated tokens) pairs"))
+def _names(name: str, value) -> None:
+    require_instance(name, value, (tuple, list), "a tuple of sub-task names")
+    require_list_of_text(name, value)
+    if not value:
+        raise ValueError(f"{name} must name at least one sub-task, got {value!r}.")
+
+
+def _edits(name: str, value) -> None:
+    require_mapping(name, value, "edits, path -> the file's text", str, "a file's text (a string)")
+    require_list_of_text(f"{name}'s paths", list(value))
+
+
+def _subtasks(name: str, subtasks) -> None:
+    require_list(name, subtasks, "(name, estimated tokens) pairs")
     for i, item in enumerate(subtasks):
         if not (isinstance(item, (tuple, list)) and len(item) == 2 and isinstance(item[0], str)):
-            raise ValueError(f"subtasks[{i}] must be a (name, estimated tokens) pair, got {item!r}.")
-        require_int(f"subtasks[{i}]'s estimate", item[1], 0)
-    return subtasks
+            raise ValueError(f"{name}[{i}] must be a (name, estimated tokens) pair, got {shown(item)}.")
+        require_int(f"{name}[{i}]'s estimate", item[1], 0)
 
 
-def split_task(subtasks, window: int, share: float = PLAN_SHARE) -> list[list[str]]:
+def _share(name: str, share) -> None:
+    if not 0 < require_number(name, share, 0) <= 1:
+        raise ValueError(f"{name} must be in (0, 1] (a share of the window), got {share!r}.")
+
+
+def _partitions(name: str, partitions) -> None:
+    require_list(name, partitions, "partitions (lists of names)")
+    for index, partition in enumerate(partitions):
+        _names(f"{name}[{index}]", partition)
+
+
+def _results(name: str, results) -> None:
+    require_list(name, results, "SubResults")
+    for index, result in enumerate(results):
+        require_instance(f"{name}[{index}]", result, (SubResult, type(None)), "a SubResult or None")
+
+
+@checked(subtasks=_subtasks, window=(1, None), share=_share)
+def split_task(subtasks: list[tuple[str, int]], window: int, share: float = PLAN_SHARE) -> list[list[str]]:
     """The partitions of a task: lists of sub-task names, each a sub-agent's clean context.
 
     `subtasks`: (name, estimated tokens) pairs, in the order to keep. The limit is `share * window`
@@ -67,11 +100,6 @@ def split_task(subtasks, window: int, share: float = PLAN_SHARE) -> list[list[st
     partition's estimated total stays at or under the limit; otherwise it starts a new partition.
     A sub-task over the limit on its own still gets a partition (of its own). No sub-tasks: [].
     """
-    subtasks = _require_subtasks(subtasks)
-    require_int("window", window, 1)
-    require_number("share", share, 0)
-    if not 0 < share <= 1:
-        raise ValueError(f"share must be in (0, 1] (a share of the window), got {share!r}.")
     limit, partitions, total = share * window, [], 0
     for name, tokens in subtasks:
         if partitions and total + tokens <= limit:
@@ -83,6 +111,7 @@ def split_task(subtasks, window: int, share: float = PLAN_SHARE) -> list[list[st
     return partitions
 
 
+@checked(results=_results, partitions=_partitions)
 def merge_results(results, partitions) -> dict[str, str]:
     """Every partition's edits in one dict (path -> text), after checking that the merge is safe.
 
@@ -91,14 +120,12 @@ def merge_results(results, partitions) -> dict[str, str]:
     no result or did not finish, or when two partitions edit the same path with different texts
     (the same text twice is kept once). The inputs are not changed.
     """
-    results = list(require_list("results", results, "SubResults"))
-    partitions = list(require_list("partitions", partitions, "partitions (lists of names)"))
+    results, partitions = list(results), list(partitions)
     if len(results) != len(partitions):
         raise MergeRefused(f"{len(partitions)} partitions but {len(results)} results: every partition must report "
                            "exactly once before the coordinator merges.")
     merged, owner = {}, {}
     for result, partition in zip(results, partitions):
-        require_instance("each result", result, (SubResult, type(None)), "a SubResult or None")
         if result is None or not result.finished:
             why = "never reported" if result is None else "did not finish: its tests do not pass yet"
             raise MergeRefused(f"partition {list(partition)} {why}; nothing was merged. Run it again "

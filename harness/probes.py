@@ -17,7 +17,7 @@ truncation_mode, session_token_cap) have one meaning, so one config panel can dr
 import copy
 import re
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import KW_ONLY, asdict, dataclass, replace
 
 from google import genai
@@ -25,11 +25,13 @@ from google.genai import types
 
 from harness import MODEL
 from harness.agent.config import SessionConfig
-from harness.plumbing.arguments import (require_client, require_instance, require_int, require_list, require_list_of_text,
-                               require_mapping, require_text)
+from harness.plumbing.arguments import (require_client, require_instance, require_int, require_list_of_text,
+                               require_mapping)
 from harness.plumbing import sessions_in_process
 from harness.plumbing.client import is_offline, start_cold
+from harness.plumbing.arguments import (checked)
 from harness.compaction import compact
+from harness.models import require_model
 from harness.plumbing.session_bundles import Bundle, Recording, usage_dict
 from harness.scenarios.course import TUTOR_SYSTEM, TUTOR_TOOLS, passages, search_course
 from harness.scenarios.course.script import OPENING, PLANTED, PROBES, QUESTIONS
@@ -88,9 +90,9 @@ STRATEGIES = {s.name: s for s in (
 MAX_QUESTIONS = 1_000  # a session of 14 questions takes a minute online: 1,000 is already a day
 
 
+@checked(questions=(0, MAX_QUESTIONS))
 def script_turns(questions: int = len(QUESTIONS)) -> list[tuple[str, object]]:
     """(user text, probe or None) for each turn: the plant, `questions` course questions, the probes."""
-    require_int("questions", questions, 0, MAX_QUESTIONS)
     asked = [QUESTIONS[i % len(QUESTIONS)] for i in range(questions)]
     return [(PLANTED, None)] + [(q, None) for q in asked] + [(p.question, p) for p in PROBES]
 
@@ -175,22 +177,19 @@ class _Session:
                 for c in reply.function_calls]))
 
 
+@checked(client=require_client, questions=(0, MAX_QUESTIONS), model=require_model)
 def run_session(client, strategy: Strategy = Strategy(), questions: int = len(QUESTIONS), model: str = MODEL) -> Recording:
     """Run the tutor session under `strategy` and return its recording (one bundle per call).
 
     Offline, each run starts with a cold implicit cache, as a session started after the cache's
     lifetime would, so strategies compare on equal terms whatever ran before them.
     """
-    require_client("client", client)
-    require_instance("strategy", strategy, Strategy, "a probes.Strategy")
-    require_int("questions", questions, 0, MAX_QUESTIONS)
-    require_text("model", model, empty=False)
     key = _replay_key(client, strategy, questions, model)
     if key in _GLASS_BOX_RUNS:
         return copy.deepcopy(_GLASS_BOX_RUNS[key])
     start_cold()
     session = _Session(client, strategy, model)
-    for turn, (text, probe) in enumerate(script_turns(questions)):
+    for turn, (text, probe) in enumerate(script_turns.unchecked(questions)):
         if strategy.over_cap(sum(b.prompt_tokens + output_tokens(b.usage) for b in session.record.bundles)):
             session.record.config["stopped"] = f"session token cap reached before turn {turn}"
             break
@@ -214,32 +213,34 @@ def _replay_key(client, strategy: Strategy, questions: int, model: str) -> tuple
     return strategy, questions, model, passages()
 
 
+def _key_points(name: str, key_points) -> None:
+    require_list_of_text(name, key_points)
+    if isinstance(key_points, Collection) and not key_points:
+        raise ValueError(f"{name} must name at least one key point; with none, every answer would pass.")
+
+
+@checked(key_points=_key_points)
 def grade_probe(answer: str, key_points: Iterable[str]) -> bool:
     """True iff every key point appears in `answer`, ignoring case and runs of whitespace.
 
     An empty list of key points is refused (ValueError): it would pass every answer, so it is a
     probe written without its key points, a mistake to hear about rather than a recall of 100%.
     """
-    require_text("answer", answer)
-    key_points = list(require_list("key_points", key_points, "strings"))  # an iterator is read once, here
-    require_list_of_text("key_points", key_points)
-    if not key_points:
-        raise ValueError("key_points must name at least one key point; with none, every answer would pass.")
     def norm(text: str) -> str:
         return " ".join(str(text).lower().split())
     return all(norm(point) in norm(answer) for point in key_points)
 
 
+@checked
 def probe_results(run: Recording) -> list[bool]:
     """Each probe of the run graded on its own key points."""
-    require_instance("run", run, Recording, "a Recording (from run_session or session_bundles.load)")
     return [grade_probe(b.answer, b.probe["key_points"]) for b in run.bundles if b.probe]
 
 
+@checked
 def recall(run: Recording) -> float:
     """Share of the run's probes answered with every key point (0.0 for a run with no probe)."""
-    require_instance("run", run, Recording, "a Recording (from run_session or session_bundles.load)")
-    results = probe_results(run)
+    results = probe_results.unchecked(run)
     return sum(results) / len(results) if results else 0.0
 
 
@@ -252,6 +253,7 @@ def course_sentences() -> frozenset[str]:
     return frozenset(s for p in passages() for s in _SENTENCE_END.split(p.text) if s[-1:] in ".!?")
 
 
+@checked
 def quotes_whole_sentence(answer: str) -> bool:
     """True when the answer quotes at least one whole sentence of the course.
 
@@ -263,7 +265,6 @@ def quotes_whole_sentence(answer: str) -> bool:
     >>> quotes_whole_sentence('From what I can see: "Safe cut points are the pla"')
     False
     """
-    require_text("answer", answer)
     whole = course_sentences()
     for quote in re.findall(r'"([^"]+)"', answer):
         kept = quote.removesuffix(CLIP)
@@ -272,22 +273,22 @@ def quotes_whole_sentence(answer: str) -> bool:
     return False
 
 
+@checked
 def course_answers(run: Recording) -> list[str]:
     """The tutor's final answers to the course questions (not the acknowledgement, not the probes)."""
-    require_instance("run", run, Recording, "a Recording (from run_session or session_bundles.load)")
     return [b.answer for b in run.bundles if b.kind == "turn" and b.answer and not b.probe and b.turn > 0]
 
 
+@checked
 def whole_answer_share(run: Recording) -> float:
     """Share of the course answers that quote a whole course sentence (0.0 with no answer)."""
-    require_instance("run", run, Recording, "a Recording (from run_session or session_bundles.load)")
-    answers = course_answers(run)
-    return sum(map(quotes_whole_sentence, answers)) / len(answers) if answers else 0.0
+    answers = course_answers.unchecked(run)
+    return sum(map(quotes_whole_sentence.unchecked, answers)) / len(answers) if answers else 0.0
 
 
+@checked
 def compaction_fired_before_probe(run: Recording) -> bool:
     """True when some compaction event was recorded at or before the run's first probe answer."""
-    require_instance("run", run, Recording, "a Recording (from run_session or session_bundles.load)")
     fired = False
     for bundle in run.bundles:
         fired = fired or bool(bundle.compactions)  # recorded on a call: it happened before that call
@@ -296,37 +297,41 @@ def compaction_fired_before_probe(run: Recording) -> bool:
     return False  # no probe at all: nothing was tested
 
 
-def filter_triggered(runs: Iterable[Recording]) -> list[Recording]:
+@checked
+def filter_triggered(runs: list[Recording]) -> list[Recording]:
     """Only the runs whose probes test memory: compaction fired before the first probe."""
-    runs = list(require_list("runs", runs, "Recordings"))
-    for index, run in enumerate(runs):
-        require_instance(f"runs[{index}]", run, Recording, "a Recording")
-    return [run for run in runs if compaction_fired_before_probe(run)]
+    return [run for run in runs if compaction_fired_before_probe.unchecked(run)]
 
 
+def _strategies(name: str, strategies) -> None:
+    if strategies is not None:
+        require_mapping(name, strategies, "strategies, name -> probes.Strategy (like STRATEGIES)", Strategy,
+                        "a probes.Strategy")
+
+
+def _lengths(name: str, lengths) -> None:
+    require_instance(name, lengths, (list, tuple, range), "a list of session lengths")
+    for index, length in enumerate(lengths):
+        require_int(f"{name}[{index}]", length, 0, MAX_QUESTIONS)
+
+
+@checked(client=require_client, strategies=_strategies, lengths=_lengths, model=require_model)
 def run_battery(client, strategies: Mapping[str, Strategy] | None = None, lengths: Iterable[int] = (6, 10, 14),
                 model: str = MODEL) -> list[Recording]:
     """Every strategy at every session length (number of course questions before the probes)."""
-    require_client("client", client)
     strategies = STRATEGIES if strategies is None else strategies
-    require_mapping("strategies", strategies, "strategies, name -> probes.Strategy (like STRATEGIES)", Strategy,
-                    "a probes.Strategy")
-    lengths = list(require_list("lengths", lengths, "session lengths"))
-    for index, length in enumerate(lengths):
-        require_int(f"lengths[{index}]", length, 0, MAX_QUESTIONS)
-    require_text("model", model, empty=False)
     runs = []
     for strategy in strategies.values():
         for questions in lengths:
-            run = run_session(client, strategy, questions, model)
+            run = run_session.unchecked(client, strategy, questions, model)
             run.name = f"{strategy.name}, {questions} questions"
             runs.append(run)
     return runs
 
 
+@checked
 def with_knobs(strategy: Strategy, **knobs) -> Strategy:
     """A copy of `strategy` with some knobs changed (unknown knob names are an error)."""
-    require_instance("strategy", strategy, Strategy, "a probes.Strategy")
     return replace(strategy, **knobs)
 
 
@@ -334,6 +339,7 @@ _HEDGES = re.compile(r"\b(i don't know|not sure|cannot tell|no idea)\b", re.I)
 _QUESTION_WORDS = frozenset("which what when where does should would could have that this with from about your".split())
 
 
+@checked
 def global_quality(question: str, answer: str) -> float:
     """A blind "is this a good tutor answer?" judge: the share of three checks the answer passes.
 
@@ -344,8 +350,6 @@ def global_quality(question: str, answer: str) -> float:
     >>> global_quality("Which topic is my weak spot?", 'From what I can see: "Plan one topic at a time."')
     1.0
     """
-    require_text("question", question)
-    require_text("answer", answer)
     words = {w for w in re.findall(r"[a-z]{4,}", question.lower()) if w not in _QUESTION_WORDS}
     on_topic = any(w[:5] in answer.lower() for w in words)  # "builds" counts "build"
     well_formed = 3 <= len(answer.split()) <= 80 and answer.rstrip()[-1:] in ('.', '"', '!', ')')

@@ -32,6 +32,7 @@ import numpy as np
 
 from harness.engine.embeddings import EMBEDDING_MODEL, MAX_BATCH
 from harness.plumbing.arguments import (
+    checked,
     require_callable,
     require_int,
     require_list,
@@ -52,7 +53,7 @@ FUSED_TOP = 5  # what the article's re-ranker kept
 DIMENSIONS = 256
 
 
-def reciprocal_rank_fusion(rankings, k=RRF_K) -> list[str]:
+def reciprocal_rank_fusion(rankings: list[list[str]], k: float = RRF_K) -> list[str]:
     """Every id of any ranking, best first by the sum, over the rankings that hold it, of
     1 / (k + its rank there), ranks counted from 1; ties by id ascending. Exercise 12.1."""
     rankings = _check_rankings(rankings, k)
@@ -77,7 +78,12 @@ def _check_rankings(rankings, k) -> list[list[str]]:
     return lists
 
 
-def fill_budget(passages, budget, count=approx_tokens, min_score=0.0) -> tuple[list, int]:
+def fill_budget(
+    passages: list[tuple[str, str, float]],
+    budget: int,
+    count: Callable = approx_tokens,
+    min_score: float = 0.0,
+) -> tuple[list, int]:
     """Walk (id, text, score) passages in the order given (best first): skip one scoring below
     `min_score`; keep one while the total stays within `budget`; skip one that does not fit and go
     on. The kept ids in order, and their total. Exercise 12.2."""
@@ -93,7 +99,9 @@ def fill_budget(passages, budget, count=approx_tokens, min_score=0.0) -> tuple[l
     return kept, total
 
 
-def check_fill_arguments(passages, budget, count, min_score) -> list[tuple]:
+def check_fill_arguments(
+    passages: list[tuple[str, str, float]], budget: int, count: Callable, min_score: float
+) -> list[tuple]:
     """fill_budget's arguments checked, once, before any is used: `passages` as a list of (id, text,
     score) triples; TypeError / ValueError naming the argument that is wrong."""
     require_int("budget", budget, 0)
@@ -131,6 +139,7 @@ def embed(client, texts: list[str], task_type: str, dimensions: int = DIMENSIONS
     return np.divide(vectors, norms, out=np.zeros_like(vectors), where=norms > 0)
 
 
+@checked
 def keyword_tokens(texts: list[str]) -> list[list[str]]:
     """What BM25 reads of each text: lower-cased words of two or more characters, English stop words
     left out (bm25s's tokenizer, no stemming)."""
@@ -168,7 +177,7 @@ class SearchIndex:
         word
         with the question is left out (bm25s would fill the list with them at score 0)."""
         found, scores = self.bm25.retrieve(
-            keyword_tokens([question]), k=min(k, len(self.ids)), show_progress=False
+            keyword_tokens.unchecked([question]), k=min(k, len(self.ids)), show_progress=False
         )
         return [self.ids[i] for i, score in zip(found[0], scores[0]) if score > 0]
 

@@ -22,6 +22,7 @@ A run is a `Recording` like lesson 07's and 08's (one bundle per call, usage as 
 names it), so `billing.bill`, `cache_hit_rate` and `probes.recall` read it unchanged.
 """
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from google import genai
@@ -29,10 +30,12 @@ from google.genai import types
 from google.genai.interactions import Usage
 
 from harness import MODEL
-from harness.plumbing.arguments import require_callable, require_client, require_instance, require_int, require_number
+from harness.plumbing.arguments import require_client, require_number
 from harness.plumbing import sessions_in_process
+from harness.plumbing.arguments import checked, require_fields, require_non_empty_text
 from harness.plumbing.client import is_offline, start_cold
 from harness.compaction import compact
+from harness.models import require_model
 from harness.probes import CONVERSATION_SUMMARY, MAX_QUESTIONS, script_turns
 from harness.scenarios.course import SEARCH_COURSE, TUTOR_SYSTEM, passages, search_course
 from harness.scenarios.course.script import OPENING, QUESTIONS
@@ -43,6 +46,12 @@ TUTOR_TOOL = {"type": "function", "name": SEARCH_COURSE.name, "description": SEA
               "parameters": SEARCH_COURSE.parameters.json_schema.model_dump(mode="json", exclude_none=True)}
 
 
+def _ratio(name: str, ratio) -> None:
+    if require_number(name, ratio, 0.0, 1.0) == 0.0:
+        raise ValueError(f"{name} must be above 0 (a share of the budget, such as 0.7), got 0.")
+
+
+@checked(budget=(1, None), ratio=_ratio)
 def should_restart(usage: Usage, budget: int, ratio: float = RESTART_RATIO) -> bool:
     """True when the context the server will replay into the next turn passes `ratio` x `budget`.
 
@@ -50,14 +59,11 @@ def should_restart(usage: Usage, budget: int, ratio: float = RESTART_RATIO) -> b
     the same) plus its output (the answer is stored and replayed too). Thinking tokens are not
     replayed. A field the API leaves out (None) counts as 0. Strictly past: at the threshold, no.
     """
-    require_instance("usage", usage, Usage, "an interaction's usage (google.genai.interactions.Usage)")
-    require_int("budget", budget, 1)
-    if require_number("ratio", ratio, 0.0, 1.0) == 0.0:
-        raise ValueError("ratio must be above 0 (a share of the budget, such as 0.7), got 0.")
     resent = (usage.total_input_tokens or 0) + (usage.total_output_tokens or 0)
     return resent > ratio * budget
 
 
+@checked
 def usage_metadata(usage: Usage | None) -> types.GenerateContentResponseUsageMetadata:
     """An interaction's usage under generateContent's names, so billing.bill reads it."""
     usage = usage or Usage()
@@ -67,6 +73,7 @@ def usage_metadata(usage: Usage | None) -> types.GenerateContentResponseUsageMet
         total_token_count=usage.total_tokens)
 
 
+@checked
 def as_steps(history: list[types.Content]) -> list[dict]:
     """A history as an interaction's input steps: what a new interaction starts from.
 
@@ -106,6 +113,10 @@ class ServerPlan:
     keep_recent_turns: int = 1
     summary_words: int = 60
     policy_name: str = field(default="should_restart", compare=False)
+
+    def __post_init__(self):
+        require_fields(self, name=require_non_empty_text, budget=(1, None), ratio=_ratio, keep_recent_turns=(1, 10**6),
+                       summary_words=(1, 10**6))
 
 
 def _user(text: str) -> types.Content:
@@ -181,6 +192,7 @@ class _ServerSession:
             input_ = results
 
 
+@checked
 def uploaded_tokens(run: Recording) -> int:
     """Tokens the harness itself sent over a run (the bill counts what the model read).
 
@@ -188,7 +200,6 @@ def uploaded_tokens(run: Recording) -> int:
     history lacks: its prompt less the previous call's prompt and output; the first call, a restart
     and a stateless summary send everything.
     """
-    require_instance("run", run, Recording, "a Recording (from run_server_session or probes.run_session)")
     total, previous = 0, None
     for bundle in run.bundles:
         chained = run.config.get("server_held") and bundle.kind == "turn" and previous and not bundle.compactions
@@ -201,21 +212,15 @@ def uploaded_tokens(run: Recording) -> int:
 _GLASS_BOX_RUNS: dict[tuple, Recording] = {}  # as probes.run_session: one glass-box run per setting
 
 
+@checked(client=require_client, questions=(0, MAX_QUESTIONS), model=require_model)
 def run_server_session(client, plan: ServerPlan = ServerPlan(), questions: int = len(QUESTIONS),
-                       policy=should_restart, model: str = MODEL) -> Recording:
+                       policy: Callable = should_restart, model: str = MODEL) -> Recording:
     """Run the tutor session with the server holding its history; restart from a compacted context
     whenever `policy(last_usage, plan.budget, plan.ratio)` says so. Returns the recording.
 
     Offline each run starts from a cold cache, as probes.run_session does, so plans compare on
     equal terms; a glass-box run is kept per (plan, length, policy, model) and handed out as a copy.
     """
-    require_client("client", client)
-    require_instance("plan", plan, ServerPlan, "a server_state.ServerPlan")
-    require_int("questions", questions, 0, MAX_QUESTIONS)
-    require_callable("policy", policy)
-    if plan.budget is not None:
-        require_int("plan.budget", plan.budget, 1)
-    require_int("plan.keep_recent_turns", plan.keep_recent_turns, 0)
     key = (plan, questions, policy, model, passages()) if is_offline() and isinstance(client, genai.Client) else None
     if key in _GLASS_BOX_RUNS:
         return copy.deepcopy(_GLASS_BOX_RUNS[key])

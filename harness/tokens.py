@@ -13,22 +13,24 @@ What matters for the lessons is that it is the same number everywhere in the wor
 import functools
 import re
 
-from harness.plumbing.arguments import require_text
+from harness.plumbing.arguments import checked, require_text
 
 # A run of letters/digits/underscores, or a single non-space symbol.
 _PIECE = re.compile(r"\w+|[^\w\s]")
 
 
-def approx_tokens(text: str) -> int:
-    """Count tokens in `text`: ceil(len/4) per word, 1 per symbol; 0 for "".
-
-    None is refused rather than counted as 0: it is what `part.text` holds for a part that is not
-    text (a function call), and counting that as nothing would hide it from a budget.
-    """
+def _text(name: str, text) -> None:
+    # None is refused rather than counted as 0: it is what `part.text` holds for a part that is not
+    # text (a function call), and counting that as nothing would hide it from a budget.
     if text is None:
-        raise TypeError("text must be a string, got None; a part that is not text has text None: "
-                        "count its text with approx_tokens(part.text or '') only if ignoring it is what you mean.")
-    require_text("text", text)
+        raise TypeError(f"{name} must be a string, got None; a part that is not text has text None: count its "
+                        "text with approx_tokens(part.text or '') only if ignoring it is what you mean.")
+    require_text(name, text)
+
+
+@checked(text=_text)
+def approx_tokens(text: str) -> int:
+    """Count tokens in `text`: ceil(len/4) per word, 1 per symbol; 0 for ""."""
     return _count(text) if text else 0
 
 

@@ -17,16 +17,18 @@ import json
 
 from google.genai import types
 
-from harness.plumbing.arguments import require_contents, require_instance, require_int, require_text
 from harness.formats import call_entry, response_entry, text_entry
+from harness.plumbing.arguments import checked, require_text
 from harness.truncation import truncate_output
 
 
+def _role(name: str, value) -> None:
+    require_text(name, value, empty=False)
+
+
+@checked(role=_role, max_output_chars=(1, 10**9))
 def render_part(role: str, part: types.Part, max_output_chars: int = 600) -> str:
     """One part as one transcript entry; '' for parts with nothing to show (thought signatures)."""
-    require_text("role", role, empty=False)
-    require_instance("part", part, types.Part, "a types.Part")
-    require_int("max_output_chars", max_output_chars, 1, 10**9)
     if part.text is not None:
         return text_entry(role, part.text)
     if part.function_call is not None:
@@ -35,19 +37,18 @@ def render_part(role: str, part: types.Part, max_output_chars: int = 600) -> str
     if part.function_response is not None:
         response = part.function_response.response or {}
         output = response.get("output", response.get("result", json.dumps(response, ensure_ascii=False)))
-        output = truncate_output(str(output), max_output_chars)
+        output = truncate_output.unchecked(str(output), max_output_chars)
         return response_entry(part.function_response.name, output)
     return ""
 
 
+@checked(max_output_chars=(1, 10**9))
 def transcript_text_of(history: list[types.Content], max_output_chars: int = 600) -> str:
     """The whole history as text, one entry per part, in order."""
-    require_contents("history", history)
-    require_int("max_output_chars", max_output_chars, 1, 10**9)
     lines = []
     for content in history:
         for part in content.parts or []:
-            line = render_part(content.role, part, max_output_chars)
+            line = render_part.unchecked(content.role, part, max_output_chars)
             if line:
                 lines.append(line)
     return "\n".join(lines)

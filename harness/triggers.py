@@ -21,31 +21,43 @@ d'Optimisation de Contexte », its budget triggers and its decision table):
 """
 from collections.abc import Callable
 
-from harness.plumbing.arguments import require_callable, require_instance, require_int, require_number
 from harness.budgets import CATEGORIES, check_allocations, part_tokens, split_by_category
+from harness.plumbing.arguments import checked, require_callable, require_instance, require_int, require_number, shown
 
 ACTIONS = ("mask", "compact", "drop_document", "none")
 THRESHOLD = 0.7  # « Techniques d'Optimisation de Contexte »: compact once total use passes 70% of the window
 REMEDIES = (("tool_outputs", "mask"), ("documents", "drop_document"), ("history", "compact"))
 
 
-def _check_usage(usage: dict) -> dict:
-    require_instance("usage", usage, dict, "a dict of tokens by category (split_by_category's result)")
-    missing = [name for name in CATEGORIES if name not in usage]
+def _usage(name: str, usage) -> None:
+    """Tokens by category, as split_by_category measures them: every category, each a count >= 0."""
+    require_instance(name, usage, dict, "a dict of tokens by category (split_by_category's result)")
+    missing = [category for category in CATEGORIES if category not in usage]
     if missing:
-        raise ValueError(f"usage lacks {missing}; pass split_by_category's result, which has every category.")
-    for name in CATEGORIES:
-        require_int(f"usage[{name!r}]", usage[name], 0)
-    return usage
+        raise ValueError(f"{name} lacks {missing}; pass split_by_category's result, which has every category.")
+    for category in CATEGORIES:
+        require_int(f"{name}[{category!r}]", usage[category], 0)
 
 
-def next_action(usage: dict, allocations: dict, window: int, threshold: float = THRESHOLD, done=()) -> str:
-    """The next action on a request measured as `usage`: one of ACTIONS (the module docstring's rules)."""
-    _check_usage(usage)
+def _allocations(name: str, allocations) -> None:
     check_allocations(allocations)
-    require_int("window", window, 1)
-    require_number("threshold", threshold, 0, 1)
-    require_instance("done", done, (tuple, list), "a tuple of the actions already taken this turn")
+
+
+def _done(name: str, done) -> None:
+    require_instance(name, done, (tuple, list), "a tuple of the actions already taken this turn")
+    for index, action in enumerate(done):
+        if action not in ACTIONS:
+            raise ValueError(f"{name}[{index}] must be one of {ACTIONS}, got {shown(action)}.")
+
+
+# What both triggers check at their entry (window and threshold: as the policy's).
+_TRIGGER_RULES = dict(usage=_usage, allocations=_allocations, window=(1, None), threshold=(0, 1), done=_done)
+
+
+@checked(**_TRIGGER_RULES)
+def next_action(usage: dict, allocations: dict, window: int, threshold: float = THRESHOLD,
+                done: tuple[str, ...] = ()) -> str:
+    """The next action on a request measured as `usage`: one of ACTIONS (the module docstring's rules)."""
     total = sum(usage[name] for name in CATEGORIES)
     wanted = []
     if total > threshold * window:
@@ -55,9 +67,10 @@ def next_action(usage: dict, allocations: dict, window: int, threshold: float = 
     return next((action for action in wanted if action not in done), "none")
 
 
-def single_trigger(usage: dict, allocations: dict, window: int, threshold: float = THRESHOLD, done=()) -> str:
+@checked(**_TRIGGER_RULES)
+def single_trigger(usage: dict, allocations: dict, window: int, threshold: float = THRESHOLD,
+                   done: tuple[str, ...] = ()) -> str:
     """The baseline: one trigger, compact when the total passes `threshold` x window (allocations unused)."""
-    _check_usage(usage)
     over = sum(usage[name] for name in CATEGORIES) > threshold * window
     return "compact" if over and "compact" not in done else "none"
 
@@ -100,15 +113,18 @@ class TriggerPolicy:
                 f"actions {[a for t in self.turns for a in t['actions']]})")
 
 
+def _action(name: str, action) -> None:
+    if action not in ("mask", "compact"):
+        raise ValueError(f"{name} must be 'mask' or 'compact', got {shown(action)}.")
+
+
+@checked(action=_action)
 def reductions(policy: TriggerPolicy, action: str) -> list[float]:
     """For each time `action` was done: the share of tokens it removed from what it rewrote.
 
     "mask": of the tool outputs it replaced (each changed part, before and after); "compact": of the
     history and tool outputs (what a compaction rewrites; system, tools and documents stay).
     """
-    require_instance("policy", policy, TriggerPolicy, "a TriggerPolicy that a run used")
-    if action not in ("mask", "compact"):
-        raise ValueError(f"action must be 'mask' or 'compact', got {action!r}.")
     found = []
     for turn in policy.turns:
         for done, (before, after) in zip(turn["actions"], zip(turn["steps"], turn["steps"][1:])):
@@ -117,8 +133,8 @@ def reductions(policy: TriggerPolicy, action: str) -> list[float]:
             if action == "mask":
                 changed = [(old, new) for a, b in zip(before[1], after[1]) for old, new in zip(a.parts, b.parts)
                            if old != new]
-                was = sum(part_tokens(old) for old, _ in changed)
-                now = sum(part_tokens(new) for _, new in changed)
+                was = sum(part_tokens.unchecked(old) for old, _ in changed)
+                now = sum(part_tokens.unchecked(new) for _, new in changed)
             else:
                 was = before[0]["history"] + before[0]["tool_outputs"]
                 now = after[0]["history"] + after[0]["tool_outputs"]

@@ -11,8 +11,9 @@ bbbbbb
 '=== 1 failed, 5 passed in 0.02s ==='
 """
 import re
-from harness.plumbing.arguments import require_int, require_number, require_text
+
 from harness.formats import truncation_marker
+from harness.plumbing.arguments import checked
 
 TOOL_OUTPUT_MAX_CHARS = 4_000  # the cap of « Le budget de contexte »: a pytest summary fits whole, an 18,000-char log does not
 HEAD_RATIO = 0.4  # the tail weighs more: the verdict is at the end
@@ -20,30 +21,23 @@ HEAD_RATIO = 0.4  # the tail weighs more: the verdict is at the end
 _VERDICT = re.compile(r"\d+ (passed|failed)")
 
 
+@checked(max_chars=(1, 10**9), head_ratio=(0, 1))
 def truncate_output(text: str, max_chars: int = TOOL_OUTPUT_MAX_CHARS, head_ratio: float = HEAD_RATIO) -> str:
     """`text` if it fits in `max_chars`; else its head, a marker line, and its tail.
 
     The head is the first `int(max_chars * head_ratio)` characters and the tail the last
     `max_chars - head`; `head_ratio=1.0` keeps the head only (the seeds' failure mode).
     """
-    require_text("text", text)
-    require_int("max_chars", max_chars, 1, 10**9)
-    require_number("head_ratio", head_ratio, 0, 1)
-    if max_chars < 1:
-        raise ValueError(f"max_chars must be at least 1, got {max_chars}: it is the number of characters kept.")
-    if not 0 <= head_ratio <= 1:
-        raise ValueError(f"head_ratio must be between 0 and 1, got {head_ratio}: it is the share kept from the start.")
     if len(text) <= max_chars:
         return text
     head = int(max_chars * head_ratio)
     tail = max_chars - head
-    # NOTE: text[-0:] is the whole text, so an empty tail needs its own case.
-    kept_tail = text[-tail:] if tail else ""
+    kept_tail = text[-tail:] if tail else ""  # text[-0:] would be the whole text
     return f"{text[:head]}\n{truncation_marker(len(text) - max_chars)}\n{kept_tail}"
 
 
+@checked
 def extract_verdict(output: str) -> str | None:
     """The last line of `output` that reports tests (`N passed` or `N failed`), stripped; None if none."""
-    require_text("output", output)
     lines = [line.strip() for line in output.splitlines() if _VERDICT.search(line)]
     return lines[-1] if lines else None

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 from google.genai import types
 
-from harness.plumbing.arguments import require_instance, require_int, require_text
+from harness.plumbing.arguments import checked, require_instance, require_int, require_non_empty_text, shown
 
 _USAGE_FIELDS = {  # snake_case attribute -> camelCase key of the REST JSON (and of recorded bundles)
     "prompt_token_count": "promptTokenCount",
@@ -44,12 +44,15 @@ def require_usage(name: str, usage):
     return usage
 
 
+def _field(name: str, field) -> None:
+    require_non_empty_text(name, field)
+    if field not in _USAGE_FIELDS:
+        raise ValueError(f"{name} must be one of {', '.join(_USAGE_FIELDS)}, got {shown(field)}.")
+
+
+@checked(usage=require_usage, field=_field)
 def token_count(usage: Usage, field: str) -> int:
     """One usage field as an int (None -> 0), from a UsageMetadata or a snake/camelCase dict."""
-    require_usage("usage", usage)
-    require_text("field", field, empty=False)
-    if field not in _USAGE_FIELDS:
-        raise ValueError(f"field must be one of {', '.join(_USAGE_FIELDS)}, got {field!r}.")
     if isinstance(usage, Mapping):
         value = usage.get(field, usage.get(_USAGE_FIELDS[field]))
     else:
@@ -57,15 +60,17 @@ def token_count(usage: Usage, field: str) -> int:
     return 0 if value is None else require_int(f"usage.{field}", value, 0)
 
 
+@checked(usage=require_usage)
 def output_tokens(usage: Usage) -> int:
     """Tokens billed at the output rate: the answer's (candidates) plus the thinking (thoughts)."""
-    return token_count(usage, "candidates_token_count") + token_count(usage, "thoughts_token_count")
+    count = token_count.unchecked
+    return count(usage, "candidates_token_count") + count(usage, "thoughts_token_count")
 
 
+@checked
 def describe_usage(usage: types.GenerateContentResponseUsageMetadata) -> dict[str, int]:
     """Token counts of one call: prompt (incl. cached), cached, uncached, output (incl. thinking), total."""
-    require_instance("usage", usage, types.GenerateContentResponseUsageMetadata, "the usage_metadata of a response")
     prompt = usage.prompt_token_count or 0
     cached = usage.cached_content_token_count or 0
-    return {"prompt": prompt, "cached": cached, "uncached": prompt - cached, "output": output_tokens(usage),
+    return {"prompt": prompt, "cached": cached, "uncached": prompt - cached, "output": output_tokens.unchecked(usage),
             "total": usage.total_token_count or 0}

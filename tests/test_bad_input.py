@@ -13,8 +13,10 @@ the parameter's annotation, which is its documentation:
 - nothing else may escape (no AttributeError, KeyError, ZeroDivisionError), and every call ends
   within 2 seconds of CPU.
 """
+import importlib
 import inspect
 import math
+import pkgutil
 import signal
 import types as pytypes
 import typing
@@ -25,14 +27,17 @@ import pytest
 from google.genai import types
 
 import harness
-from harness import billing, checks, compaction, context, history, masking, models, ordering, probes
+import harness.workbook
+from harness import billing, budgets, capstone, checks, compaction, context, coordinator, formats, history, masking
+from harness import models, ordering, partitioning, probes, server_state, tokens, transcript, triggers, truncation
 from harness import quizzes as quiz
-from harness import tokens, transcript, truncation, usage
-from harness.plumbing import client, keys, session_bundles
-from harness.workbook import sources
+from harness import memory, offload, retrieval, scenarios, usage
 from harness.agent import AgentConfig, TurnRecord, checkpoint, config as agent_config, loop, report
+from harness.plumbing import client, keys, recording, redaction, session_bundles, steady_output
 from harness.plumbing.session_bundles import Bundle, Recording
+from harness.scenarios import course, repairs
 from harness.tools import Workspace
+from harness.workbook import sources
 
 BAD = {"None": None, "empty": "", "str": "abc", "bytes": b"x", "True": True, "0": 0, "-1": -1, "1.5": 1.5,
        "huge": 10**18, "nan": float("nan"), "inf": float("inf"), "object": object(), "dict": {"a": 1},
@@ -68,6 +73,41 @@ def a_checkpoint(folder: Path) -> Path:
     path = folder / "run.jsonl"
     checkpoint.start_checkpoint(path, "Fix the tests.")
     return path
+
+
+def glass_box(folder: Path):
+    """A client of the glass box, made when a test needs it (not at import)."""
+    return harness.connect()
+
+
+def empty_folder(folder: Path) -> Path:
+    (folder / "empty").mkdir()
+    return folder / "empty"
+
+
+def a_task_copy(folder: Path) -> Path:
+    return scenarios.copy_task(folder / "copy")
+
+
+def a_backup_target(folder: Path) -> Path:
+    (folder / "notes.ipynb").write_text("{}")
+    return folder / "notes.ipynb"
+
+
+def a_damage(folder: Path) -> checkpoint.CheckpointDamaged:
+    return checkpoint.CheckpointDamaged(a_checkpoint(folder), 2, "a torn line", 1, 0)
+
+
+def a_policy(folder: Path) -> triggers.TriggerPolicy:
+    return triggers.TriggerPolicy(budgets.SEED_ALLOCATIONS, window=8000)
+
+
+FACTORIES = (a_checkpoint, glass_box, empty_folder, a_task_copy, a_backup_target, a_policy, a_damage)
+USAGE_BY_CATEGORY = {"system": 100, "tools": 500, "documents": 900, "history": 1200, "tool_outputs": 3600}
+ONE_TURN = AgentConfig(task="repairs", max_turns=1)  # a sub-agent that stops after one call: cheap to run
+MEASURED = {"largest request": 1500, "recall": 1.0, "whole answers": 0.5, "cost": 0.01}
+ROWS = [{"subtasks": 1, "single": 100, "partitioned": 120, "refused": False},
+        {"subtasks": 2, "single": 300, "partitioned": 250, "refused": False}]
 
 
 # (function, good keyword arguments[, {argument: labels of BAD its documentation admits}])
@@ -154,6 +194,98 @@ CALLS = [
     (checkpoint.load_checkpoint, dict(path=a_checkpoint)),
     (checkpoint.open_checkpoint, dict(path=a_checkpoint, task="Fix the tests.", on_damage="stop")),
     (checkpoint.append_turn, dict(path=a_checkpoint, contents=HISTORY[1:], record=TurnRecord(1, USAGE), history=None)),
+    (checkpoint.recover, dict(damage=a_damage, on_damage="resume")),
+    (budgets.part_tokens, dict(part=types.Part.from_text(text="Hi"))),
+    (budgets.tool_tokens, dict(tools=[types.Tool(function_declarations=[types.FunctionDeclaration(name="f")])])),
+    (budgets.category_of, dict(content=HISTORY[0], part=HISTORY[0].parts[0])),
+    (budgets.split_by_category, dict(system_instruction="Be brief.", tools=[], contents=HISTORY)),
+    (budgets.check_allocations, dict(allocations={"history": 0.3})),
+    (triggers.next_action, dict(usage=USAGE_BY_CATEGORY, allocations={"history": 0.3}, window=8000, threshold=0.7,
+                                done=("mask",))),
+    (triggers.single_trigger, dict(usage=USAGE_BY_CATEGORY, allocations={}, window=8000, threshold=0.7, done=())),
+    (triggers.TriggerPolicy, dict(allocations={"history": 0.3}, window=8000, threshold=0.7,
+                                  split=budgets.split_by_category, decide=triggers.next_action)),
+    (triggers.reductions, dict(policy=a_policy, action="mask")),
+    (partitioning.SubResult, dict(packages=("stock",), finished=True, edits={"a.py": "x"}, tokens=10, verdict="")),
+    (partitioning.split_task, dict(subtasks=[("stock", 300)], window=1000, share=0.6)),
+    (partitioning.merge_results, dict(results=[partitioning.SubResult(("stock",), True)], partitions=[["stock"]])),
+    (coordinator.Coordination, dict(partitions=[["stock"]], results=[], merged=None, refused="", verdict="",
+                                    overhead_tokens=0)),
+    (coordinator.tokens_of, dict(report=report.RunReport())),
+    (coordinator.input_and_output, dict(usage=USAGE)),
+    (coordinator.passing, dict(verdict="6 passed")),
+    (coordinator.estimate_tokens, dict(package="stock")),
+    (coordinator.estimate_context, dict(packages=["stock"])),
+    (coordinator.run_single, dict(packages=["stock"], config=ONE_TURN)),
+    (coordinator.run_subagent, dict(packages=["stock"], config=ONE_TURN)),
+    (coordinator.plan, dict(packages=["stock", "grades"], window=8000, share=0.6, split=partitioning.split_task)),
+    (coordinator.coordinate, dict(partitions=[["stock"]], merge=partitioning.merge_results, config=ONE_TURN)),
+    (coordinator.sweep, dict(max_subtasks=1, merge=partitioning.merge_results, config=ONE_TURN)),
+    (coordinator.crossing, dict(rows=ROWS)),
+    (server_state.should_restart, dict(usage=server_state.Usage(total_input_tokens=10), budget=4000, ratio=0.7)),
+    (server_state.usage_metadata, dict(usage=server_state.Usage(total_input_tokens=10))),
+    (server_state.as_steps, dict(history=HISTORY)),
+    (server_state.ServerPlan, dict(name="restart", budget=4000, ratio=0.7, keep_recent_turns=1, summary_words=60,
+                                   policy_name="should_restart")),
+    (server_state.uploaded_tokens, dict(run=a_run())),
+    (server_state.run_server_session, dict(client=glass_box, plan=server_state.ServerPlan(), questions=0,
+                                           policy=server_state.should_restart, model="gemini-3.8-flash")),
+    (capstone.measure, dict(strategy=probes.Strategy("full history"))),
+    (capstone.verdict, dict(got=MEASURED, full=MEASURED)),
+    (capstone.opening_config, dict(my_config=capstone.reference_config)),
+    (formats.is_error_output, dict(output="ERROR: x")),
+    (formats.verdict_line, dict(output="1 passed")),
+    (formats.truncation_marker, dict(omitted=5)),
+    (formats.names_count, dict(text="14,000 tokens", count=14000)),
+    (formats.heading_line, dict(heading="Changes made", items=["a.py"])),
+    (formats.parse_heading, dict(line="**Changes made:** a.py")),
+    (formats.headings_named, dict(text="Objective and Files read")),
+    (formats.file_item, dict(path="a.py", line="x = 1")),
+    (formats.parse_file_item, dict(item="a.py (`x = 1`)")),
+    (formats.state_block, dict(edited_files=["a.py"], last_verdict="1 passed")),
+    (formats.is_state_heading, dict(line="[Harness-held state]")),
+    (formats.parse_state, dict(text="Edited files: a.py")),
+    (formats.text_entry, dict(role="user", text="Hi")),
+    (formats.call_entry, dict(role="model", name="read_file", args_json="{}")),
+    (formats.response_entry, dict(name="read_file", output="x")),
+    (formats.parse_entry, dict(line="user: Hi")),
+    (formats.masked_stub, dict(reference="obs-1", key_line="# title", length=300)),
+    (formats.masked_reference, dict(output="[masked obs-1: x]")),
+    (formats.is_masked, dict(output="[masked obs-1: x]")),
+    (formats.document_text, dict(rank=1, title="Rounding", text="Half up.")),
+    (formats.is_document, dict(text="[Retrieved document 1: x]")),
+    (formats.entry_line, dict(path="notes/a.md", description="Godot: my toolkit")),
+    (formats.omitted_line, dict(count=3)),
+    (formats.index_entries, dict(index="- notes/a.md: Godot: my toolkit")),
+    (retrieval.reciprocal_rank_fusion, dict(rankings=[["a", "b"], ["b", "c"]], k=60)),
+    *((fn, dict(passages=[("a", "Half up.", 0.5)], budget=100, count=len, min_score=0.1))
+      for fn in (retrieval.fill_budget, retrieval.check_fill_arguments)),
+    (retrieval.keyword_tokens, dict(texts=["Amounts round half up."])),
+    (offload.build_index, dict(entries=[("notes/a.md", "Godot")], budget=1000, count=len)),
+    (offload.describe, dict(text="My platform is Godot.", words=3)),
+    (offload.calls_to_repay, dict(cleared=5000, rewritten=35000, price=models.Price(1, 0.1, 4))),
+    (memory.distill, dict(messages=["My platform is Godot."], session=0)),
+    (memory.consolidate, dict(memories=[("platform", "Unity", 0)], notes=[("os", "Linux", 1)])),
+    (memory.inject, dict(memories=[("platform", "Godot", 1)], budget=200, count=len)),
+    (memory.looks_like_instruction, dict(value="Godot")),
+    (checks.reference, dict(exercise_id="4.1")),
+    (scenarios.CodingTask, dict(name="copy", folder=scenarios.task_named("invoicing").folder, prompt="Fix it.",
+                                bugs=2)),
+    (scenarios.add_task, dict(task=scenarios.task_named("invoicing"))),
+    (scenarios.task_named, dict(name="invoicing")),
+    (scenarios.copy_task, dict(dest=empty_folder, task="invoicing")),
+    (scenarios.restore_task, dict(dest=a_task_copy, task="invoicing")),
+    (course.search_course, dict(query="safe cut points", k=2)),
+    (repairs.prompt_for, dict(packages=["stock"])),
+    (repairs.readme_section, dict(package="stock")),
+    (repairs.subtask, dict(packages=["stock"])),
+    (redaction.encodings, dict(secret="abc")),
+    (redaction.redact, dict(text="no key here", marker="[key hidden]")),
+    (recording.redact, dict(text="no key here")),
+    (recording.recording_args, dict(path="run.jsonl", replay=None)),
+    (steady_output.steady, dict(text="/tmp/x/a.py", root="/tmp/x")),
+    (harness.workbook.names_lesson, dict(wanted="3", file_name="03_budgeted_assembly.ipynb")),
+    (harness.workbook.keep_backup, dict(path=a_backup_target)),
 ]
 
 # What a parameter's documentation admits beyond its annotation: (function, argument) -> BAD labels.
@@ -162,11 +294,49 @@ ACCEPTS = {
     # check and run_check take any answer: a wrong one is the rule it breaks, shown, never raised
     **{(fn, "fn"): ALL for fn in (checks.check, checks.run_check)},
     (loop.run_agent, "client"): {"None"},  # None: harness.connect()
+    # None: "its sub-agent never reported", and the documented answer is MergeRefused naming the partition
+    (partitioning.merge_results, "results"): {"list of None", "tuple of None"},
+    # a cosine can be below 0: a negative floor keeps every passage of a dense search
+    **{(fn, "min_score"): {"-1"} for fn in (retrieval.fill_budget, retrieval.check_fill_arguments)},
+    # no file yet: the index is its header alone (check 13.1); no memory yet: the first session's
+    (offload.build_index, "entries"): {"empty list"},
+    **{(memory.consolidate, name): {"empty list"} for name in ("memories", "notes")},
+    (memory.inject, "memories"): {"empty list"},
 }
 
-# The modules a lesson or a student calls; every public name defined there is swept or listed below.
-MODULES = [billing, client, keys, compaction, context, history, masking, models, ordering, probes, quiz, session_bundles, tokens,
-           sources, transcript, truncation, usage, checkpoint, agent_config, loop, report]
+# Every module of the harness package is swept, but for the packages and modules below, each with
+# why; within the rest, every public function and class is in CALLS or in NOT_SWEPT with why.
+NOT_SWEPT_PACKAGES = {
+    "harness.engine": "the glass box: its callers are HTTP requests, checked at the server's door "
+                      "(tests/test_engine_fuzz.py: no 5xx on any body)",
+    "harness.widgets": "the panels a lesson cell draws, from results the swept functions made",
+    "harness.checks.lesson": "a check, reached through run_check(exercise_id, fn), swept with any fn",
+    "harness.checks.compare": "the checks' comparison engine, reached through run_check",
+    "harness.checks.compaction_cases": "generated cases of checks 5.2 and 6.2, reached through run_check",
+    "harness.checks.masking_cases": "generated cases of check 4.3, reached through run_check",
+    "harness.checks.docs": "writes the exercise tables of the docs at build time; no caller passes it anything",
+    "harness.plumbing.arguments": "the argument checks themselves: each raises by design (tests/test_checked.py)",
+    "harness.plumbing.jail": "the jail every command runs in: hostile calls are swept in tests/test_jail.py (h/jail)",
+    "harness.plumbing.warm_pytest": "the jail's warm pytest, started by Workspace (tests/test_warm_pytest.py)",
+    "harness.plumbing.startup": "start-up hooks pytest and the kernel call, never a caller",
+    "harness.plumbing.sdk_models": "an import hook start-up installs into the SDK; no caller passes it anything",
+    "harness.plumbing.sessions_in_process": "the harness's own sessions' shortcut, called by run_session and "
+                                            "run_server_session with what they checked (tests/test_sessions_in_process.py)",
+    "harness.agent.reused_runs": "the Workspace run_agent makes offline, from arguments run_agent checked "
+                                 "(tests/test_reused_runs.py)",
+    "harness.tools": "the agent's tools, called with what a model wrote: never raise (tests/test_tools.py, h/jail)",
+    "harness.agent.checkpoint_lines": "load_checkpoint's readers of one line: damaged and re-signed lines are "
+                                      "swept through load_checkpoint (tests/test_checkpoint.py)",
+    "harness.agent.demo": "the `demo` command: swept in tests/test_cli_bad_input.py",
+    "harness.__main__": "the command line: every command swept in tests/test_cli_bad_input.py",
+    **{f"harness.workbook.{name}": "a step of a `workbook` command, called with what its argparse parsed: the "
+                                   "command is swept in tests/test_cli_bad_input.py"
+       for name in ("build", "cell_merge", "check", "doctor", "execute", "link", "open_notebooks", "rebuild",
+                    "release", "reset", "update")},
+    **{f"harness.workbook.{name}": "grading (h/grading rewrites it): `workbook grade` is swept in "
+                                   "tests/test_cli_bad_input.py, hostile notebooks in tests/test_grade_*.py"
+       for name in ("grade", "gradebook", "guard", "runner", "sandbox", "restore", "verify")},
+}
 NOT_SWEPT = {
     "harness.plumbing.keys.api_key": "takes no argument",
     "harness.models.legacy_models_allowed": "takes no argument",
@@ -175,8 +345,8 @@ NOT_SWEPT = {
     "harness.plumbing.client.mode_line": "takes no argument",
     "harness.workbook.sources.Source": "a row of the sources table, built by the workbook, never by a lesson",
     "harness.workbook.sources.sources_cell": "takes source keys as *args: swept in test_sources_cell_names_an_unknown_key",
-    "harness.models.Model": "a row of the model table, built by the workbook, never by a lesson",
-    "harness.models.EmbeddingModel": "a row of the embedding models' table, built by the workbook, never by a lesson",
+    "harness.models.Model": "a row of the model table, built by the workbook, never by a lesson (checks its fields)",
+    "harness.models.EmbeddingModel": "a row of the embedding models' table, built by the workbook (checks its fields)",
     "harness.billing.PriceSheets": "the type of billing.PRICES, built by the workbook, never by a lesson",
     "harness.models.UnknownModel": "an exception class",
     "harness.models.live_models": "takes no argument",
@@ -188,10 +358,72 @@ NOT_SWEPT = {
     "harness.agent.checkpoint.CheckpointDamaged": "an exception the loader raises, not built by a caller",
     "harness.agent.checkpoint.Resumed": "what load_checkpoint returns, not built by a caller",
     "harness.agent.checkpoint.damaged_line": "the loop's own helper for a replay that fails",
-    "harness.agent.checkpoint.recover": "the loop's own helper, swept through run_agent(on_damage=...)",
+    "harness.agent.checkpoint.require_on_damage": "an argument check, like harness.plumbing.arguments",
     "harness.context.Fit": "what fit_budget returns (a NamedTuple), not built by a caller",
     "harness.usage.require_usage": "an argument check of the harness's own functions, like harness.plumbing.arguments",
+    "harness.billing.require_price": "an argument check, like harness.plumbing.arguments",
+    "harness.models.require_model": "an argument check, like harness.plumbing.arguments",
+    "harness.checks.registered": "the loader behind reference and run_check, which check the exercise id",
+    "harness.billing.require_usages": "an argument check, like harness.plumbing.arguments",
+    "harness.scenarios.repairs.require_package": "an argument check, like harness.plumbing.arguments",
+    "harness.scenarios.repairs.require_packages": "an argument check, like harness.plumbing.arguments",
+    "harness.partitioning.MergeRefused": "an exception merge_results raises",
+    "harness.capstone.scale": "takes no argument",
+    "harness.capstone.full_history": "takes no argument",
+    "harness.capstone.reference_config": "takes no argument",
+    "harness.formats.Entry": "what parse_entry returns (a NamedTuple), not built by a caller",
+    "harness.formats.CallMatcher": "takes no argument",
+    "harness.checks.exercises": "takes no argument",
+    "harness.checks.ExerciseFailed": "the exception a check raises for a broken rule",
+    "harness.checks.CheckResult": "what run_check returns, not built by a caller",
+    **{f"harness.checks.{name}": "the framework harness/checks/lesson*.py write checks with; a student calls "
+                                 "check, run_check and mine (swept)"
+       for name in ("Exercise", "exercise", "rule_name", "tried", "rule", "must_refuse", "call")},
+    "harness.scenarios.course.Passage": "a row of the course corpus (a NamedTuple), built by the scenario",
+    "harness.scenarios.course.script.Probe": "a row of the tutor's script (a NamedTuple), built by the scenario",
+    "harness.scenarios.course.glass_box.Tutor": "the tutor's policy, instantiated by the glass box",
+    "harness.scenarios.invoicing.Invoicing": "the task's policy, instantiated by the glass box",
+    "harness.scenarios.shipping.Shipping": "the task's policy, instantiated by the glass box",
+    "harness.scenarios.repairs.Repairs": "the task's policy, instantiated by the glass box",
+    "harness.scenarios.retrieval.retrieved_documents": "takes no argument",
+    "harness.plumbing.recording.recording_setting": "takes no argument (reads WORKBOOK_RECORDING)",
+    "harness.plumbing.recording.RecordingTransport": "an httpx transport recording_args builds",
+    "harness.plumbing.recording.AsyncRecordingTransport": "an httpx transport recording_args builds",
+    "harness.plumbing.redaction.dotenv_files": "takes no argument",
+    "harness.plumbing.redaction.secrets": "takes no argument",
+    "harness.workbook.LessonsNotFound": "an exception find_workbook raises",
+    "harness.workbook.Workbook": "what find_workbook returns, not built by a caller",
+    "harness.workbook.find_workbook": "looks for a workbook from a folder; what it finds (or LessonsNotFound) is "
+                                      "swept through every command in tests/test_cli_bad_input.py",
+    "harness.corpus_shell.installed_programs": "takes no argument",
+    "harness.scenarios.library.MemoryProbe": "a row of the memory script (a NamedTuple)",
+    "harness.scenarios.library.glass_box.Librarian": "the tutor's policy, made by the glass box",
+    "harness.retrieval.Retrieved": "what hybrid_search returns, not built by a caller",
+    "harness.library.BatteryRow": "what run_battery returns (a NamedTuple), not built by a caller",
+    "harness.library.MemoryRun": "what run_memory_sessions returns (a NamedTuple)",
+    "harness.memory.Memory": "a fact as consolidate returns it (a NamedTuple)",
+    # Lessons 12 and 13 reached this branch with its last merge of main; their exercise functions
+    # and pure helpers are swept above, these are NOT swept yet (a known gap, to close next).
+    **{f"harness.{name}": "lesson 12 or 13, merged after this sweep: not swept yet"
+       for name in ("corpus_shell.CorpusShell", "retrieval.embed", "retrieval.SearchIndex",
+                    "retrieval.Knobs",
+                    "retrieval.hybrid_search", "retrieval.needle_recall", "offload.KnowledgeBase",
+                    "memory.MemoryStore", "library.LibraryPlan", "library.budget_plan",
+                    "library.run_library_session", "library.turn_prompts", "library.run_battery",
+                    "library.memory_probe_passed", "library.run_memory_sessions",
+                    "scenarios.library.library_tools", "scenarios.wiki.Needle",
+                    "scenarios.wiki.Wiki",
+                    "scenarios.wiki.card", "scenarios.wiki.clock", "scenarios.wiki.code_name",
+                    "scenarios.wiki.pick", "scenarios.wiki.topic_page")},
 }
+
+
+def _exempt(module_name: str) -> bool:
+    return any(module_name.startswith(prefix) for prefix in NOT_SWEPT_PACKAGES)
+
+
+MODULES = [importlib.import_module(info.name) for info in pkgutil.walk_packages(harness.__path__, "harness.")
+           if not _exempt(info.name)]
 
 
 CPU_SECONDS = 2
@@ -272,7 +504,7 @@ def sweep():
 
 def _ready(good: dict, folder: Path) -> dict:
     """The good arguments, with each factory (a fresh checkpoint, say) called for this test."""
-    return {name: value(folder) if value in (a_checkpoint,) else value for name, value in good.items()}
+    return {name: value(folder) if value in FACTORIES else value for name, value in good.items()}
 
 
 @pytest.mark.parametrize("fn, good, name, value, label", list(sweep()))
@@ -287,7 +519,8 @@ def test_bad_values_get_a_clear_error_at_once(fn, good, name, value, label, monk
     try:
         result = fn(**{**_ready(good, tmp_path), name: value})
     except (ValueError, TypeError) as error:
-        assert name in str(error), f"{call}: the message does not name {name!r}: {error}"
+        documented = label in ACCEPTS.get((fn, name), ())  # a documented value: its documented refusal
+        assert documented or name in str(error), f"{call}: the message does not name {name!r}: {error}"
         return
     except Slow:
         pytest.fail(f"{call} spent over {CPU_SECONDS} CPU-s: a count must be bounded")
@@ -308,7 +541,7 @@ def test_the_good_arguments_of_the_sweep_are_good(fn, good, monkeypatch, tmp_pat
     fn(**_ready(good, tmp_path))
 
 
-def test_every_public_function_of_the_modules_students_call_is_swept():
+def test_every_public_function_of_the_harness_is_swept():
     swept = {f"{fn.__module__}.{fn.__qualname__}" for fn, *_ in CALLS}
     public = {f"{module.__name__}.{name}" for module in MODULES for name, value in vars(module).items()
               if not name.startswith("_") and (inspect.isfunction(value) or inspect.isclass(value))
@@ -316,6 +549,9 @@ def test_every_public_function_of_the_modules_students_call_is_swept():
     missing = sorted(public - swept - set(NOT_SWEPT))
     assert not missing, f"public functions nobody sweeps (add them to CALLS, or to NOT_SWEPT with why): {missing}"
     assert not set(NOT_SWEPT) - public, "NOT_SWEPT names something that is no longer public"
+    every = {info.name for info in pkgutil.walk_packages(harness.__path__, "harness.")}
+    assert all(any(name.startswith(prefix) for name in every) for prefix in NOT_SWEPT_PACKAGES), \
+        "NOT_SWEPT_PACKAGES names a module that is gone"
     exported = {name for name in harness.__all__ if callable(getattr(harness, name))}
     assert exported <= {"connect", "is_offline", "mode_line", "start_cold"}, "a new harness export: sweep it"
 

@@ -242,6 +242,7 @@ RE_SIGNED = {
     "version 99": (0, lambda e: e.update(version=99), "format version 99; this workbook reads version(s) 1"),
     "version text": (0, lambda e: e.update(version="1"), "format version '1'"),
     "empty task": (0, lambda e: e.update(task=" "), "task must not be empty"),
+    "no task": (0, lambda e: e.update(task=None), "task must be a string"),
 }
 
 

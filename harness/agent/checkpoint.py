@@ -37,11 +37,17 @@ from google.genai import types
 
 from harness.agent.checkpoint_lines import VERSION, checksum, start_line_task, turn_line, verified_entry
 from harness.agent.report import TurnRecord
-from harness.plumbing.arguments import require_contents, require_instance, require_path, require_text
+from harness.plumbing.arguments import checked, require_non_empty_text, require_path, shown
 from harness.context import as_content
 from harness.formats import CallMatcher, is_error_output
 
 ON_DAMAGE = ("stop", "resume", "restart")  # what open_checkpoint does with a damaged file
+
+
+def require_on_damage(name: str, on_damage) -> None:
+    """One of ON_DAMAGE: what to do with a damaged checkpoint."""
+    if on_damage not in ON_DAMAGE:
+        raise ValueError(f"{name} must be one of {ON_DAMAGE}, got {shown(on_damage)}.")
 
 
 class CheckpointDamaged(ValueError):
@@ -98,11 +104,10 @@ def _json(contents) -> list:
     return [c.model_dump(mode="json", exclude_none=True) for c in contents]
 
 
+@checked(path=require_path, task=require_non_empty_text)
 def start_checkpoint(path: str | os.PathLike, task: str) -> None:
     """Begin a checkpoint file for a run of `task` (the file must not exist yet, or be empty)."""
-    path = Path(require_path("path", path))
-    if not isinstance(task, str) or not task.strip():
-        raise TypeError(f"start_checkpoint: task must be the task's text, got {task!r}.")
+    path = Path(path)
     if path.exists() and path.stat().st_size:
         raise ValueError(f"{path} already exists; resume from it with run_agent(checkpoint=...) or pick a new name.")
     if not path.parent.is_dir():
@@ -111,14 +116,11 @@ def start_checkpoint(path: str | os.PathLike, task: str) -> None:
     _fsync_folder(path.parent)
 
 
+@checked(path=require_path)
 def append_turn(path: str | os.PathLike, contents: list[types.Content], record: TurnRecord,
                 history: list[types.Content] | None = None) -> None:
     """Record one finished turn: its new contents, its record, and the history if a compaction rewrote it."""
-    path = Path(require_path("path", path))
-    require_contents("contents", contents)
-    require_instance("record", record, TurnRecord, "the turn's TurnRecord")
-    if history is not None:
-        require_contents("history", history)
+    path = Path(path)
     if not path.is_file():
         raise ValueError(f"append_turn: path {path} is not a checkpoint; begin one with start_checkpoint.")
     seq, previous = _last_sum(path)
@@ -156,13 +158,14 @@ def _successful_edits(contents: list) -> list[dict]:
     return edits
 
 
+@checked(path=require_path)
 def load_checkpoint(path: str | os.PathLike) -> Resumed:
     """Verify a checkpoint and rebuild task, history, records and edits (a torn last line is dropped).
 
     Raises CheckpointDamaged at the first damaged line. An empty file, or one whose only line is
     torn, holds no task yet: its `task` is "".
     """
-    path = Path(require_path("path", path))
+    path = Path(path)
     if not path.is_file():
         raise ValueError(f"load_checkpoint: path {path} is not a file; pass the .jsonl path a run was given.")
     data = path.read_bytes()
@@ -182,7 +185,7 @@ def load_checkpoint(path: str | os.PathLike) -> Resumed:
                 resumed.history = history if history is not None else resumed.history + contents
                 resumed.records.append(record)
                 resumed.edits += [(number, edit) for edit in _successful_edits(contents)]
-        except ValueError as error:
+        except (TypeError, ValueError) as error:  # a re-signed line can hold anything: name the file and line
             raise CheckpointDamaged(path, number, str(error), len(resumed.records), resumed.good_bytes) from None
         resumed.good_bytes += len(raw) + 1
     return resumed
@@ -208,17 +211,17 @@ def _backup(path: Path) -> Path:
     return backup
 
 
-def damaged_line(path, line: int, problem: str) -> CheckpointDamaged:
+@checked(path=require_path, line=(1, None))
+def damaged_line(path: str | os.PathLike, line: int, problem: str) -> CheckpointDamaged:
     """The damage report for `line` of a checkpoint that verified but cannot be used (e.g. its edit fails)."""
     lines = Path(path).read_bytes().split(b"\n")[:line - 1]
     return CheckpointDamaged(path, line, problem, max(line - 2, 0), sum(len(raw) + 1 for raw in lines))
 
 
+@checked(on_damage=require_on_damage)
 def recover(damage: CheckpointDamaged, on_damage: str) -> None:
     """Act on a damaged checkpoint: raise it ("stop"), keep its intact lines ("resume") or empty it
     ("restart"), the last two after copying the old file to a backup."""
-    if on_damage not in ON_DAMAGE:
-        raise ValueError(f"on_damage must be one of {ON_DAMAGE}, got {on_damage!r}.")
     if on_damage == "stop":
         raise damage
     backup, keep = _backup(damage.path), damage.good_bytes if on_damage == "resume" else 0
@@ -227,29 +230,27 @@ def recover(damage: CheckpointDamaged, on_damage: str) -> None:
     warnings.warn(f"{damage}\n-> on_damage={on_damage!r}: the old file is kept as {backup}; {kept}.", stacklevel=3)
 
 
+@checked(path=require_path, task=require_non_empty_text, on_damage=require_on_damage)
 def open_checkpoint(path: str | os.PathLike, task: str, on_damage: str = "stop") -> Resumed:
     """The checkpoint at `path`, ready for the next turn: created for `task`, or verified with its torn tail cut.
 
     A damaged file is handled by `recover(damage, on_damage)`.
     """
-    path = Path(require_path("path", path))
-    require_text("task", task, empty=False)
+    path = Path(path)
     if path.exists() and not path.is_file():
         raise ValueError(f"open_checkpoint: path {path} is a folder; pass a .jsonl file path.")
-    if on_damage not in ON_DAMAGE:
-        raise ValueError(f"on_damage must be one of {ON_DAMAGE}, got {on_damage!r}.")
     resumed = None
     if path.exists():
         try:
-            resumed = load_checkpoint(path)
+            resumed = load_checkpoint.unchecked(path)
         except CheckpointDamaged as damage:
-            recover(damage, on_damage)
-            resumed = load_checkpoint(path)
+            recover.unchecked(damage, on_damage)
+            resumed = load_checkpoint.unchecked(path)
     if resumed is None or not resumed.task:  # new, empty, or only a torn first line: nothing to resume
         if path.exists():
             _cut(path, 0)
-        start_checkpoint(path, task)
-        return load_checkpoint(path)
+        start_checkpoint.unchecked(path, task)
+        return load_checkpoint.unchecked(path)
     if resumed.task != task:
         raise ValueError(f"{path} records a run of another task ({resumed.task[:60]!r}...); "
                          "pass that task, or a new checkpoint path for this one.")

@@ -76,7 +76,7 @@ def start_line_task(body: dict) -> str:
     if isinstance(version, bool) or not isinstance(version, int) or version not in READS_VERSIONS:
         raise ValueError(f"it is a checkpoint of format version {version!r}; this workbook reads version(s) "
                          f"{', '.join(map(str, READS_VERSIONS))}: a newer workbook wrote it, or it was edited")
-    return require_text("task", body.get("task"), empty=False)
+    return require_text("the task", body.get("task"), empty=False)
 
 
 def _contents(name: str, value) -> list:

@@ -15,7 +15,7 @@ ValueError: SessionConfig: context_budget must be a token count of at least 1, g
 """
 from dataclasses import dataclass, field, fields
 
-from harness.plumbing.arguments import require_instance, require_int, require_number, require_text
+from harness.plumbing.arguments import require_fields
 from harness.compaction import COMPACT_RATIO, CONTEXT_BUDGET, KEEP_RECENT_TURNS
 from harness.masking import MASK_AFTER_TURNS
 from harness.models import model_row
@@ -31,21 +31,6 @@ def _default_model() -> str:
     from harness import MODEL
 
     return MODEL
-
-
-def _require_type(name: str, value, kind) -> None:
-    """A knob of the right type, and a finite one: its range is `_broken`'s business."""
-    if kind == int | None:  # an optional count: None, or a count like any other
-        if value is not None:
-            require_int(name, value, -MAX_COUNT, MAX_COUNT)
-    elif kind is bool:
-        require_instance(name, value, bool, "True or False")
-    elif kind is int:
-        require_int(name, value, -MAX_COUNT, MAX_COUNT)
-    elif kind is float:
-        require_number(name, value, -MAX_COUNT, MAX_COUNT)
-    elif kind is str:
-        require_text(name, value)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -76,8 +61,9 @@ class SessionConfig:
         return [f"{name} must be {allowed}, got {getattr(self, name)!r}" for name, ok, allowed in checks if not ok]
 
     def __post_init__(self):
-        for spec in fields(self):  # types first: a wrong type is one clear error, not a crash comparing it
-            _require_type(spec.name, getattr(self, spec.name), spec.type)
+        # Types first, each number finite: a wrong type is one clear error, not a crash comparing it.
+        # Ranges are _broken's business, so that every knob out of range is named in one error.
+        require_fields(self, **{spec.name: (-MAX_COUNT, MAX_COUNT) for spec in fields(self)})
         broken = self._broken()
         if broken:
             raise ValueError(f"{type(self).__name__}: {'; '.join(broken)}.")

@@ -18,10 +18,10 @@ from pathlib import Path
 
 from google.genai import types
 
-from harness.agent.checkpoint import ON_DAMAGE, append_turn, damaged_line, open_checkpoint, recover
+from harness.agent.checkpoint import append_turn, damaged_line, open_checkpoint, recover, require_on_damage
 from harness.agent.config import AgentConfig
-from harness.plumbing.arguments import (require_callable, require_client, require_instance, require_list_of_text, require_path,
-                               require_text)
+from harness.plumbing.arguments import (checked, optional, require_client, require_list_of_text, require_non_empty_text,
+                                        require_path)
 from harness.agent.report import RunReport, TurnRecord
 from harness.agent.reused_runs import ReusingWorkspace
 from harness.plumbing.client import plain
@@ -124,6 +124,8 @@ def _prepare(workdir, checkpoint, task, config: AgentConfig, on_damage):
         recover(damage, on_damage)
 
 
+@checked(client=optional(require_client), workdir=optional(require_path), checkpoint=optional(require_path),
+         task=optional(require_non_empty_text), on_damage=require_on_damage, documents=require_list_of_text)
 def run_agent(config: AgentConfig | None = None, *, client=None, workdir: str | os.PathLike | None = None,
               checkpoint: str | os.PathLike | None = None, on_turn: Callable | None = None, task: str | None = None,
               on_damage: str = "stop", compact: Callable = compact, truncate: Callable = truncate_output,
@@ -150,35 +152,17 @@ def run_agent(config: AgentConfig | None = None, *, client=None, workdir: str | 
     """
     from harness import connect
 
-    require_instance("config", config, (AgentConfig, type(None)), "an AgentConfig or None")
-    require_instance("workdir", workdir, (str, os.PathLike, type(None)), "a folder path or None")
-    require_instance("checkpoint", checkpoint, (str, os.PathLike, type(None)), "a .jsonl path or None")
-    for name, value in (("workdir", workdir), ("checkpoint", checkpoint)):
-        if value is not None:
-            require_path(name, value)
-    if client is not None:
-        require_client("client", client)
-    for name, value in (("compact", compact), ("truncate", truncate), ("mask", mask), ("state", state)):
-        require_callable(name, value)
-    if on_turn is not None:
-        require_callable("on_turn", on_turn)
-    if policy is not None:
-        require_callable("policy", policy)
-        if checkpoint:  # a checkpoint replays the history, not the policy's rewrites of it
-            raise ValueError("run_agent cannot checkpoint a run with a policy; pass one or the other.")
-    documents = list(require_list_of_text("documents", documents))
-    if task is not None:
-        require_text("task", task, empty=False)
-    if on_damage not in ON_DAMAGE:
-        raise ValueError(f"on_damage must be one of {ON_DAMAGE}, got {on_damage!r}.")
+    if policy is not None and checkpoint:  # a checkpoint replays the history, not the policy's rewrites of it
+        raise ValueError("run_agent cannot checkpoint a run with a policy; pass one or the other.")
+    documents = list(documents)
     config = config or AgentConfig()
     client = client or connect()
     if workdir is None:  # a throwaway copy of the task, removed when the run ends
         folder = tempfile.mkdtemp(prefix="workbook-task-")
         try:
-            return run_agent(config, client=client, workdir=folder, checkpoint=checkpoint, on_turn=on_turn,
-                             task=task, on_damage=on_damage, compact=compact, truncate=truncate, mask=mask,
-                             state=state, documents=documents, policy=policy)
+            return run_agent.unchecked(config, client=client, workdir=folder, checkpoint=checkpoint, on_turn=on_turn,
+                                       task=task, on_damage=on_damage, compact=compact, truncate=truncate, mask=mask,
+                                       state=state, documents=documents, policy=policy)
         finally:
             remove_tree(folder)  # whatever is left there, at any depth
     workspace, history, report = _prepare(workdir, checkpoint, task or task_named(config.task).prompt, config,

@@ -13,8 +13,8 @@ from dataclasses import asdict, dataclass, field, fields
 import pydantic
 from google.genai import types
 
-from harness.plumbing.arguments import require_fields, require_instance, require_int
-from harness.billing import bill, price_for, rate
+from harness.billing import bill, price_for, require_price
+from harness.plumbing.arguments import optional, require_fields, require_instance, require_int
 from harness.usage import output_tokens
 
 
@@ -107,10 +107,7 @@ class RunReport:
     store: dict = field(default_factory=dict)    # masked tool outputs, by reference (lesson 04)
 
     def __post_init__(self):
-        require_fields(self)
-        if self.price is not None:  # refused now, not when the cost is first shown
-            for name in ("input", "cached_input", "output"):
-                rate(self.price, name)
+        require_fields(self, price=optional(require_price))  # a wrong price is refused now, not when shown
 
     def usages(self) -> list:
         """Every billed call: agent turns and the summary calls of compactions."""

@@ -31,7 +31,7 @@ import threading
 from dataclasses import asdict, dataclass, field
 from typing import Callable
 
-from harness.plumbing.arguments import require_callable, require_text
+from harness.plumbing.arguments import checked, require_callable, require_text
 
 MIME_TYPE = "application/vnd.workbook.check+json"  # the structured result in a check cell's output
 PASSED, FAILED, NOT_ATTEMPTED_STATUS, ERROR = "passed", "failed", "not attempted", "error"
@@ -208,6 +208,14 @@ def registered(exercise_id: str) -> Exercise | None:
     return _CHECKS.get(exercise_id)
 
 
+def _exercise_id(name: str, exercise_id) -> None:
+    """One of the exercises there are, e.g. "3.1"."""
+    require_text(name, exercise_id, empty=False)
+    if registered(exercise_id) is None and exercise_id not in exercises():
+        raise ValueError(f"No exercise {_short(exercise_id)} ({name}). Known exercises: {', '.join(exercises())}.")
+
+
+@checked(exercise_id=_exercise_id)
 def reference(exercise_id: str) -> Callable:
     """The harness's own implementation for an exercise (what the check must accept)."""
     module, _, name = (registered(exercise_id) or exercises()[exercise_id]).reference.rpartition(".")

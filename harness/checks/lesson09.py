@@ -86,7 +86,7 @@ def _part(kind: str, n: int) -> types.Part | None:
     if kind == "text":
         return types.Part.from_text(text=f"Step {n}: read the module, then run the tests.")
     if kind == "document":
-        return types.Part.from_text(text=document_text(n, f"Page {n}", "Invoices round half up. " * (n % 3 + 1)))
+        return types.Part.from_text(text=document_text(n + 1, f"Page {n + 1}", "Invoices round half up. " * (n % 3 + 1)))
     if kind == "call":
         return types.Part.from_function_call(name="read_file", args={"path": f"module_{n}.py"})
     if kind == "response":

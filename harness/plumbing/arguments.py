@@ -1,21 +1,30 @@
 """The argument checks public functions make first: one clear error naming the argument, what it got
 and what it expects, instead of a crash three calls deeper or a wrong answer.
 
->>> require_int("questions", 10**18, 1, 1000)
+A public function states its checks once, above its signature, with `checked`; its body is then
+the algorithm alone, as the lesson tells it:
+
+>>> @checked(questions=(1, 1000))
+... def script(questions: int, key_points: list[str]) -> int:
+...     return questions * len(key_points)
+>>> script(10**18, ["godot"])
 Traceback (most recent call last):
 ...
 ValueError: questions must be between 1 and 1000, got 1000000000000000000.
->>> require_list_of_text("key_points", "godot")
+>>> script(3, "godot")
 Traceback (most recent call last):
 ...
 TypeError: key_points must be a list of strings, got the string 'godot'; wrap it: ['godot'].
 """
 import dataclasses
+import functools
+import inspect
 import math
 import os
+import sys
 import types
 import typing
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from numbers import Integral, Real
 
 
@@ -32,6 +41,11 @@ def require_text(name: str, value, *, empty: bool = True) -> str:
     if not empty and not value.strip():
         raise ValueError(f"{name} must not be empty, got {value!r}.")
     return value
+
+
+def require_non_empty_text(name: str, value) -> str:
+    """`value` if it is a str with more than whitespace in it (a role, a task, a model id)."""
+    return require_text(name, value, empty=False)
 
 
 def require_optional_text(name: str, value) -> str | None:
@@ -85,6 +99,31 @@ def require_number(name: str, value, low: float, high: float | None = None) -> f
     return float(value)
 
 
+def optional(rule: Callable) -> Callable:
+    """The rule `rule` for an argument that may also be None (None: the function's default)."""
+    def none_or(name: str, value) -> None:
+        if value is not None:
+            rule(name, value)
+
+    return none_or
+
+
+def command_line_number(low: float, high: float, what: str, kind: type = float) -> Callable[[str], float]:
+    """An argparse `type=` for a number of `kind` (float or int) in [low, high], `what` saying what
+    it counts: nan, inf and words are refused with a sentence argparse prints after the usage."""
+    import argparse
+
+    def number(text: str) -> float:
+        try:
+            return kind(require_number(what, kind(text), low, high))
+        except ValueError:
+            whole = "whole " if kind is int else ""
+            raise argparse.ArgumentTypeError(f"{what} must be a {whole}number from {low:g} to {high:g}, "
+                                             f"got {shown(text)}") from None
+
+    return number
+
+
 def require_callable(name: str, value):
     """`value` if it can be called; else TypeError naming `name`."""
     if not callable(value):
@@ -136,9 +175,11 @@ def require_path(name: str, value) -> str | os.PathLike:
     return value
 
 
-def require_type(name: str, value, kind) -> None:
-    """Check `value` against the annotation `kind` (str, int, float, bool, None, X | Y, list[X],
-    tuple, dict, a class); numbers must be finite and at least 0. TypeError / ValueError naming `name`."""
+def require_type(name: str, value, kind, bounds: tuple = (0, None)) -> None:
+    """Check `value` against the annotation `kind`: str, int, float, bool, None, X | Y, a callable,
+    a list of str, a history (list[types.Content]), another list, tuple or iterable, a dict, a class.
+    Numbers must be finite and within `bounds` (low, high; high None: no upper bound); anything
+    else (typing.Any, object) passes. TypeError / ValueError naming `name`."""
     origin, args = typing.get_origin(kind), typing.get_args(kind)
     if kind is typing.Any or kind is object:
         return
@@ -147,7 +188,7 @@ def require_type(name: str, value, kind) -> None:
             return
         kinds = [arg for arg in args if arg is not type(None)]
         if len(kinds) == 1:
-            return require_type(name, value, kinds[0])
+            return require_type(name, value, kinds[0], bounds)
         if any(isinstance(value, typing.get_origin(arg) or arg) for arg in kinds):
             return
         raise TypeError(f"{name} must be {' or '.join(getattr(a, '__name__', str(a)) for a in args)}, "
@@ -155,28 +196,115 @@ def require_type(name: str, value, kind) -> None:
     if kind is bool:
         require_instance(name, value, bool, "True or False")
     elif kind is int:
-        require_int(name, value, 0)
+        require_int(name, value, *bounds)
     elif kind is float:
-        require_number(name, value, 0)
+        require_number(name, value, *bounds)
     elif kind is str:
         require_text(name, value)
-    elif origin is list and args == (str,):
+    elif kind is Callable or origin is Callable:
+        require_callable(name, value)
+    elif args and args[0] is str and _is_list(origin):
         require_list_of_text(name, value)
-    elif origin in (list, tuple) or kind in (list, tuple):
+    elif _is_list(origin) and args and args[0] is _content_class():
+        require_contents(name, value)
+    elif _is_list(origin) or kind in (list, tuple):
         require_list(name, value, f"{getattr(args[0], '__name__', 'item')} items" if args else "items")
-        if args and origin is list:
+        if args and origin is list and isinstance(value, Collection):  # an iterator passes unread
             for index, item in enumerate(value):
                 require_type(f"{name}[{index}]", item, args[0])
     elif origin is dict or kind is dict:
-        require_instance(name, value, Mapping, "a dict")
+        require_instance(name, value, dict, "a dict")
+    elif (isinstance(origin, type) and issubclass(origin, Mapping)) or kind is Mapping:
+        require_instance(name, value, Mapping, "a dict (or another mapping)")
     elif isinstance(kind, type):
-        require_instance(name, value, kind, f"a {kind.__name__}")
+        prefix = "types." if kind.__module__ == "google.genai.types" else ""
+        require_instance(name, value, kind, f"a {prefix}{kind.__name__}")
 
 
-def require_fields(record) -> None:
-    """Check every field of the dataclass instance `record` against its annotation (`require_type`),
-    naming it as `Type.field`: records the harness writes and reads back must hold what they say."""
+def _is_list(origin) -> bool:
+    """Whether an annotation's origin is a list-like collection (list, tuple, Sequence, Iterable)."""
+    return isinstance(origin, type) and issubclass(origin, Iterable) and not issubclass(origin, (str, Mapping))
+
+
+def _content_class():
+    """types.Content if google.genai is loaded (an annotation naming it has loaded it), else None."""
+    return getattr(sys.modules.get("google.genai.types"), "Content", None)
+
+
+def _rule(kind, rule) -> Callable | None:
+    """The check `checked` makes of one argument: `rule` itself when it is a function, else the
+    annotation `kind` within the bounds `rule` (low, high) or (0, None); None when nothing is said."""
+    if callable(rule):
+        return rule
+    if kind is None:
+        return None
+    return functools.partial(_require_kind, kind=kind, bounds=rule or (0, None))
+
+
+def _require_kind(name: str, value, kind, bounds) -> None:
+    require_type(name, value, kind, bounds)
+
+
+def checked(function=None, /, **rules):
+    """Check a public function's arguments at its entry, each against its annotation; then run it.
+
+    A rule given for an argument refines its annotation: `(low, high)` bounds a number (high None:
+    no upper bound), and a function `rule(name, value)` (any `require_*` of this module) replaces
+    the annotation's check. Without a rule, an `int` or a `float` must be finite and at least 0,
+    `list[str]` is a list of strings, `list[types.Content]` a history, `X | None` None or an X
+    (`require_type`). Defaults are not checked: the function's author chose them.
+
+    >>> @checked(max_chars=(1, 10**9))
+    ... def head(text: str, max_chars: int = 10) -> str:
+    ...     return text[:max_chars]
+    >>> head("abcdef", max_chars=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: max_chars must be between 1 and 1000000000, got 0.
+
+    A public function that passes what it has checked to another calls that one's body directly,
+    `head.unchecked(...)`: one call checks its input once.
+
+    >>> head.unchecked("abcdef", 3)
+    'abc'
+    """
+    if function is None:
+        return lambda function: checked(function, **rules)
+    parameters = inspect.signature(function).parameters
+    if not parameters:  # nothing to check
+        function.unchecked = function
+        return function
+    unknown = sorted(set(rules) - set(parameters))
+    if unknown:
+        raise TypeError(f"checked: {function.__qualname__} has no argument named {unknown[0]!r}.")
+    positional = [name for name, spec in parameters.items()
+                  if spec.kind in (spec.POSITIONAL_ONLY, spec.POSITIONAL_OR_KEYWORD)]
+    checks, in_order = {}, []  # made at the first call: an annotation may name a class defined later
+
+    @functools.wraps(function)
+    def entry(*args, **kwargs):
+        if not checks:
+            hints = typing.get_type_hints(function)
+            checks.update((name, _rule(hints.get(name), rules.get(name))) for name in parameters)
+            in_order.extend((name, checks[name]) for name in positional)
+        for (name, check), value in zip(in_order, args):
+            if check:
+                check(name, value)
+        for name, value in kwargs.items():
+            if checks.get(name):
+                checks[name](name, value)
+        return function(*args, **kwargs)
+
+    entry.unchecked = function
+    return entry
+
+
+def require_fields(record, **rules) -> None:
+    """Check every field of the dataclass instance `record` against its annotation, as `checked`
+    checks arguments (a rule refines a field's annotation), naming it as `Type.field`: a record the
+    harness keeps, bills or writes must hold what it says. Call it first in `__post_init__`."""
     hints = typing.get_type_hints(type(record))
     for spec in dataclasses.fields(record):
-        require_type(f"{type(record).__name__}.{spec.name}", getattr(record, spec.name), hints[spec.name])
-
+        check = _rule(hints[spec.name], rules.get(spec.name))
+        if check is not None:
+            check(f"{type(record).__name__}.{spec.name}", getattr(record, spec.name))

@@ -27,6 +27,7 @@ from urllib.parse import parse_qsl, urlencode
 import httpx2
 
 from harness.plumbing import redaction
+from harness.plumbing.arguments import checked, require_path
 from harness.engine.replay import Replay, exchange_line
 
 SETTING = "WORKBOOK_RECORDING"
@@ -52,9 +53,10 @@ def recording_setting() -> tuple[str, Path] | None:
     return mode, Path(file.strip())
 
 
+@checked
 def redact(text: str) -> str:
     """`text` with every key, in any form `harness.plumbing.redaction` knows, replaced."""
-    return redaction.redact(text, REDACTED)
+    return redaction.redact.unchecked(text, REDACTED)
 
 
 class _Recorder:
@@ -127,6 +129,7 @@ class AsyncRecordingTransport(httpx2.AsyncBaseTransport):
         await self.inner.aclose()
 
 
+@checked(path=require_path)
 def recording_args(path: str | Path, replay: Replay | None = None) -> tuple[dict, dict]:
     """(client_args, async_client_args) for HttpOptions that record both of the SDK's clients into `path`
     (answering from `replay` what it holds, in auto mode)."""

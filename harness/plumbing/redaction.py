@@ -18,6 +18,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+from harness.plumbing.arguments import checked
 from harness.plumbing.keys import KEY_SHAPE, KEY_VARIABLES, read_dotenv
 
 HIDDEN = "[key hidden]"
@@ -31,6 +32,7 @@ SHAPES = [KEY_SHAPE, re.compile(r"[0-9A-Za-z_-]{35}azIA"),           # as it is,
           re.compile(SPACER.join("AIza") + f"(?:{SPACER}[0-9A-Za-z_-]){{35}}")]  # spaced letter by letter
 
 
+@checked
 def encodings(secret: str) -> set[str]:
     raw = secret.encode()
     forms = {secret, secret[::-1], raw.hex(), raw.hex().upper()}
@@ -72,6 +74,7 @@ def _spaced(form: str) -> re.Pattern:
     return re.compile(SPACER.join(re.escape(c) for c in form), re.IGNORECASE if re.fullmatch(r"[0-9a-fA-F]+", form) else 0)
 
 
+@checked
 def redact(text: str, marker: str = HIDDEN) -> str:
     """`text` with every key (as it is, encoded, or spaced out) replaced by `marker`."""
     for form in sorted(secrets(), key=len, reverse=True):

@@ -14,6 +14,8 @@ pytest's summary drops its duration (nothing the model could act on):
 import re
 from pathlib import Path
 
+from harness.plumbing.arguments import checked, require_path
+
 _OUTCOME = r"(?:passed|failed|errors?|skipped|deselected|xfailed|xpassed|warnings?|no tests ran)"
 # pytest's summary line; its "=" frame is padded to the line's length, so the frame is redrawn too.
 _SUMMARY = re.compile(rf"^(=+ )?(.*\b{_OUTCOME}\b.*?) in \d+(?:\.\d+)?s(?: \(\d+:\d\d:\d\d\))?( =+)?$", re.M)
@@ -25,6 +27,7 @@ def _summary(match: re.Match) -> str:
     return f"==== {match.group(2)} ====" if match.group(1) else match.group(2)
 
 
+@checked(root=require_path)
 def steady(text: str, root: str | Path) -> str:
     """`text` with the workspace `root` made relative and pytest's per-run details made constant."""
     for form in [f for f in dict.fromkeys((str(root), str(Path(root).resolve()))) if len(f) > 1]:

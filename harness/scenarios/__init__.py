@@ -15,9 +15,12 @@ The agent never touches a task's own files: `copy_task` gives it a fresh copy to
 a task of your own, follow "Adding your own task" in INSTRUCTORS.md.
 """
 import importlib
+import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
+
+from harness.plumbing.arguments import checked, require_fields, require_non_empty_text, require_path, shown
 
 DEFAULT_TASK = "invoicing"  # the lessons' task
 CACHES = {"__pycache__", ".pytest_cache"}  # what running the task's tests leaves; never part of a copy
@@ -32,30 +35,35 @@ class CodingTask:
     bugs: int = 2  # how many rules its code breaks: a run that fixes the task edits this many files
 
     def __post_init__(self):
+        require_fields(self, name=require_non_empty_text, folder=require_path, prompt=require_non_empty_text,
+                       bugs=(1, 1000))
         missing = [n for n in ("README.md", "pytest.ini", "tests") if not (Path(self.folder) / n).exists()]
         if missing:
-            raise ValueError(f"Task {self.name!r}: {self.folder} lacks {', '.join(missing)}; a task folder holds "
+            raise ValueError(f"Task {shown(self.name)}: {self.folder} lacks {', '.join(missing)}; a task folder holds "
                              "README.md (its rules), its package, tests/ and pytest.ini (see INSTRUCTORS.md).")
 
 
 TASKS: dict[str, CodingTask] = {}
 
 
+@checked
 def add_task(task: CodingTask) -> CodingTask:
     """Make `task` available to `copy_task`, `run_agent(task=...)` and `python -m harness demo --task`."""
     TASKS[task.name] = task
     return task
 
 
+@checked
 def task_named(name: str) -> CodingTask:
     """The task called `name`; a ValueError naming the tasks there are."""
     if name not in TASKS:
-        raise ValueError(f"No task named {name!r}. Tasks: {', '.join(sorted(TASKS))}. "
+        raise ValueError(f"No task named {shown(name)}. Tasks: {', '.join(sorted(TASKS))}. "
                          "A new task is a package under harness/scenarios/ (see INSTRUCTORS.md).")
     return TASKS[name]
 
 
-def copy_task(dest, task: str = DEFAULT_TASK) -> Path:
+@checked(dest=require_path)
+def copy_task(dest: str | os.PathLike, task: str = DEFAULT_TASK) -> Path:
     """Copy the task's files into the folder `dest` (created if needed, must be empty) and return it.
 
     Caches (`__pycache__`, `.pytest_cache`) are left behind so the copy is exactly the task.
@@ -64,7 +72,7 @@ def copy_task(dest, task: str = DEFAULT_TASK) -> Path:
     if dest.exists() and any(dest.iterdir()):
         raise ValueError(f"copy_task needs an empty folder; {dest} already holds files. "
                          "Pass a new temporary folder, e.g. tempfile.mkdtemp().")
-    shutil.copytree(task_named(task).folder, dest, dirs_exist_ok=True, ignore=shutil.ignore_patterns(*CACHES))
+    shutil.copytree(task_named.unchecked(task).folder, dest, dirs_exist_ok=True, ignore=shutil.ignore_patterns(*CACHES))
     return dest
 
 
@@ -78,7 +86,8 @@ def _unlink_link(path: Path) -> None:
         path.unlink()
 
 
-def restore_task(dest, task: str = DEFAULT_TASK) -> list[Path]:
+@checked(dest=require_path)
+def restore_task(dest: str | os.PathLike, task: str = DEFAULT_TASK) -> list[Path]:
     """Put the task's own files back in `dest`, the folder of an earlier copy, as `copy_task` wrote them,
     and return the other files found there, which are kept untouched (the student's notes, say).
 
@@ -87,7 +96,7 @@ def restore_task(dest, task: str = DEFAULT_TASK) -> list[Path]:
     naming it, before anything changes. A link is removed, never followed, and each file is replaced,
     not written through, so nothing outside `dest` and no hard-linked copy is touched.
     """
-    dest, source = Path(dest), task_named(task).folder
+    dest, source = Path(dest), task_named.unchecked(task).folder
     own = [p.relative_to(source) for p in sorted(source.rglob("*")) if not CACHES & set(p.relative_to(source).parts)]
     folders = [Path(".")] + [where for where in own if (source / where).is_dir()]
     files = [where for where in own if (source / where).is_file()]

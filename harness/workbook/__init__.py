@@ -14,6 +14,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from harness.plumbing.arguments import checked
+
 # The project folder of this install (the one holding solutions/ and lessons/): build and grade use it.
 ROOT = Path(__file__).resolve().parents[2]
 SOLUTIONS = ROOT / "solutions"
@@ -55,6 +57,7 @@ def _holds_lessons(folder: Path) -> bool:
         return False
 
 
+@checked
 def find_workbook(start: Path | None = None) -> Workbook:
     """The workbook copy that `start` (default: the current folder) is in.
 
@@ -82,12 +85,15 @@ def find_workbook(start: Path | None = None) -> Workbook:
         "or name it: `workbook check --lessons PATH`.")
 
 
+@checked
 def names_lesson(wanted: str, file_name: str) -> bool:
     """Whether `wanted` (`3`, `03`, `03_budgeted_assembly` or the file name) names `file_name`."""
     stem = wanted.removesuffix(".ipynb")
-    return Path(file_name).stem == stem or (stem.isdigit() and file_name.startswith(f"{int(stem):02d}_"))
+    number = stem.isdecimal() and len(stem) <= 3  # a lesson number; a longer one names no lesson
+    return Path(file_name).stem == stem or (number and file_name.startswith(f"{int(stem):02d}_"))
 
 
+@checked
 def keep_backup(path: Path) -> Path:
     """Copy `path` to a timestamped file beside it (never overwriting one) and return the copy.
 

@@ -12,17 +12,21 @@ notebook in lessons/. The lessons are those of the workbook the command is run i
 folder, a folder above it, or the one copy just below it: see `harness.workbook.find_workbook`),
 or of `--lessons DIR`; never the installed package's. `python -m harness check` is the same. The notebooks run on copies in a temporary folder (your files are never
 changed) with your environment as it is: with a Gemini key set, the lessons call Gemini.
-Exit status: 0 when every exercise passed, 1 otherwise, 2 when a lesson cannot be found.
+A notebook with no exercise cells (and none expected of it) is "nothing to check", not run.
+Exit status: 0 when every exercise passed, 1 otherwise (a notebook with nothing to check
+included), 2 when a lesson cannot be found.
 """
 import argparse
 import json
 import sys
 from pathlib import Path
 
+from harness.plumbing.arguments import command_line_number, shown
 from harness.workbook import LESSONS, LessonsNotFound, Workbook, find_workbook, names_lesson
-from harness.workbook.runner import STATUSES, Result, exercise_ids, run_notebooks
+from harness.workbook.runner import STATUSES, Result, exercise_ids, read_notebook, run_notebooks
 
 MESSAGE_LINES = 2  # the broken rule and its hint; the full text is one `check(...)` away in the notebook
+NOTHING = "nothing to check"  # the status of a notebook with no exercise: never "passed"
 
 
 class LessonNotFound(LookupError):
@@ -48,7 +52,7 @@ def find_lesson(wanted: str, folder: Path = LESSONS) -> Path:
         if names_lesson(wanted, path.name):
             return path
     names = ", ".join(p.stem for p in known) or f"none: {folder} holds no notebooks"
-    raise LessonNotFound(f"No lesson {wanted!r} in {folder}. Give a number, a name or a notebook path. Lessons: {names}.")
+    raise LessonNotFound(f"No lesson {shown(wanted)} in {folder}. Give a number, a name or a notebook path. Lessons: {names}.")
 
 
 def expected_exercises(workbook: Workbook | None) -> dict[str, list[str]]:
@@ -68,6 +72,7 @@ def format_table(results: list[Result]) -> str:
     widths = [max(len(row[i]) for row in rows) for i in range(3)]
     table = "\n".join(f"{a:<{widths[0]}}  {b:<{widths[1]}}  {c:<{widths[2]}}  {d}".rstrip() for a, b, c, d in rows)
     counts = [(status, sum(r.status == status for r in results if r.exercise != "-")) for status in STATUSES]
+    counts.append((NOTHING, sum(r.status == NOTHING for r in results)))
     tally = ", ".join(f"{n} {status}" for status, n in counts if n) or "no exercises found"
     return f"{table}\n\n{tally}."
 
@@ -75,7 +80,8 @@ def format_table(results: list[Result]) -> str:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="workbook check", description=__doc__.split("\n")[0])
     parser.add_argument("lessons", nargs="*", metavar="LESSON", help="03, 3, a lesson name or a path (default: all)")
-    parser.add_argument("--cell-timeout", type=float, default=120, metavar="S",
+    parser.add_argument("--cell-timeout", type=command_line_number(1, 86_400, "--cell-timeout"), default=120,
+                        metavar="S",
                         help="interrupt a cell running longer than S seconds (default 120)")
     parser.add_argument("--lessons", type=Path, default=None, metavar="DIR", dest="folder",
                         help="your workbook or lessons folder (default: found from the current folder)")
@@ -99,9 +105,22 @@ def main(argv: list[str]) -> int:
     if not paths:
         print(f"No lesson notebooks in {workbook.lessons}.", file=sys.stderr)
         return 2
-    print(f"Running {len(paths)} lesson(s) on copies in a temporary folder (a few seconds each)...",
-          file=sys.stderr, flush=True)
-    results = run_notebooks({p.stem: p for p in paths}, cell_timeout=args.cell_timeout,
-                            expected=expected_exercises(workbook))
+    expected = expected_exercises(workbook)
+    idle = [p for p in paths if nothing_to_check(p, expected)]
+    results = [Result(p.stem, "-", NOTHING, "no check(...) cell: is it a lesson notebook?") for p in idle]
+    if to_run := [p for p in paths if p not in idle]:
+        print(f"Running {len(to_run)} lesson(s) on copies in a temporary folder (a few seconds each)...",
+              file=sys.stderr, flush=True)
+        ran = run_notebooks({p.stem: p for p in to_run}, cell_timeout=args.cell_timeout, expected=expected)
+        results = ran + results
     print(format_table(results))
     return 0 if all(r.status == "passed" for r in results) else 1
+
+
+def nothing_to_check(path: Path, expected: dict[str, list[str]]) -> bool:
+    """True for a readable notebook with no exercise cell, of which no exercise is expected either
+    (a notebook that cannot be read is the run's to report, as an error naming why)."""
+    try:
+        return not expected.get(path.stem) and not exercise_ids(read_notebook(path))
+    except Exception:  # noqa: BLE001 - unreadable, too big, not a notebook: run_notebooks says which
+        return False

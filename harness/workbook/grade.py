@@ -30,6 +30,7 @@ from pathlib import Path
 
 import nbformat
 
+from harness.plumbing.arguments import command_line_number
 from harness.workbook import gradebook, names_lesson
 from harness.workbook.runner import Result, exercise_ids, pristine_lessons, run_notebooks, whole_lesson
 from harness.workbook.sandbox import enforcement, kill_leftovers
@@ -172,8 +173,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--lesson", action="append", metavar="LESSON", help="grade only this lesson, e.g. 03 (repeatable); merges")
     parser.add_argument("--force", action="store_true",
                         help="regrade students already graded on the same submissions (default: keep their results)")
-    parser.add_argument("--jobs", type=int, default=None, metavar="N", help="students graded at once (default 2)")
-    parser.add_argument("--cell-timeout", type=float, default=60, metavar="S", help="interrupt a cell after S seconds (default 60)")
+    parser.add_argument("--jobs", type=command_line_number(1, 64, "--jobs", int), default=None, metavar="N", help="students graded at once (default 2)")
+    parser.add_argument("--cell-timeout", type=command_line_number(1, 86_400, "--cell-timeout"), default=60, metavar="S", help="interrupt a cell after S seconds (default 60)")
     parser.add_argument("--lessons", type=Path, default=None, metavar="DIR",
                         help="the pristine lessons to grade against (default: the ones built from solutions/)")
     parser.add_argument("--share-of-rules", action="append", default=[], metavar="EXERCISE",

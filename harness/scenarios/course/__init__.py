@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 from google.genai import types
 
+from harness.plumbing.arguments import checked
 from harness.scenarios.course import glass_box  # registers the tutor's policy with the engine
 
 SEARCH_RESULTS = 4  # passages per search: enough that an uncapped result is long
@@ -51,6 +52,7 @@ def _vocabulary() -> tuple[frozenset[str], ...]:
     return tuple(frozenset(_words(p.title + " " + p.text)) for p in passages())
 
 
+@checked(k=(1, 100))
 def search_course(query: str, k: int = SEARCH_RESULTS) -> str:
     """The `k` passages that best match `query`, each headed by its id and title."""
     corpus, vocab = passages(), _vocabulary()

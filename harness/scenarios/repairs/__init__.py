@@ -24,6 +24,7 @@ from pathlib import Path
 
 from harness.engine.agent_policy import CodingAgent
 from harness.engine.scenario import Skill, register
+from harness.plumbing.arguments import checked, require_instance, shown
 from harness.scenarios import CodingTask, TASKS, add_task
 
 FOLDER = Path(__file__).parent / "task"
@@ -32,6 +33,24 @@ MODULES = {"stock": "stock/levels.py", "grades": "grades/marks.py", "greetings":
            "thermo": "thermo/convert.py"}
 
 
+def require_packages(name: str, packages) -> None:
+    """A non-empty list (or tuple) of distinct names among PACKAGES; checked before a name becomes a
+    path or a pattern, so a wrong one costs nothing."""
+    require_instance(name, packages, (list, tuple), "a list of package names")
+    for index, package in enumerate(packages):
+        require_package(f"{name}[{index}]", package)
+    if not packages or len(set(packages)) != len(packages):
+        raise ValueError(f"{name} must name distinct packages among {', '.join(PACKAGES)}, at least one; "
+                         f"got {shown(packages)}.")
+
+
+def require_package(name: str, package) -> None:
+    """One of PACKAGES."""
+    if package not in PACKAGES:
+        raise ValueError(f"{name} must be one of the task's packages {', '.join(PACKAGES)}, got {shown(package)}.")
+
+
+@checked(packages=require_packages)
 def prompt_for(packages) -> str:
     """The first user message of a run on `packages`: it names their modules, so that an agent whose
     file listing was compacted away still knows which files are its own."""
@@ -51,22 +70,20 @@ def _built() -> Path:
     return _BUILT[0]
 
 
+@checked(package=require_package)
 def readme_section(package: str) -> str:
     """The README's section of `package`: its heading line to the next heading."""
     found = re.search(rf"^## {package}\n.*?(?=^## |\Z)", (FOLDER / "README.md").read_text(), re.M | re.S)
     return found.group(0).rstrip() + "\n"
 
 
+@checked(packages=require_packages)
 def subtask(packages) -> str:
     """Register the sub-task made of `packages` (a few of PACKAGES) and return its task name.
 
     Its workspace is the task's own files cut down to those packages: their folders, their tests
     and a README holding the task's introduction and their sections only.
     """
-    packages = list(packages)
-    unknown = [p for p in packages if p not in PACKAGES]
-    if not packages or unknown or len(set(packages)) != len(packages):
-        raise ValueError(f"subtask takes distinct package names among {', '.join(PACKAGES)}; got {packages}.")
     name = "repairs:" + "+".join(packages)
     if name not in TASKS:
         folder = _built() / name.replace(":", "_").replace("+", "_")
