@@ -165,7 +165,7 @@ def parse_state(text: str) -> tuple[list[str] | None, str | None]:
 
     The files line may be labelled as in FILES_LABELS ("Edited files:", "Files edited:", "Changes
     made:" ...) in any case, in bold, as a bullet or a "##" heading, with its paths after the label
-    (comma-separated) or as bullet lines below it; "none" means no file. Every files line counts (in
+    (separated by commas or semicolons) or as bullet lines below it; "none" means no file. Every files line counts (in
     order, each path once); the verdict is the last line labelled as in VERDICT_LABELS that reports tests.
 
     >>> parse_state("State held by the harness\\n- **Files edited:**\\n  - `b.py`\\n  - a.py\\nLast test run: 6 passed")

@@ -90,7 +90,8 @@ def test_mine_uses_the_students_function_only_once_it_passes(capsys):
     def wrong(output):
         return None
 
-    assert checks.mine("4.2", right) is right and capsys.readouterr().out == ""
+    assert checks.mine("4.2", right) is right
+    assert capsys.readouterr().out.strip() == "Exercise 4.2 passes: using your extract_verdict from here on."
     assert checks.mine("4.2", wrong) is reference("4.2")
     assert capsys.readouterr().out.strip() == ("Your wrong does not pass 4.2 yet: the cells below use the harness's "
                                                "extract_verdict.")

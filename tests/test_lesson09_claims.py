@@ -148,3 +148,32 @@ def test_what_the_panel_text_says_each_setting_does():
     assert bare.sent(len(bare.turns) - 1)["documents"] == 0
     report, alone = _run(threshold=1.0)
     assert any(_actions(alone)) and max(t.prompt_tokens for t in report.turns) <= 6000
+
+
+def test_an_allocation_below_what_one_step_needs_masks_every_call_and_never_finishes(names):
+    claim(LESSON, "Give tool outputs 0.20 of the window (1,200 tokens of 6,000)")
+    claim(LESSON, "it never runs the tests, and the turn limit ends the session. The category policy of section 3, "
+                  "with the seed's 0.35 for tool outputs, finished the same task")
+    starved, policy = names["starved"], names["starved_policy"]
+    masked = [i for i, actions in enumerate(_actions(policy)) if "mask" in actions]
+    assert policy.allocations["tool_outputs"] * names["WINDOW"] == 1_200
+    assert masked[-1] == len(starved.turns) - 1 and set(range(masked[-1] - 10, masked[-1] + 1)) <= set(masked)
+    assert starved.status == f"stopped: max turns {len(starved.turns)} reached" and starved.last_verdict is None
+    assert not any(t.tool == "run_command" for t in starved.turns)
+    reads = [t.args["path"] for t in starved.turns if t.tool == "read_file"]
+    assert len(reads) > 2 * len(set(reads))  # the same files, again and again
+    assert names["budgeted"].last_verdict == "6 passed" and names["SEED_ALLOCATIONS"]["tool_outputs"] == 0.35
+
+
+def test_the_quiz_tells_the_starved_run_as_the_lesson_prints_it(names):
+    from harness.quizzes.lesson09 import QUESTIONS
+
+    said = next(q for q in QUESTIONS if "0.20 of the window" in q.prompt).right[1]
+    starved = names["starved"]
+    masked = [i for i, actions in enumerate(_actions(names["starved_policy"])) if "mask" in actions]
+    calls = len(starved.turns)
+    first = next(i for i in range(calls) if set(range(i, calls)) <= set(masked))
+    reads = [t.args["path"] for t in starved.turns if t.tool == "read_file"]
+    assert f"every call from turn {starved.turns[first].turn}" in said
+    assert f"the same {len(set(reads))} files read {len(reads)} times" in said.replace("five", "5")
+    assert f"stopped at {calls} turns" in said

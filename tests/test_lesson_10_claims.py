@@ -103,3 +103,38 @@ def test_sharing_a_sub_agent_moves_the_coordinator_towards_one_agent():
     apart, together = (rows_for(split_task, merge_results, share, 40)[-1] for share in (0.2, 0.4))
     assert len(together["partitions"]) < len(apart["partitions"])
     assert apart["partitioned"] < together["partitioned"] < together["single"]
+
+
+def test_at_three_sub_tasks_the_estimate_and_the_peak_fall_on_either_side_of_the_limit():
+    claim("10", "where a row's estimate and peak fall on either side of the limit, the table says so, and there the "
+                "plan keeps one agent whose real prompts pass 60% of the window")
+    limit = PLAN_SHARE * WINDOW
+    split_sides = []
+    for n in range(1, len(PACKAGES) + 1):
+        peak = max(turn.prompt_tokens for turn in run_single(PACKAGES[:n]).turns)
+        if (estimate_context(PACKAGES[:n]) > limit) != (peak > limit):
+            split_sides.append(n)
+            assert estimate_context(PACKAGES[:n]) <= limit < peak and len(plan(PACKAGES[:n])) == 1
+    assert split_sides == [3]
+
+
+def test_when_the_rules_disagree_cost_decides_below_the_line_and_the_margin_partitions_at_three(rows):
+    claim("10", "here every size finishes both ways (the last column), so partition from 2")
+    claim("10", "plan on the estimate plus its margin (8% here), which partitions at 3")
+    assert all(row["single_passed"] and row["partitioned_passed"] for row in rows) and crossing(rows) == 2
+    limit = PLAN_SHARE * WINDOW
+    with_margin = [estimate_context(PACKAGES[:n]) * 1.08 > limit for n in range(1, len(PACKAGES) + 1)]
+    assert with_margin == [False, False, True, True]
+
+
+def test_the_panel_says_whose_functions_it_runs():
+    from harness.widgets.lesson10 import status_of
+
+    claim("10", "the readout says whose it runs: the harness's while an exercise does not pass")
+
+    def mine(subtasks, window, share=0.6):
+        return split_task(subtasks, window, share)
+
+    rows = [{"subtasks": 1, "single": 10, "partitioned": 12, "refused": False, "partitions": [["stock"]]}]
+    assert "partitions by the harness's split_task, merged by the harness's merge_results" in status_of(rows, 0.2)
+    assert "partitions by your split_task" in status_of(rows, 0.2, mine, merge_results)

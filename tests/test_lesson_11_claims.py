@@ -1,8 +1,7 @@
 """Each claim lesson 11's text makes about its own outputs, checked against those outputs (the
 pattern of test_lesson_claims.py): the sentence must still be in the lesson, and what it says (a
 direction, an equality, a share) must still hold for the figures the lesson's cells compute."""
-import contextlib
-import io
+import re
 
 import pytest
 
@@ -11,29 +10,14 @@ from harness.engine.interactions import RETENTION_SECONDS
 from harness.probes import probe_results
 from harness.server_state import ServerPlan, run_server_session, uploaded_tokens
 from harness.widgets.lesson11 import BUDGETS, MAX_QUESTIONS
-from test_lesson_claims import claim, notebook
+from lesson_outputs import executed, printed_by
+from test_lesson_claims import claim
 
 
 @pytest.fixture(scope="module")
-def names(tmp_path_factory):
+def names():
     """Every code cell of the lesson run in order (panel and quiz left out), and what each printed."""
-    import os
-
-    os.environ["WORKBOOK_OFFLINE"] = "1"
-    scope, printed = {}, {}
-    for index, cell in enumerate(notebook("11").cells):
-        if cell.cell_type == "code" and "NBVAL_IGNORE_OUTPUT" not in cell.source:
-            out = io.StringIO()
-            with contextlib.redirect_stdout(out):
-                exec(compile(cell.source, f"11-cell-{index}", "exec"), scope)  # noqa: S102 - our own lesson
-            printed[index] = out.getvalue()
-    scope["_printed"] = printed
-    return scope
-
-
-def printed_by(names, fragment: str) -> str:
-    cells = notebook("11").cells
-    return names["_printed"][next(i for i, c in enumerate(cells) if fragment in c.source)]
+    return executed("11")
 
 
 def test_the_retention_the_idea_reports_is_the_glass_box_s():
@@ -59,8 +43,8 @@ def test_client_and_server_held_sessions_bill_the_same_and_the_server_uploads_un
 
 
 def test_restarts_lose_the_cache_keep_the_budget_and_cost_more_and_forget(names):
-    claim("11", "the restart call starts from 0% cached, and the session as a whole falls from most of its input "
-                "cached to almost none")
+    claim("11", "the restart right after it starts from 0% cached. So the session as a whole falls from most of "
+                "its input cached to almost none, above all because its prompts now sit under the minimum")
     claim("11", "Restarting keeps every prompt within the budget")
     claim("11", "costs more than letting the server keep everything, and the model recalls fewer planted facts")
     restarting, server_held, price, budget = names["restarting"], names["server_held"], names["price"], names["BUDGET"]
@@ -81,14 +65,14 @@ def test_client_held_compaction_at_the_same_budget_reads_the_same_tokens(names):
 def test_restarting_pays_only_on_the_longer_session_and_loses_every_fact(names):
     claim("11", "At 14 questions the restart costs more than it saves; at 28 it costs less than keeping everything, "
                 "and by then the model has lost every planted fact")
-    rows = [line.split() for line in printed_by(names, "LONG_BUDGET = ").splitlines()[1:]]
+    rows = [line.split() for line in printed_by(names, "11", "LONG_BUDGET = ").splitlines()[1:]]
     figures = {int(row[0]): (float(row[1]), float(row[3]), row[6]) for row in rows}
     assert figures[14][1] > figures[14][0] and figures[28][1] < figures[28][0] and figures[28][2] == "0/3"
 
 
 def test_store_false_rules_out_continuing_reading_back_and_background(names):
     claim("11", "no stored interaction for `interactions.get`, none to continue from, and no background execution")
-    shown = printed_by(names, "store=False)\nattempts")
+    shown = printed_by(names, "11", "store=False)\nattempts")
     assert "continue it: 404" in shown and "read it back: 404" in shown and "run in the background: 400" in shown
 
 
@@ -103,3 +87,43 @@ def test_the_panel_s_claims_about_14_and_28_questions(names):
         cheaper = [run for run in runs if bill(run.usages(), price) < kept]
         assert bool(cheaper) is pays
         assert all(sum(probe_results(run)) == 0 for run in cheaper)
+
+
+def test_a_restart_loses_a_cache_the_session_had_and_the_lesson_names_the_minimum(names):
+    """"Starts from 0% cached" tells of a cache lost: only a restart after a cached call shows it. The
+    glass box caches nothing under the model's minimum, which the lesson names and counts."""
+    from harness import MODEL
+    from harness.models import model_row
+
+    claim("11", "it caches a prefix only from 4,096 tokens on")
+    claim("11", "keeps almost every prompt under it, so almost every call pays the full rate, restart or not "
+                "(the line under the table counts them)")
+    minimum = model_row(MODEL).implicit_cache_min
+    assert minimum == 4_096 and names["MINIMUM"] == minimum
+    bundles = names["restarting"].bundles
+    under = sum(b.prompt_tokens < minimum for b in bundles)
+    assert under >= 0.8 * len(bundles) and all(b.cached_tokens == 0 for b in bundles if b.prompt_tokens < minimum)
+    cached = [b for b in bundles if b.cached_tokens]
+    assert printed_by(names, "11", "for b in restarting.bundles").splitlines()[-1] == (
+        f"{under} of {len(bundles)} calls under the 4,096-token cache minimum; {len(cached)} cached")
+    calls = [b for b in bundles if b.kind != "summary"]
+    after_cached = [b for a, b in zip(calls, calls[1:]) if b.compactions and a.cached_tokens]
+    assert after_cached and all(b.cached_tokens == 0 for b in after_cached)
+
+
+def test_in_the_longer_sessions_the_call_before_the_restart_is_cached_and_the_restart_is_not(names):
+    claim("11", "the last column shows the call before the restart mostly cached and the restart call at 0%")
+    rows = printed_by(names, "11", "LONG_BUDGET = ").splitlines()[1:]
+    assert len(rows) == 2
+    for row in rows:
+        before, at = (int(x) for x in re.search(r"(\d+)% -> (\d+)%$", row).groups())
+        assert before > 50 and at == 0, row
+
+
+def test_the_plain_rule_rests_on_the_figures(names):
+    claim("11", "the bill is the same as the client-held one (measured above), the upload a small fraction, and "
+                "nothing is forgotten")
+    client_held, server_held, price = names["client_held"], names["server_held"], names["price"]
+    assert bill(server_held.usages(), price) == pytest.approx(bill(client_held.usages(), price))
+    assert uploaded_tokens(server_held) < uploaded_tokens(client_held) / 10
+    assert sum(probe_results(server_held)) == 3

@@ -6,6 +6,7 @@ they make, so the text and the numbers cannot drift apart. Change one, and the t
 The glass box is deterministic, so each figure is the one the executed notebook prints.
 """
 import contextlib
+import re
 import io
 from pathlib import Path
 
@@ -127,7 +128,7 @@ def test_07_longer_sessions_push_the_crossing_price_up(tutor_runs):
 
 
 def test_07_compacted_sessions_are_never_cached_and_only_aggressive_compaction_costs_less(tutor_runs):
-    claim("07", "so none of their calls is ever cached")
+    claim("07", "and none of their calls is ever cached")
     claim("07", "Summarising at the threshold therefore costs more than keeping everything here")
     claim("07", "aggressive compaction, which keeps one turn and sends a fifth of the tokens, comes out cheaper")
     cost = {name: bill(run.usages(), price_for()) for name, run in tutor_runs.items()}
@@ -162,3 +163,49 @@ def test_03_the_naive_re_count_counts_ever_more_texts_than_the_running_total():
                                  for build in (names["reference_build_context"], names["build_context_naive"]))
         ratios.append(naive / fast)
     assert ratios == sorted(ratios) and ratios[0] > 1, ratios
+
+
+def test_14_the_agent_compacts_at_5000_and_never_at_24000():
+    from harness.agent import AgentConfig, run_agent
+
+    claim("14", "this short task's prompts stay far under 0.7 x 24,000 (the largest is printed at the top of the "
+                "lesson, beside that threshold)")
+    claim("14", "at 5,000 the largest prompts pass 0.7 x 5,000 = 3,500")
+    default = run_agent(AgentConfig())
+    peak = max(turn.prompt_tokens for turn in default.turns)
+    assert peak < AgentConfig().compact_threshold / 2 and not default.compactions
+    assert peak > 3_500 and run_agent(AgentConfig(context_budget=5000)).compactions
+
+
+# mine(): the lessons say the next cell tells which function runs -------------------------------
+
+@pytest.mark.parametrize("lesson, sentence, exercise", [
+    ("00", "(the next cell says which)", "0.1"),
+    ("03", "the next cell says which, so they run either way", "3.2"),
+    ("04", "the two lines above said so", "4.2"),
+])
+def test_mine_says_which_function_runs_when_the_answer_passes(lesson, sentence, exercise, capsys):
+    from harness.checks import mine, reference
+
+    claim(lesson, sentence)
+    answer = reference(exercise)
+    assert mine(exercise, answer) is answer
+    assert capsys.readouterr().out.strip(), f"mine({exercise!r}, a passing answer) printed nothing"
+
+
+def test_03_the_budget_slider_drops_at_most_one_block_a_key_press_and_opens_with_everything_kept():
+    from harness.widgets.lesson03 import budget_panel
+
+    claim("03", "The panel opens with room for everything. Slide the budget down and watch the turns go oldest first")
+    names = run_cells("03", next(i for i, c in enumerate(notebook("03").cells) if "reported = {6000" in c.source))
+    turns = names["TURNS"] + [("user", "Can I bring my bike inside?"), ("model", "Yes, a bike room.")]
+    docs = ["Team Blue owns the invoicing service.", "Rooms are booked on the intranet."]
+    panel = budget_panel(names["SYSTEM"], names["FACTS"], names["SUMMARY"], turns, names["QUESTION"], docs=docs)
+    slider, readout = panel.children[0], panel.children[1]
+    assert slider.step > 1
+    kept = []
+    for budget in range(slider.value, slider.min - 1, -slider.step):
+        slider.value = budget
+        kept.append(int(re.search(r"\((\d+) of (\d+) blocks\)", readout.value).group(1)))
+    total = int(re.search(r"of (\d+) blocks", readout.value).group(1))
+    assert kept[0] == total and all(0 <= a - b <= 1 for a, b in zip(kept, kept[1:])) and kept[-1] < total

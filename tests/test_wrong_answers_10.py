@@ -214,7 +214,7 @@ WRONG_ANSWERS = [
     ("10.1", oversized_joins, "over the limit of 600"),
     ("10.1", empty_gives_one_partition, "no sub-tasks should make no partitions"),
     ("10.1", pops_the_callers_list, "changed the arguments"),
-    ("10.1", names_and_estimates, "should stay one partition"),
+    ("10.1", names_and_estimates, "each a list of sub-task names"),
     ("10.2", merges_blindly, "did not finish"),
     ("10.2", ignores_unfinished, "did not finish"),
     ("10.2", crashes_on_none, "raised AttributeError"),

@@ -143,6 +143,14 @@ class RunReport:
         """(turn, messages folded) for each compaction."""
         return [(t.turn, t.compacted) for t in self.turns if t.compacted]
 
+    def outcome(self) -> str:
+        """Whether the task is done, from the last test verdict: "finished" only says the agent stopped
+        calling tools, and it may stop with tests still failing (a panel says which)."""
+        if self.last_verdict is None:
+            return "task not done: the tests never ran"
+        failing = "failed" in self.last_verdict or "error" in self.last_verdict
+        return "task not done: tests still fail" if failing else "task done: the tests pass"
+
     def status_line(self) -> str:
         return (f"{self.status} · {len(self.turns)} turns · {self.input_tokens:,} input tokens · "
                 f"{self.output_tokens:,} output · ${self.cost:.4f} · last tests: {self.last_verdict or 'none'}")

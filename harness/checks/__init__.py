@@ -315,21 +315,44 @@ def check(exercise_id: str, fn: Callable) -> None:
 
 def mine(exercise_id: str, fn: Callable) -> Callable:
     """Your function for the cells that follow if it passes its check; otherwise the harness's
-    reference, saying so in one line, so that a wrong answer never breaks the cells below."""
+    reference, so that a wrong answer never breaks the cells below. Either way one line says which."""
     require_text("exercise_id", exercise_id, empty=False)
     require_callable("fn", fn)  # the cells below call it: a non-function would fail there, far from here
     checked, status = _LAST_STATUS.get(exercise_id, (None, None))
     if checked is not fn:  # redefined since its check (or never checked): check this one, quietly
         status = run_check(exercise_id, fn).status
-    if status == PASSED:
-        return fn
     name = registered(exercise_id).reference.rpartition(".")[2]
+    if status == PASSED:  # said too: the lessons tell the student the next cell says whose function runs
+        print(f"Exercise {exercise_id} passes: using your {getattr(fn, '__name__', name)} from here on.")
+        return fn
     if status == NOT_ATTEMPTED_STATUS:
         print(f"Exercise {exercise_id} not attempted yet: the cells below use the harness's {name} instead of yours.")
     else:
         print(f"Your {getattr(fn, '__name__', name)} does not pass {exercise_id} yet: the cells below use the "
               f"harness's {name}.")
     return reference(exercise_id)
+
+
+def whose(exercise_id: str, fn: Callable) -> str:
+    """What a panel says of the function it runs: "your bill", or "the harness's bill" when `fn` is
+    the reference (what `mine` hands on while the exercise does not pass).
+
+    >>> from harness.billing import bill
+    >>> whose("7.1", bill), whose("7.1", lambda usage, price: 0.0)
+    ("the harness's bill", 'your bill')
+    """
+    name = registered(exercise_id).reference.rpartition(".")[2]
+    return f"the harness's {name}" if fn is reference(exercise_id) else f"your {name}"
+
+
+def ran_by(*uses: tuple) -> str:
+    """The line a panel shows under its readout: whose function it runs for each (exercise, function).
+
+    >>> from harness.compaction import compact
+    >>> ran_by(("5.2", compact))
+    "runs the harness's compact (5.2)"
+    """
+    return "runs " + ", ".join(f"{whose(exercise_id, fn)} ({exercise_id})" for exercise_id, fn in uses)
 
 
 def _stub(*args, **kwargs):

@@ -112,8 +112,15 @@ def literal(text: str, width: int = 60) -> str:
     return shown if len(shown) <= width else shown[: width - 4] + "…" + shown[-3:]
 
 
+def _raised_instead(case: Case, got: Raised) -> Diff:
+    return Diff(f"{case.note}: your function raised {got!r} where the rule gives an answer.",
+                "run your function on that input in a cell of its own and read the traceback.",
+                "the function runs without raising")
+
+
 def difference(exercise_id: str, fn: Callable, reference: Callable, case: Case, differ: Callable,
-               refused: Callable[[Case, Raised], Diff]) -> Diff | None:
+               refused: Callable[[Case, Raised], Diff], raised: Callable[[Case, Raised], Diff] = _raised_instead
+               ) -> Diff | None:
     """The rule `fn` breaks on `case` (None if it agrees with the reference there)."""
     ref_case = case.copy()
     want = _outcome(reference, ref_case, exercise_id)
@@ -131,41 +138,40 @@ def difference(exercise_id: str, fn: Callable, reference: Callable, case: Case, 
             return None
         return refused(case, want)
     if isinstance(got, Raised):
-        return Diff(f"{case.note}: your function raised {got!r} where the rule gives an answer.",
-                    "run your function on that input in a cell of its own and read the traceback.",
-                    "the function runs without raising")
+        return raised(case, got)
     mine.reference_args = ref_case.args
     return differ(mine, got, want)
 
 
 def compare(exercise_id: str, fn: Callable, reference: Callable, cases, differ: Callable,
             smaller: Callable[[Case], list] = lambda case: [], refused: Callable | None = None,
-            name: str = "agrees with the rule on generated inputs") -> None:
+            name: str = "agrees with the rule on generated inputs", raised: Callable = _raised_instead) -> None:
     """Fail with the smallest case on which `fn` and `reference` differ (as `differ` words it).
 
     `differ(case, got, want)` returns a Diff or None; `case.reference_args` holds the reference's
     copy of the arguments (what it filled in, e.g. a store). `refused(case, raised)` words the
-    failure when the reference raises ValueError and the answer does not.
+    failure when the reference raises ValueError and the answer does not; `raised(case, raised)`
+    when the answer raises where the reference gives an answer.
     """
     refused = refused or (lambda case, raised: Diff(
         f"{case.note} must raise ValueError ({str(raised.error).rstrip('.')}).", "check the arguments first, before anything else.",
         "bad arguments raise ValueError"))
     for case in cases:
         COMPARED[exercise_id] = COMPARED.get(exercise_id, 0) + 1
-        found = difference(exercise_id, fn, reference, case, differ, refused)
+        found = difference(exercise_id, fn, reference, case, differ, refused, raised)
         if found:
-            case, found = _shrink(exercise_id, fn, reference, case, found, differ, smaller, refused)
+            case, found = _shrink(exercise_id, fn, reference, case, found, differ, smaller, refused, raised)
             rule(False, exercise_id, found.broken, found.hint, name=found.name)
     tried(name, True)
 
 
-def _shrink(exercise_id, fn, reference, case, found, differ, smaller, refused):
+def _shrink(exercise_id, fn, reference, case, found, differ, smaller, refused, raised):
     calls, progress = 0, True
     while progress and calls < MAX_SHRINK_CALLS:
         progress = False
         for candidate in smaller(case):
             calls += 1
-            smaller_found = difference(exercise_id, fn, reference, candidate, differ, refused)
+            smaller_found = difference(exercise_id, fn, reference, candidate, differ, refused, raised)
             if smaller_found:
                 case, found, progress = candidate, smaller_found, True
                 break

@@ -15,6 +15,26 @@ KEYS = ("prompt", "cached", "uncached", "output", "total")
 NONE_HINT = "a field the API has nothing to report for arrives as None: what does it count for in a bill?"
 
 
+# What an answer's error on the case of 1500 prompt, 1024 cached, 60 candidate, 200 thinking and 30
+# tool-use prompt tokens says it did: each hint names the symptom the check saw, not the formula.
+UNCACHED_SYMPTOMS = {
+    1024: "your uncached count is the whole prompt: does prompt_token_count include the cached tokens, or come "
+          "on top of them?",
+    -476: "your uncached count is 0: the 476 tokens the cache did not serve are billed at the full rate.",
+    200: "your uncached count is 200 too high, the thinking tokens: thoughts are written by the model, not "
+         "read from the prompt.",
+    230: "your uncached count is 230 too high, the thinking and tool-use tokens: only prompt tokens are input.",
+    30: "your uncached count is 30 too high, the tool-use prompt tokens: they are not part of prompt_token_count.",
+    2048: "your uncached count holds the cached tokens twice: prompt_token_count already includes them.",
+}
+OUTPUT_SYMPTOMS = {
+    -200: "your output leaves out the 200 thinking tokens: which rate are thoughts billed at?",
+    -60: "your output is the thinking tokens alone: the answer's own tokens are output too.",
+    30: "your output is 30 too high, the tool-use prompt tokens (a total minus the prompt counts them): build "
+        "output from the fields that count what the model writes.",
+}
+
+
 def _usage(**fields) -> types.GenerateContentResponseUsageMetadata:
     return types.GenerateContentResponseUsageMetadata(**fields)
 
@@ -57,9 +77,11 @@ def check_describe_usage(fn):
     rule(out["cached"] == 1024, ex, f"cached must be the reported cached count (1024), got {out['cached']}.",
          "read cached_content_token_count.")
     rule(out["uncached"] == 476, ex, f"with 1500 prompt and 1024 cached tokens, uncached is not {out['uncached']}.",
-         "does prompt_token_count include the cached tokens, or come on top of them?")
+         UNCACHED_SYMPTOMS.get(out["uncached"] - 476, "uncached is the part of the prompt the cache did not "
+                 "serve: what does prompt_token_count hold, and what does cached_content_token_count hold?"))
     rule(out["output"] == 260, ex, f"with 60 candidate and 200 thinking tokens, output is not {out['output']}.",
-         "which tokens does the model write, and which rate are they billed at?")
+         OUTPUT_SYMPTOMS.get(out["output"] - 260,
+                             "which tokens does the model write, and which rate are they billed at?"))
     rule(out["total"] == 1790, ex,
          f"total must be the total the API reports (1790 here), got {out['total']}.",
          "the reported total can hold tokens none of the other keys count: copy it, do not rebuild it.")

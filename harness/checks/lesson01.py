@@ -43,7 +43,12 @@ def _right(s, u, m) -> list[int]:
 def _sizes(ex, fn, system_tokens, exchanges):
     out = call(ex, fn, system_tokens, [tuple(e) for e in exchanges])
     shown = f"{out!r:.120}" if isinstance(out, (list, tuple, int, type(None))) else f"a {type(out).__name__}"
-    rule(isinstance(out, list) and len(out) == len(exchanges), ex,
+    rule(isinstance(out, list), ex,
+         f"for {len(exchanges)} exchanges, return a list of {len(exchanges)} prompt sizes; got {shown}.",
+         "the lesson reads the sizes more than once (prints them, sums them): a generator is used up after "
+         "one reading, so build the list and return it." if hasattr(out, "__next__") else
+         "put the sizes in a list, one int per turn, and return it.", name="return a list")
+    rule(len(out) == len(exchanges), ex,
          f"for {len(exchanges)} exchanges, return a list of {len(exchanges)} prompt sizes; got {shown}.",
          "one prompt per turn: the loop calls the model once per user message.")
     return out

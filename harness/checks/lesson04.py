@@ -13,7 +13,7 @@ from itertools import product
 
 from google.genai import types
 
-from harness.checks import call, exercise, must_refuse, rule
+from harness.checks import ExerciseFailed, call, exercise, must_refuse, rule
 from harness.checks.compare import Case, Diff, compare, generator, literal
 from harness.checks.masking_cases import masking_cases, masking_differs, smaller_masking
 from harness.formats import names_count
@@ -63,11 +63,11 @@ def check_truncate(fn) -> str:
          and names_count(just_over[1600:len(just_over) - 2400], 1), rid,
          "a text one character over max_chars must be cut too: head, a marker naming 1 omitted character, tail.",
          "only a text of at most max_chars characters comes back unchanged; one more and it is cut.")
-    head_only = call(rid, fn, LOG, 1000, 1.0)
+    head_only = _valid(rid, fn, LOG, 1000, 1.0)
     rule(head_only.startswith(LOG[:1000]) and LOG[-100:] not in head_only, rid,
          "head_ratio=1.0 must keep the first max_chars characters and no tail at all.",
          "with a tail of 0 characters, text[-0:] is the WHOLE text: handle an empty tail on its own.")
-    tail_only = call(rid, fn, LOG, 1000, 0.0)
+    tail_only = _valid(rid, fn, LOG, 1000, 0.0)
     rule(tail_only.endswith(LOG[-1000:]) and LOG[:100] not in tail_only, rid,
          "head_ratio=0.0 must keep the last max_chars characters and no head at all.",
          "0 is a valid head_ratio: a head of 0 characters, the whole cap for the tail.")
@@ -75,8 +75,30 @@ def check_truncate(fn) -> str:
                           ((LOG, 100, -0.1), "head_ratio=-0.1")),
                 "max_chars must be at least 1 and head_ratio between 0 and 1.")
     compare(rid, fn, truncate_output, _truncation_cases(), _truncation_differs, _smaller_truncation,
-            _truncation_refused)
+            _truncation_refused, raised=_refused_valid)
     return "head int(max_chars x head_ratio), tail, marker line, bad arguments refused"
+
+
+def _valid(rid, fn, *args):
+    """`fn(*args)` on valid arguments: a ValueError there is a refusal of what the contract allows."""
+    try:
+        return call(rid, fn, *args)
+    except ExerciseFailed as failure:
+        rule(not isinstance(failure.__cause__, ValueError), rid,
+             f"truncate_output(text, {args[1]}, {args[2]}) raised ValueError ({failure.__cause__}): those arguments "
+             "are valid.", "head_ratio may be anything from 0 to 1, both ends included.",
+             name="valid arguments are not refused")
+        raise
+
+
+def _refused_valid(case, raised) -> Diff:
+    if isinstance(raised.error, ValueError):
+        return Diff(f"{case.note} raised ValueError ({raised.error}): those arguments are valid.",
+                    "max_chars may be any whole number from 1, head_ratio anything from 0 to 1, both ends included.",
+                    "valid arguments are not refused")
+    return Diff(f"{case.note}: your function raised {raised!r} where the rule gives an answer.",
+                "run your function on that input in a cell of its own and read the traceback.",
+                "the function runs without raising")
 
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
@@ -165,9 +187,14 @@ def check_verdict(fn) -> str:
     all-green and mixed verdicts), or None."""
     rid = "4.2"
     out = call(rid, fn, LOG + PYTEST_TAIL)
-    rule(out == "=========== 1 failed, 5 passed in 0.02s ===========", rid,
+    verdict = "=========== 1 failed, 5 passed in 0.02s ==========="
+    rule(out == verdict, rid,
          "on a pytest log, return the whole verdict line (stripped), e.g. '=== 1 failed, 5 passed in 0.02s ==='.",
-         "find the lines that report a count of tests, and return the line itself, not only the part that matched.")
+         "your function found no verdict in a log whose last line is one: pytest's summary line starts with "
+         "'=', so look for the count anywhere in a line, not only at its start." if out is None else
+         "find the lines that report a count of tests, and return the line itself, not only the part that matched."
+         if isinstance(out, str) and out and out in verdict else
+         "the verdict is the last line that reports a count of tests; return that line, stripped.")
     two = "tests/test_x.py: 2 passed\n  6 passed in 0.01s  \n"
     got = call(rid, fn, two)
     rule(got == "6 passed in 0.01s", rid,
@@ -197,7 +224,8 @@ _VERDICTS = ("=== 6 failed in 0.12s ===", "=========== 1 failed, 5 passed in 0.0
              "==== 12 passed, 3 skipped in 4.2s ====", "FAILED tests/test_a.py::test_b - assert 2 == 3 (1 failed)")
 _NOT_VERDICTS = ("collected 6 items", "All checks passed!", "tests/test_amounts.py ..F...", "", "   ",
                  "test_x.py::test_y PASSED", "failed: see above", "passed", "ERROR: no tests ran",
-                 "INTERNALERROR> nothing passed")
+                 "INTERNALERROR> nothing passed", "Retry 2 of 3: the upload failed",
+                 "ERROR at setup of test_2: the fixture failed")
 
 
 def _vcase(output) -> Case:

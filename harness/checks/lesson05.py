@@ -64,10 +64,17 @@ def _scase(roles) -> Case:
     return case
 
 
+# Models before 3.5 also take a function response turn under role "function" or "tool" (read as the
+# user's; harness/engine/wire.py), so a history may hold those roles too: never a split point.
+RESPONSE_ROLES = ("function", "tool")
+
+
 def _split_cases() -> list:
     rng = generator()
-    return [_scase([]), _scase(["user"]), _scase(["model"])] + [
-        _scase([rng.choice(("user", "model")) for _ in range(rng.randint(0, 8))]) for _ in range(150)]
+    return [_scase([]), _scase(["user"]), _scase(["model"]), _scase(["user", "model", "function", "model"])] + [
+        _scase([rng.choice(("user", "model")) for _ in range(rng.randint(0, 8))]) for _ in range(150)] + [
+        _scase([rng.choice(("user", "model", "model") + RESPONSE_ROLES) for _ in range(rng.randint(1, 8))])
+        for _ in range(60)]
 
 
 def _smaller_split(case) -> list:
@@ -82,6 +89,11 @@ def _split_differs(case, got, want):
                     "returns a list")
     if got == want:
         return None
+    if any(0 <= i < len(case.roles) and case.roles[i] in RESPONSE_ROLES for i in got if isinstance(i, int)):
+        return Diff(f"for {case.note} your split points are {got}; the rule gives {want}: a message under role "
+                    "'function' or 'tool' holds function responses (models before 3.5 take them), and a cut before "
+                    "it orphans them from their call.", "which role is the only one a kept part may start with?",
+                    "split points are the model messages after index 0")
     return Diff(f"for {case.note} your split points are {got}; the rule gives {want}.",
                 "a split point is the index of a model message, never index 0, whatever the roles around it.",
                 "split points are the model messages after index 0")

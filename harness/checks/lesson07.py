@@ -23,6 +23,16 @@ def usage(prompt=None, cached=None, output=None, thoughts=None):
         candidates_token_count=output, thoughts_token_count=thoughts)
 
 
+# What a wrong bill of 10,000 prompt tokens (8,000 cached) and 200 output tokens at FLASH says it did.
+WARM_SYMPTOMS = [
+    (0.0035, "you billed all 10,000 prompt tokens at the input rate: does prompt_token_count hold the cached "
+             "tokens, and at which rate do they bill?"),
+    (0.00374, "your bill counts the 8,000 cached tokens twice: prompt_token_count already includes them."),
+    (0.0009, "your 200 output tokens are billed at the input rate: the model's own tokens cost more."),
+    (0.00084, "your 200 output tokens are missing."),
+]
+
+
 def _close(got, want) -> bool:
     return isinstance(got, (int, float)) and abs(got - want) <= 1e-12 + 1e-9 * abs(want)
 
@@ -38,7 +48,11 @@ def check_bill(bill):
     million, None as 0, one usage or a list, a price as dict or object."""
     cold = call("7.1", bill, usage(prompt=1_000_000), FLASH)
     rule(_close(cold, 0.30), "7.1", f"1,000,000 uncached prompt tokens should cost $0.30 at input 0.30 $/M; got {cold!r}.",
-         "Rates are dollars per MILLION tokens: divide the tokens by 1e6 before multiplying.")
+         "Rates are dollars per MILLION tokens: divide the tokens by 1e6 before multiplying." if _close(cold, 300_000)
+         else "your bill is below zero: this usage reports prompt_token_count only (every other field is None, "
+         "total_token_count too); which of the counts you bill comes out negative?"
+         if isinstance(cold, (int, float)) and cold < 0 else
+         "this usage is 1,000,000 prompt tokens and nothing else: they bill at the input rate, per million tokens.")
     warm = call("7.1", bill, usage(prompt=10_000, cached=8_000, output=200), FLASH)
     rule(not _rounded(warm, 0.00134), "7.1", f"10,000 prompt tokens (8,000 of them cached) and 200 output tokens cost "
                                              f"$0.00134; your bill rounds it to {warm!r}.",
@@ -46,7 +60,8 @@ def check_bill(bill):
          "Round only where you print.")
     rule(_close(warm, 0.00134), "7.1",
          f"10,000 prompt tokens (8,000 of them cached) and 200 output tokens should cost $0.00134; got {warm!r}.",
-         "prompt_token_count INCLUDES the cached tokens: bill prompt - cached at the input rate, cached at the cached rate.")
+         next((hint for cost, hint in WARM_SYMPTOMS if _close(warm, cost)),
+              "bill each kind of token at its own rate: which of the three parts of your bill is off?"))
     thinking = call("7.1", bill, usage(prompt=0, output=100, thoughts=300), FLASH)
     rule(_close(thinking, 0.001), "7.1", f"100 output + 300 thinking tokens should cost $0.001; got {thinking!r}.",
          "Thinking tokens (thoughts_token_count) bill at the output rate.")
@@ -111,6 +126,15 @@ def _smaller_bill(case) -> list:
         and len(usages) > 1 else ([_bcase(usages[0], price)] if isinstance(usages, list) else [])
 
 
+def crossing_hint(got, want) -> str:
+    """A hint from what a wrong crossing price matches: the sign, the unit, or neither."""
+    if isinstance(got, (int, float)) and want and _close(got, -want):
+        return "your price has the right size and the wrong sign: which trace's fixed part do you subtract?"
+    if isinstance(got, (int, float)) and want and _close(got * 1e6, want):
+        return "your price is a million times too small: rates are dollars per MILLION tokens."
+    return "bill both traces at the price you return (the other rates as given): they should cost the same."
+
+
 def trace(uncached, cached, output=0, thoughts=None):
     """A one-call trace with these token counts."""
     return [usage(prompt=uncached + cached, cached=cached, output=output, thoughts=thoughts)]
@@ -125,7 +149,7 @@ def check_break_even(break_even):
     rule(_close(price, 0.075), "7.2",
          f"Full (1M uncached + 9M cached) vs compacted (3M uncached + 1M cached) at input 0.30 should cross at "
          f"0.075 $/M; got {price!r}.",
-         "Write each trace's cost as fixed + cached_tokens x c and solve fixed_a + cached_a c = fixed_b + cached_b c.")
+         crossing_hint(price, 0.075))
     swapped = call("7.2", break_even, compacted, full, FLASH)
     rule(_close(swapped, 0.075), "7.2", f"Swapping the traces must give the same price; got {swapped!r}.",
          "The crossing point does not depend on which trace you call A.")
@@ -144,14 +168,15 @@ def check_break_even(break_even):
             raise
         parallel = "ZeroDivisionError"
     rule(parallel is None, "7.2", f"Traces with the same cached tokens never cross: expected None, got {parallel!r}.",
-         "Check for equal cached token counts before dividing.")
+         "both traces cache 2M tokens: their lines are parallel, and the exercise says what to return then.")
     never = call("7.2", break_even, trace(1_000_000, 9_000_000), trace(2_000_000, 10_000_000), FLASH)
     rule(isinstance(never, (int, float)) and never < 0, "7.2",
          f"A trace with fewer uncached AND fewer cached tokens is cheaper at every price: expected a negative "
          f"price, got {never!r}.", "Do not clip the result at zero: its sign carries the message.")
     compare("7.2", break_even, reference_break_even, _break_even_cases(), agreeing(
         "the cached rate at which both traces cost the same; None when they cache as many tokens",
-        "write each trace's cost as fixed + cached tokens x c, and solve for c.", "the crossing price",
+        "bill both traces at the price you return (the other rates as given): they should cost the same.",
+        "the crossing price",
         lambda got, want: got is None if want is None else _close(got, want)), _smaller_break_even)
     return "crossing found, symmetric, None for parallel lines, negative when no real price crosses"
 

@@ -4,7 +4,7 @@ After the named cases each is compared with the reference on generated answers a
 (`harness.checks.compare`): key points changed in case and spacing, phrases split across words;
 runs with no call, no probe, compactions on the probe's own call.
 """
-from harness.checks import call, exercise, rule
+from harness.checks import ExerciseFailed, call, exercise, rule
 from harness.checks.compare import Case, agreeing, compare, generator
 from harness.probes import compaction_fired_before_probe as reference_filter, grade_probe as reference_grade
 from harness.plumbing.session_bundles import Bundle, Recording
@@ -32,6 +32,21 @@ def check_grade_probe(grade_probe):
     for key_points, want, why, hint in cases:
         got = call("8.1", grade_probe, answer, key_points)
         rule(got is want, "8.1", f"grade_probe(answer, {key_points!r}) returned {got!r}, expected {want}: {why}.", hint)
+    spaced = "Each narration must begin within 2 50ms."
+    got = call("8.1", grade_probe, spaced, ["250 ms"])
+    rule(got is False, "8.1", f"grade_probe({spaced!r}, ['250 ms']) returned {got!r}, expected False: '2 50ms' is "
+         "not '250 ms'. Ignoring runs of whitespace makes a run count as one space, not as none.",
+         "your function matched text whose spaces are in other places: what is left of the phrase '250 ms' once "
+         "every space is gone?", name="a run of whitespace counts as one space, not none")
+    try:  # True (every key point, of none, appears) or ValueError (a probe with none is a mistake): both free
+        got = call("8.1", grade_probe, answer, [])
+    except ExerciseFailed as failure:
+        if not isinstance(failure.__cause__, ValueError):
+            raise
+        got = True
+    rule(got is True, "8.1", f"grade_probe(answer, []) returned {got!r}: with no key points, every key point "
+         "appears, so True (or refuse the probe with ValueError).",
+         "'every key point appears' is true when there is none to look for.", name="no key points: True")
     compare("8.1", grade_probe, reference_grade, _probe_cases(), agreeing(
         "True iff every key point appears whole, ignoring case and runs of whitespace",
         "normalise the answer and each key point the same way, then look for each key point as one phrase.",
@@ -55,21 +70,25 @@ def _run(*events: str) -> Recording:
 def check_trigger_filter(fired_before_probe):
     """The answer is held to: True iff a compaction is recorded on or before the first probe's call; False
     without a probe."""
-    cases = [
-        (("q", "q", "p"), False, "a run that never compacted tests nothing about compaction"),
-        (("q", "c", "q", "p"), True, "compaction fired two calls before the probe"),
-        (("q", "q", "p", "c", "p"), False, "compaction fired only after the first probe was answered"),
-        (("q", "q", "cp"), True, "the compaction recorded on the probe's own call happened before that call"),
-        (("q", "c", "q"), False, "a run without a probe has nothing to keep"),
+    cases = [  # the run, the answer, why, a hint about what this run holds
+        (("q", "q", "p"), False, "a run that never compacted tests nothing about compaction",
+         "no bundle of this run records a compaction."),
+        (("q", "c", "q", "p"), True, "compaction fired two calls before the probe",
+         "the compaction is recorded on a bundle before the probe's: look back from the probe, not only at it."),
+        (("q", "q", "p", "c", "p"), False, "compaction fired only after the first probe was answered",
+         "this run has two probes: which one does the exercise ask about?"),
+        (("q", "q", "cp"), True, "the compaction recorded on the probe's own call happened before that call",
+         "a bundle's .compactions fired before that bundle's call: here, before the probe was answered."),
+        (("q", "c", "q"), False, "a run without a probe has nothing to keep",
+         "this run has no probe at all: the exercise says what to return then."),
     ]
-    for events, want, why in cases:
+    for events, want, why, hint in cases:
         got = call("8.2", fired_before_probe, _run(*events))
         rule(got is want, "8.2", f"For a run {'-'.join(events)} your function returned {got!r}, expected {want}: {why}.",
-             "Walk run.bundles in order: a bundle's .compactions happened before its call; stop at the first "
-             "bundle whose .probe is set.")
+             hint)
     compare("8.2", fired_before_probe, reference_filter, _filter_cases(), agreeing(
         "True when a compaction is recorded on or before the first probe's call",
-        "walk run.bundles in order and stop at the first bundle whose .probe is set.",
+        "find the run's first probe, and what is recorded on or before its bundle.",
         "compaction at or before the first probe", lambda got, want: got is want), _smaller_filter)
     return "rejects runs whose probe came before any compaction"
 
@@ -94,6 +113,11 @@ def _probe_cases() -> list:
             phrase = " ".join(words[start:start + rng.randint(1, 3)]) if words and rng.random() < 0.7 else rng.choice(_WORDS)
             points.append(phrase.title() if rng.random() < 0.3 else phrase)
         cases.append(_gcase(answer, points))
+    for _ in range(30):  # spaces moved: a phrase whose words are glued, or a word split by a space
+        first, second = rng.choice(_WORDS), rng.choice(_WORDS)
+        cut = rng.randint(1, len(first) - 1)
+        answer = rng.choice((f"it is {first}{second} here", f"it is {first[:cut]} {first[cut:]} {second} here"))
+        cases.append(_gcase(answer, [rng.choice((f"{first} {second}", first))]))
     return cases
 
 

@@ -8,11 +8,12 @@ allocation, just past each, with allocations that leave a category out and actio
 """
 from google.genai import types
 
-from harness.budgets import CATEGORIES, SEED_ALLOCATIONS, split_by_category
+from harness.budgets import CATEGORIES, SEED_ALLOCATIONS, part_tokens, split_by_category
 from harness.checks import call, exercise, must_refuse, rule
 from harness.checks.compare import Case, Diff, compare, generator
 from harness.checks.lesson04 import agent_history
 from harness.formats import document_text
+from harness.tokens import approx_tokens
 from harness.tools import TOOL
 from harness.triggers import next_action
 
@@ -38,12 +39,10 @@ def check_split(fn) -> str:
     got = call(rid, fn, SYSTEM, [TOOL], contents)
     rule(isinstance(got, dict) and set(got) == set(CATEGORIES), rid,
          f"return a dict with exactly the keys {list(CATEGORIES)}, even for a category at 0; got "
-         f"{sorted(got) if isinstance(got, dict) else type(got).__name__}.",
-         "start from dict.fromkeys(CATEGORIES, 0) and add to it.")
+         f"{sorted(got) if isinstance(got, dict) else type(got).__name__}.", _keys_hint(got))
     rule(got["tool_outputs"] == want["tool_outputs"], rid,
          f"tool_outputs is the function responses, counted with part_tokens: {want['tool_outputs']} here; got "
-         f"{got['tool_outputs']}.",
-         "a function call is the model's move (history); only function_response parts are tool outputs.")
+         f"{got['tool_outputs']}.", _tool_outputs_hint(got["tool_outputs"], contents))
     rule(got["documents"] == want["documents"], rid,
          f"documents is the user text parts that is_document() recognises: {want['documents']} here; got "
          f"{got['documents']}.",
@@ -56,6 +55,31 @@ def check_split(fn) -> str:
          f"{got['history']}.", "every part that is neither a tool output nor a document is history.")
     compare(rid, fn, split_by_category, _split_cases(), _split_differs, _smaller_split)
     return "every part in its category; the five add up to the request's prompt tokens"
+
+
+def _keys_hint(got) -> str:
+    """What is wrong with the keys, as the check saw it."""
+    if not isinstance(got, dict):
+        return f"your function returned a {type(got).__name__}: the lesson reads the counts by category name."
+    missing, extra = [k for k in CATEGORIES if k not in got], sorted(set(got) - set(CATEGORIES))
+    return (f"your dict lacks {missing}: a category with nothing in this request is still there, at 0."
+            if missing else f"your dict has keys that are no category: {extra}.")
+
+
+def _tool_outputs_hint(counted: int, contents) -> str:
+    """Why a tool_outputs count is off, from what it matches."""
+    parts = [p for c in contents for p in c.parts or []]
+    responses = [p for p in parts if p.function_response is not None]
+    calls = sum(part_tokens(p) for p in parts if p.function_call is not None)
+    texts = sum(approx_tokens(str((p.function_response.response or {}).get("output", ""))) for p in responses)
+    if counted == sum(part_tokens(p) for p in responses) + calls:
+        return "a function call is the model's move (history); only function_response parts are tool outputs."
+    if counted == texts:
+        return ("your count is the output text alone: a function response sends its name and its structure too; "
+                "count the whole part as the glass box does (part_tokens).")
+    if counted == 0:
+        return "you counted no function response: where does a tool's output sit in a request?"
+    return "count each function_response part with part_tokens, as the glass box does."
 
 
 def _part(kind: str, n: int) -> types.Part | None:
@@ -113,8 +137,7 @@ def _split_differs(case, got, want):
     if not isinstance(got, dict) or set(got) != set(CATEGORIES):
         shown = sorted(got) if isinstance(got, dict) else type(got).__name__
         return Diff(f"for {case.note} return a dict with exactly the keys {list(CATEGORIES)}, even for a category at "
-                    f"0; got {shown}.", "start from dict.fromkeys(CATEGORIES, 0) and add to it.",
-                    "returns every category")
+                    f"0; got {shown}.", _keys_hint(got), "returns every category")
     wrong = [name for name in CATEGORIES if got.get(name) != want[name]]
     shown = ", ".join(f"{name} {got.get(name)} (the rule gives {want[name]})" for name in wrong) or \
         f"extra keys {sorted(set(got) - set(CATEGORIES))}"
@@ -129,6 +152,7 @@ def usage(system=100, tools=500, documents=0, history=0, tool_outputs=0) -> dict
     return {"system": system, "tools": tools, "documents": documents, "history": history, "tool_outputs": tool_outputs}
 
 
+ACTIONS = ("mask", "compact", "drop_document", "none")
 CATEGORY_ONLY = {"tool_outputs": 0.35, "history": 0.30, "documents": 0.20}  # the seed's shares, reserve left out
 
 
@@ -139,6 +163,10 @@ def check_next_action(fn) -> str:
     comparisons at every boundary; an action in `done` never again; "none" otherwise; bad allocations refused."""
     rid = "9.2"
     window = 10_000
+    quiet = call(rid, fn, usage(), SEED_ALLOCATIONS, window)
+    rule(quiet in ACTIONS, rid, f"return one of {', '.join(map(repr, ACTIONS))} (a str); for a request with nothing "
+         f"past any line you returned {quiet!r}.", "when no action is wanted, the answer is the word 'none' itself.",
+         name="returns one of the four actions")
     heavy = usage(documents=900, history=1200, tool_outputs=5400)  # 8,100 > 7,000, tool outputs 67%
     rule(call(rid, fn, heavy, SEED_ALLOCATIONS, window) == "mask", rid,
          "past 70% of the window with tool outputs over half the request, the first action is 'mask'.",
@@ -166,9 +194,11 @@ def check_next_action(fn) -> str:
     rule(call(rid, fn, usage(tool_outputs=3600), {"history": 0.3}, window) == "none", rid,
          "a category with no allocation never triggers its own remedy.", "only the categories in `allocations` have a "
          "limit of their own.")
-    rule(call(rid, fn, usage(system=9000), SEED_ALLOCATIONS, window, 0.95) == "none", rid,
+    big_system = call(rid, fn, usage(system=9000), SEED_ALLOCATIONS, window, 0.95)
+    rule(big_system == "none", rid,
          "the system prompt and tool definitions are never cut: under the threshold they trigger nothing.",
-         "system and tools have no allocation and no remedy.")
+         "the total here, 9,500, is exactly at the threshold you were given, 0.95 x 10,000: is that past it?"
+         if big_system == "compact" else "system and tools have no allocation and no remedy.")
     rule(call(rid, fn, heavy, SEED_ALLOCATIONS, window, 0.7, ("mask", "compact")) == "none", rid,
          "with every wanted action already done this turn, the answer is 'none'.", "never repeat an action in `done`.")
     must_refuse(rid, fn, (((usage(), {"tool_outputs": 0.6, "history": 0.5}, window), "allocations adding up to 1.1"),
@@ -242,7 +272,21 @@ def _action_differs(case, got, want):
          if name in counts and counts[name] == share * window]
     return Diff(f"for {case.note} you returned {got!r}; the rule gives {want!r} (total {total:,} against "
                 f"{threshold:g} x {window:,} = {threshold * window:,.0f}; tool outputs {counts['tool_outputs']:,} of "
-                f"{total:,}{''.join('; ' + edge for edge in edges)}).",
-                "first the total (past threshold x window: mask if tool outputs are over half, then compact), then "
-                "each allocated category past its share x window (tool outputs, documents, history), skipping what "
-                "is in done; every comparison strict.", "the decision table and the category triggers")
+                f"{total:,}{''.join('; ' + edge for edge in edges)}).", _action_hint(case, got, edges),
+                "the decision table and the category triggers")
+
+
+def _action_hint(case, got, edges) -> str:
+    """What the measurements of this case are, and where the answer went astray: the symptom, not the rules."""
+    counts, allocations, window, threshold, done = case.spec
+    if got in done:
+        return f"{got!r} is already in done: it was taken on this request."
+    if edges:
+        return f"here {' and '.join(edges)}: is your comparison strict there?"
+    total = sum(counts.values())
+    past = [f"{name} (past {share:g} x {window:,})" for name, share in allocations.items()
+            if name in counts and counts[name] > share * window]
+    state = (("the total is past the threshold" if total > threshold * window else "the total is under the threshold")
+             + (f"; past their allocation: {', '.join(past)}" if past else "; no category is past its allocation")
+             + (f"; already done: {', '.join(done)}" if done else ""))
+    return f"{state}. Which line of the exercise picks the action for that, and in which order?"

@@ -14,7 +14,7 @@ from harness.partitioning import MergeRefused, SubResult, merge_results as refer
 def _as_lists(value):
     """A split as lists of names (tuples are as good: the coordinator reads any sequence)."""
     try:
-        return [list(p) for p in value] if not isinstance(value, (str, dict)) else value
+        return [p if isinstance(p, str) else list(p) for p in value] if not isinstance(value, (str, dict)) else value
     except TypeError:
         return value
 
@@ -29,6 +29,10 @@ def check_split(split):
     """The answer is held to: sub-tasks packed in order, a partition's total at or under share x window
     (not rounded), a new partition when the next would pass it, one over the limit alone, [] for none."""
     fits = _split(split, [("stock", 300), ("grades", 300)], 1000)
+    rule(isinstance(fits, list) and all(isinstance(p, list) and all(n in ("stock", "grades") for n in p)
+                                        for p in fits), "10.1",
+         f"return a list of partitions, each a list of sub-task names; for two sub-tasks 'stock' and 'grades' "
+         f"you returned {fits!r}.", _names_hint(fits), name="partitions are lists of names")
     rule(fits == [["stock", "grades"]], "10.1",
          f"two sub-tasks of 300 tokens with window=1000 (share 0.6: a limit of 600) should stay one partition, "
          f"[['stock', 'grades']]; got {fits!r}.",
@@ -60,11 +64,36 @@ def check_split(split):
     empty = _split(split, [], 1000)
     rule(empty == [], "10.1", f"no sub-tasks should make no partitions, []; got {empty!r}.",
          "Return an empty list when there is nothing to split.")
-    compare("10.1", split, reference_split, _split_cases(), agreeing(
-        "packed in order, each partition at or under share x window, a new one when the next would pass it",
-        "walk the sub-tasks in order with a running total for the current partition.", "packs in order under the limit",
-        lambda got, want: _as_lists(got) == want), _smaller_split)
+    compare("10.1", split, reference_split, _split_cases(), _split_differs, _smaller_split)
     return "sub-tasks packed in order under share x window"
+
+
+def _names_hint(got) -> str:
+    """What a split's partitions hold instead of names."""
+    parts = got if isinstance(got, list) else []
+    if any(isinstance(p, str) for p in parts):
+        return "a partition is a list of names (['stock', 'grades']), not one string."
+    if any(isinstance(n, (tuple, list)) for p in parts if isinstance(p, list) for n in p):
+        return "your partitions hold (name, estimate) pairs: the coordinator wants the names alone."
+    return "return one list per sub-agent, each holding the names of its sub-tasks."
+
+
+def _split_differs(case, got, want):
+    got = _as_lists(got)
+    if got == want:
+        return None
+    subtasks, window, share = case.args
+    names = [name for name, _ in subtasks]
+    flat = [n for p in got for n in p] if isinstance(got, list) and all(isinstance(p, list) for p in got) else None
+    hint = ("your partitions leave out " + ", ".join(repr(n) for n in names if n not in flat) + ": every sub-task "
+            "goes in a partition, an estimate of 0 or one over the limit too." if flat is not None and
+            set(flat) < set(names) else "your partitions hold the sub-tasks in another order than given." if
+            flat is not None and sorted(flat) == sorted(names) and flat != names else
+            "add up each of your partitions' estimates and compare them with share x window: which partition "
+            "breaks the rule, or which could have taken the next sub-task?")
+    return Diff(f"for {case.note} you returned {got!r}; the rule gives {want!r} (packed in order, each partition at "
+                "or under share x window, a new one when the next would pass it).", hint,
+                "packs in order under the limit")
 
 
 ESTIMATES = (0, 1, 100, 299, 300, 301, 599, 600, 601, 1000)
@@ -94,7 +123,8 @@ def _done(names, edits, finished=True):
     return SubResult(tuple(names), finished, dict(edits), verdict="3 passed" if finished else "1 failed, 2 passed")
 
 
-def _refusal(merge, results, partitions, what: str, named: str = ""):
+def _refusal(merge, results, partitions, what: str, named: str = "",
+             hint: str = "Validate every partition before merging anything, and raise MergeRefused when one fails."):
     """Fail unless `merge` raises MergeRefused on this input, with a message that names `named` (if given)."""
     try:
         got = call("10.2", merge, results, partitions)
@@ -110,8 +140,7 @@ def _refusal(merge, results, partitions, what: str, named: str = ""):
              f"problem (name {named!r}); it says {message[:120]!r}.",
              "Put the partition (or the path) in the message: the coordinator shows it to the user.")
         return
-    rule(False, "10.2", f"{what}: the merge must be refused (raise MergeRefused); you returned {got!r}.",
-         "Validate every partition before merging anything, and raise MergeRefused when one fails.")
+    rule(False, "10.2", f"{what}: the merge must be refused (raise MergeRefused); you returned {got!r}.", hint)
 
 
 @exercise("10.2", "merge only finished, compatible partitions", reference="harness.partitioning.merge_results")
@@ -130,26 +159,47 @@ def check_merge(merge):
              "when the first partition never reported (None)", "stock")
     _refusal(merge, [_done(stock, {"shared.py": "A"}), _done(grades, {"shared.py": "B"})], [stock, grades],
              "when two partitions edit shared.py with different texts", "shared.py")
+    counts = "results[i] answers partitions[i]: a result missing, or one too many, leaves the two lists unmatched."
     _refusal(merge, [_done(stock, {"stock/levels.py": "S"})], [stock, grades],
-             "with two partitions but one result")
-    try:
-        same = call("10.2", merge, [_done(stock, {"shared.py": "A"}), _done(grades, {"shared.py": "A"})],
-                    [stock, grades])
-    except ExerciseFailed as failure:
-        if not isinstance(failure.__cause__, MergeRefused):
-            raise
-        same = f"a refusal ({failure.__cause__})"
+             "with two partitions but one result", hint=counts)
+    _refusal(merge, [*both, _done(["thermo"], {"thermo/convert.py": "T"})], [stock, grades],
+             "with two partitions but three results (one no partition asked for)", hint=counts)
+    same = _merged(merge, [_done(stock, {"shared.py": "A"}), _done(grades, {"shared.py": "A"})], [stock, grades])
     rule(same == {"shared.py": "A"}, "10.2",
          f"two partitions making the same edit to shared.py are compatible and should merge to "
          f"{{'shared.py': 'A'}}; got {same!r}.", "Only different texts for one path conflict: the same text is kept once.")
-    nothing = call("10.2", merge, [_done(stock, {})], [stock])
+    nothing = _merged(merge, [_done(stock, {})], [stock])
     rule(nothing == {}, "10.2", f"a finished partition that edited nothing should merge to {{}}; got {nothing!r}.",
+         "your merge did not accept a partition that finished without editing a file (its tests passed as they "
+         "were): which of your checks does it fail?" if "refusal" in str(nothing) else
          "A partition with no edits adds nothing, but it still must have finished.")
     compare("10.2", merge, reference_merge, _merge_cases(), agreeing(
         "every edit of finished, compatible partitions", "merge the edits only after every partition passed validation.",
-        "merges what the rule merges"), _smaller_merge, refused=_refused)
+        "merges what the rule merges"), _smaller_merge, refused=_refused, raised=_refused_wrongly)
     tried("refuses with MergeRefused", True)
     return "refuses unfinished and conflicting partitions, merges the rest"
+
+
+def _merged(merge, results, partitions):
+    """What `merge` returns, or "a refusal (...)" when it raises MergeRefused (a wrong refusal is an answer
+    the rules below name, not a crash)."""
+    try:
+        return call("10.2", merge, results, partitions)
+    except ExerciseFailed as failure:
+        if not isinstance(failure.__cause__, MergeRefused):
+            raise
+        return f"a refusal ({failure.__cause__})"
+
+
+def _refused_wrongly(case, raised) -> Diff:
+    if not isinstance(raised.error, MergeRefused):
+        return Diff(f"{case.note}: your function raised {raised!r} where the rule gives an answer.",
+                    "run your function on that input in a cell of its own and read the traceback.",
+                    "the function runs without raising")
+    return Diff(f"for {case.note} you refused the merge ({str(raised.error)[:80]}); the rule merges it: every "
+                "partition reported and finished, and no path has two different texts.",
+                "compare what your refusal names with the partitions: which of the three reasons to refuse holds?",
+                "merges what the rule merges")
 
 
 def _refused(case, raised) -> Diff:
@@ -179,6 +229,8 @@ def _merge_cases() -> list:
             results.append(_done(partition, {p: rng.choice(TEXTS) for p in paths}, finished=rng.random() < 0.85))
         if rng.random() < 0.05:
             results = results[:-1]
+        elif rng.random() < 0.05:  # a result no partition asked for
+            results = results + [_done(["extra"], {rng.choice(PATHS): rng.choice(TEXTS)})]
         cases.append(_mcase(results, partitions))
     return cases
 

@@ -10,8 +10,8 @@ run where `connect()` points: the glass box offline, Gemini with a key (as 14.1'
 from google.genai.interactions import Usage
 
 from harness.billing import bill, price_for
-from harness.checks import call, exercise, must_refuse, rule, tried
-from harness.checks.compare import Case, agreeing, compare, generator
+from harness.checks import ExerciseFailed, call, exercise, must_refuse, rule, tried
+from harness.checks.compare import Case, Diff, compare, generator
 from harness.probes import probe_results
 from harness.server_state import ServerPlan, run_server_session, should_restart as reference_restart
 
@@ -115,10 +115,33 @@ def check_should_restart(should_restart):
     must_refuse("11.1", should_restart, [((usage(10, 10), 0, 0.7), "budget=0"), ((usage(10, 10), -100, 0.7), "budget=-100"),
                                          ((usage(10, 10), 4_000, 0.0), "ratio=0"), ((usage(10, 10), 4_000, 1.5), "ratio=1.5")],
                 "raise ValueError when the budget is not a positive number of tokens or the ratio is not in (0, 1].")
-    compare("11.1", should_restart, reference_restart, _cases(), agreeing(
-        "restart when input + output is strictly past ratio x budget, cached included, thinking not, None as 0",
-        HINT, "agrees with the rule on generated usages"), _smaller)
+    for budget in ("6000", "4,000"):  # text, not a number of tokens: refused, whichever error says so
+        try:
+            got = call("11.1", should_restart, usage(10, 10), budget, 0.7)
+        except ExerciseFailed as failure:
+            if isinstance(failure.__cause__, (TypeError, ValueError)):
+                continue
+            raise
+        rule(False, "11.1", f"should_restart(usage, budget={budget!r}, 0.7) returned {got!r}: a budget that is not a "
+             "number of tokens must be refused (ValueError).",
+             "a budget read from a file or a form arrives as text: check what kind of value it is, not only its size.",
+             name="bad arguments raise ValueError")
+    compare("11.1", should_restart, reference_restart, _cases(), _differs, _smaller)
     return "restarts exactly when the replayed context passes ratio x budget"
+
+
+def _differs(case, got, want):
+    if got is want:
+        return None
+    u, budget, ratio = case.args
+    threshold, replayed = ratio * budget, (u.total_input_tokens or 0) + (u.total_output_tokens or 0)
+    hint = (f"ratio x budget is {threshold:g} here, not a whole number: compare with it as it is."
+            if threshold != int(threshold) else
+            f"the replayed context is exactly {threshold:g} here: is that strictly past ratio x budget?"
+            if replayed == threshold else HINT)
+    return Diff(f"for {case.note} you returned {got!r}; the rule gives {want!r} (restart when input + output is "
+                "strictly past ratio x budget, cached included, thinking not, None as 0).", hint,
+                "agrees with the rule on generated usages")
 
 
 def _case(u: Usage, budget: int, ratio: float) -> Case:

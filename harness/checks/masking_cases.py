@@ -25,14 +25,25 @@ _CALLS = (("read_file", "README.md", "# invoicing\nAmounts round half-up to the 
           ("run_command", "pytest", "collected 6 items\nINTERNALERROR> the run stopped early"))
 
 
+class Reversed(list):
+    """A turn of parallel calls whose responses come back in the reverse order of the calls (the API
+    pairs a response with a call by its name, not by its place)."""
+
+
 def _turn_messages(turn) -> list:
     """A model message with the turn's calls (several: parallel calls) and the user message of responses."""
     def args(name, target):
         return {"command": target} if name == "run_command" else {"path": target}
 
+    answered = turn[::-1] if isinstance(turn, Reversed) else turn
     return [types.Content(role="model", parts=[types.Part.from_function_call(name=n, args=args(n, t)) for n, t, _ in turn]),
             types.Content(role="user", parts=[types.Part.from_function_response(name=n, response={"output": o})
-                                              for n, _, o in turn])]
+                                              for n, _, o in answered])]
+
+
+def _shown(turn) -> str:
+    calls = "+".join(f"{n} {t} -> {literal(o.splitlines()[-1], 40)}" for n, t, o in turn)
+    return calls + (" (answered in reverse order)" if isinstance(turn, Reversed) else "")
 
 
 def _mcase(turns, keep_last, premasked) -> Case:
@@ -41,11 +52,12 @@ def _mcase(turns, keep_last, premasked) -> Case:
         history += _turn_messages(turn)
     if premasked:  # outputs already masked by an earlier pass
         history = mask_observations(history, {}, 1)
-    shown = ", ".join("+".join(f"{n} {t} -> {literal(o.splitlines()[-1], 40)}" for n, t, o in turn) for turn in turns)
+    shown = ", ".join(_shown(turn) for turn in turns)
     case = Case(history, {}, keep_last, mutable=(1,),
                 note=f"mask_observations([task, {shown}]{' (masked once already)' if premasked else ''}, store, "
                      f"keep_last={keep_last})")
     case.spec = (turns, keep_last, premasked)
+    case.reversed_at = {2 * number + 2 for number, turn in enumerate(turns) if isinstance(turn, Reversed)}
     return case
 
 
@@ -55,6 +67,10 @@ def masking_cases() -> list:
     for _ in range(120):
         turns = [[rng.choice(_CALLS) for _ in range(1 if rng.random() < 0.8 else 2)] for _ in range(rng.randint(1, 6))]
         cases.append(_mcase(turns, rng.randint(1, 4), rng.random() < 0.2))
+    for _ in range(60):  # parallel calls of two tools, answered in either order
+        turns = [[rng.choice(_CALLS) for _ in range(2 if rng.random() < 0.5 else 1)] for _ in range(rng.randint(1, 5))]
+        turns = [Reversed(t) if len(t) == 2 and rng.random() < 0.6 else t for t in turns]
+        cases.append(_mcase(turns, rng.randint(1, 3), False))
     return cases
 
 
@@ -63,6 +79,7 @@ def smaller_masking(case) -> list:
     out = [_mcase(turns[:i] + turns[i + 1:], keep_last, premasked) for i in range(len(turns))]
     out += [_mcase(turns, keep_last - 1, premasked)] if keep_last > 1 else []
     out += [_mcase(turns, keep_last, False)] if premasked else []
+    out += [_mcase([list(t) for t in turns], keep_last, premasked)] if any(isinstance(t, Reversed) for t in turns) else []
     return out + [_mcase([t[:1] for t in turns], keep_last, premasked)] if any(len(t) > 1 for t in turns) else out
 
 
@@ -85,6 +102,12 @@ def masking_differs(case, got, want):
         original = _output_of(history[i].parts[j])
         mine, rule_s = _output_of(got[i].parts[j]), _output_of(want[i].parts[j])
         which = f"output {number} ({history[i].parts[j].function_response.name}, turn {model_turns.index(i - 1) + 1})"
+        if i in getattr(case, "reversed_at", ()) and (mine == original) != (rule_s == original):
+            return Diff(f"for {case.note} you {'kept' if mine == original else 'masked'} {which}; the rule "
+                        f"{'masks' if mine == original else 'keeps'} it. Its turn's responses come back in another "
+                        "order than its calls.", "which call does each response answer? The exercise says how a "
+                        "response finds its call; its place in the message is not it.",
+                        "a response answers the oldest unanswered call of its name")
         if rule_s == original and mine != original:
             why = (f"it is in one of the last {keep_last} turns" if i > cutoff else
                    "it is already masked (masking it again would lose its reference)" if masked_reference(original) else

@@ -16,7 +16,7 @@ QUESTIONS = [
              wrong=[("Yes, it lies", "It reports what it was given: the folded messages held no edit."),
                     ("Yes, the summariser skipped the edits", "The edits were never in its input.")],
              exercise="6.2"),
-    Question("A summary call with max_output_tokens=600 on a thinking model stops at MAX_TOKENS with 134 tokens "
+    Question("A summary call with max_output_tokens=600 on a thinking model stops at MAX_TOKENS with 142 tokens "
              "of text. Where did the rest of the budget go?",
              right=("To thought tokens, spent from the same budget before the text",
                     "On a thinking model max_output_tokens caps thoughts and answer together, thoughts first: "

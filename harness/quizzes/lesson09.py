@@ -30,4 +30,13 @@ QUESTIONS = [
              wrong=[("Tool outputs", "Only the response part holds the output; masking replaces responses, never calls."),
                     ("Tool definitions", "Definitions are the declarations sent with every request, not the calls.")],
              exercise="9.1"),
+    Question("You give tool outputs 0.20 of the window, less than the files the agent must compare at once. "
+             "What happens?",
+             right=("Masking fires on every call, the agent reads the masked files again, and it never finishes",
+                    "The lesson's run at 0.20: masking on every call from turn 11, the same five files read 29 "
+                    "times, no test run, stopped at 30 turns. Size an allocation from a measured run."),
+             wrong=[("The context stays small and the task finishes sooner",
+                     "Small, yes; finished, no: the remedy removes what the next step needs."),
+                    ("Nothing: allocations only matter past the 70% threshold",
+                     "A category's own trigger fires whatever the total: that is what budgets by category add.")]),
 ]

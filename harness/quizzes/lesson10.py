@@ -34,4 +34,15 @@ QUESTIONS = [
                     ("Merge them: both partitions finished",
                      "Finishing is necessary, not sufficient: two finished partitions can still conflict.")],
              exercise="10.2"),
+    Question("Partitioning costs fewer tokens from 2 sub-tasks (measured, every run finishing), and the 60% rule "
+             "splits only at 4. What do you do with 3 sub-tasks?",
+             right=("Partition: below the 60% line the choice is one of cost, and the measurement decides",
+                    "The 60% rule guards the window before any run; where it says nothing, the sweep you measured "
+                    "says partitioning is cheaper and finishes."),
+             wrong=[("One agent: the 60% rule has not fired",
+                     "The rule says when one context cannot hold the work, not when partitioning stops paying; and "
+                     "at 3 the peak the agent sent passed 60% though the estimate did not."),
+                    ("Partition only from 4, to be safe",
+                     "Waiting for the window rule pays the single agent's extra tokens at 2 and 3 sub-tasks for "
+                     "nothing: both ways finish.")]),
 ]

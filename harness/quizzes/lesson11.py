@@ -36,4 +36,14 @@ QUESTIONS = [
                      "Try it in the lesson's cell: the continuation is refused."),
                     ("It can, after a delay while the server writes it",
                      "There is nothing to wait for: a store=false interaction is never written.")]),
+    Question("A support chat fits the window for its whole life, and you never need to trim it. Who should hold "
+             "the history?",
+             right=("The server, with previous_interaction_id",
+                    "The bill is the same as sending it yourself, the upload is a small fraction, and nothing is "
+                    "forgotten. Hold it in the harness when you must mask or compact it."),
+             wrong=[("The harness, to keep the cache",
+                     "The lesson measured the same cached share both ways: the server replays the same prefix."),
+                    ("The server, restarting from a summary every few turns to save money",
+                     "A restart loses the cache and the planted facts; it pays only on very long sessions, and "
+                     "then the facts are gone.")]),
 ]

@@ -4,11 +4,12 @@ The prompts come from the `naive_prompt_sizes` the lesson hands it (the student'
 
 >>> panel = growth_panel(turns=10, turn_size=200)
 >>> panel.children[1].value
-'10 turns of 200 tokens: the last prompt is <b>2,200</b> tokens, the session sends <b>13,000</b> input tokens (5.9x the last prompt). Twice the turns would send 3.5x as much.'
+"10 turns of 200 tokens: the last prompt is <b>2,200</b> tokens, the session sends <b>13,000</b> input tokens (5.9x the last prompt). Twice the turns would send 3.5x as much.<br><small>runs the harness's naive_prompt_sizes (1.1)</small>"
 """
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
+from harness.checks import ran_by
 from harness.history import naive_prompt_sizes
 from harness.widgets.chart import Chart
 
@@ -39,7 +40,8 @@ def growth_panel(turns: int = 13, turn_size: int = 400, system_tokens: int = 300
         return list(range(1, len(sizes) + 1)), sizes, [sum(sizes[:k + 1]) for k in range(len(sizes))]
 
     turn_numbers, sizes, cumulative = series()
-    readout = widgets.HTML(_readout(prompt_sizes, system_tokens, turns_slider.value, size_slider.value))
+    by = "<br><small>" + ran_by(("1.1", prompt_sizes)) + "</small>"
+    readout = widgets.HTML(_readout(prompt_sizes, system_tokens, turns_slider.value, size_slider.value) + by)
     figure = go.Figure(
         data=[go.Bar(name="prompt of this turn", x=turn_numbers, y=sizes),
               go.Scatter(name="cumulative input", mode="lines+markers", x=turn_numbers, y=cumulative)],
@@ -52,7 +54,7 @@ def growth_panel(turns: int = 13, turn_size: int = 400, system_tokens: int = 300
         figure.data[0].x = figure.data[1].x = turn_numbers
         figure.data[0].y, figure.data[1].y = sizes, cumulative
         chart.show(figure)
-        readout.value = _readout(prompt_sizes, system_tokens, turns_slider.value, size_slider.value)
+        readout.value = _readout(prompt_sizes, system_tokens, turns_slider.value, size_slider.value) + by
 
     turns_slider.observe(redraw, names="value")
     size_slider.observe(redraw, names="value")

@@ -8,13 +8,14 @@ It opens on the full context, everything kept: slide the budget down to watch th
 ...                      [("user", "Where is the office?"), ("model", "On Rue Garibaldi.")],
 ...                      "Which team am I on?", budget=45)
 >>> panel.children[1].value
-'budget 45: kept 45 tokens (4 of 6 blocks); dropped 2 turns'
+"budget 45: kept 45 tokens (4 of 6 blocks); dropped 2 turns<br><small>runs the harness's build_context (3.2)</small>"
 """
 from collections import Counter
 
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
+from harness.checks import ran_by
 from harness.context import build_context
 from harness.tokens import approx_tokens
 from harness.widgets.chart import Chart
@@ -75,15 +76,20 @@ def budget_panel(system, facts, summary, turns, question, docs=(), budget=None, 
     labels, costs = [label for label, _, _ in blocks], [count(text) for _, text, _ in blocks]
     full = build(system, facts, summary, turns, question, budget=10**9, count=count, docs=docs)[2]
     room = max(full, sum(costs), 1)  # a wrong build's total must not break the slider
-    slider = widgets.IntSlider(value=budget or room, min=1, max=room + room // 4, description="budget",
-                               continuous_update=True, layout=widgets.Layout(width="500px"))
+    # A key press moves the budget by the smallest block: it drops at most one block, and never a press
+    # that changes nothing for lack of a token or two (1 token a press took ~300 presses here).
+    step = max(1, min(costs))
+    slider = widgets.IntSlider(value=budget or -(-room // step) * step, min=step, max=room + room // 4, step=step,
+                               description="budget", continuous_update=True, layout=widgets.Layout(width="500px"))
+
+    by = "<br><small>" + ran_by(("3.2", build)) + "</small>"
 
     def shown():
         """(bar colours, readout) for the slider's budget."""
         system_instruction, contents, total = build(system, facts, summary, turns, question, budget=slider.value,
                                                     count=count, docs=docs)
         kept = _kept(blocks, system_instruction, contents)
-        return [KEPT if k else DROPPED for k in kept], _readout(slider.value, total, blocks, kept)
+        return [KEPT if k else DROPPED for k in kept], _readout(slider.value, total, blocks, kept) + by
 
     colours, text = shown()
     readout = widgets.HTML(text)

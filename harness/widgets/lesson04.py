@@ -13,6 +13,7 @@ import re
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
+from harness.checks import ran_by
 from harness.tokens import approx_tokens
 from harness.widgets.chart import Chart
 
@@ -46,7 +47,8 @@ def cap_panel(log: str, truncate_output, extract_verdict) -> widgets.VBox:
     ratio = widgets.FloatSlider(value=0.4, min=0.0, max=1.0, step=0.05, description="head_ratio",
                                 continuous_update=False)
     shown = truncate_output(log, cap.value, ratio.value)
-    verdict_line = widgets.HTML(_readout(log, shown, extract_verdict))
+    by = "<br><small>" + ran_by(("4.1", truncate_output), ("4.2", extract_verdict)) + "</small>"
+    verdict_line = widgets.HTML(_readout(log, shown, extract_verdict) + by)
     figure = go.Figure(
         data=[go.Bar(name=name, orientation="h", y=["log"], x=x, marker_color=colour)
               for (name, colour), x in zip((("head kept", "#2a9d8f"), ("omitted", "#d3d3d3"), ("tail kept", "#264653")),
@@ -59,7 +61,7 @@ def cap_panel(log: str, truncate_output, extract_verdict) -> widgets.VBox:
         shown = truncate_output(log, cap.value, ratio.value)
         figure.data[0].x, figure.data[1].x, figure.data[2].x = _bars(log, shown)
         chart.show(figure)
-        verdict_line.value = _readout(log, shown, extract_verdict)
+        verdict_line.value = _readout(log, shown, extract_verdict) + by
 
     cap.observe(redraw, names="value")
     ratio.observe(redraw, names="value")

@@ -9,6 +9,7 @@ import ipywidgets as widgets
 import plotly.graph_objects as go
 
 from harness.agent import AgentConfig, run_agent
+from harness.checks import ran_by
 from harness.widgets.chart import Chart
 
 STYLES = [dict(name="prompt", mode="lines+markers"),
@@ -24,8 +25,11 @@ def traces_of(report, threshold: float) -> list[tuple[list, list]]:
             ([t.turn for t in compacted], [t.prompt_tokens for t in compacted])]
 
 
-def status_of(report) -> str:
-    return f"<b>{report.status_line()}</b> &nbsp; compactions: {len(report.compactions)}"
+def status_of(report, compact=None) -> str:
+    """The run's line, whether the task is done ("finished" is not "done"), and whose compact ran."""
+    by = f"<br><small>{ran_by(('5.2', compact))}</small>" if compact else ""
+    return (f"<b>{report.status_line()}</b> &nbsp; compactions: {len(report.compactions)} &nbsp; "
+            f"<b>{report.outcome()}</b>{by}")
 
 
 def compaction_panel(compact, client=None) -> widgets.VBox:
@@ -45,13 +49,13 @@ def compaction_panel(compact, client=None) -> widgets.VBox:
                          layout=go.Layout(height=320, xaxis_title="turn", yaxis_title="prompt tokens", margin=dict(t=30)))
 
     first, threshold = run_with_sliders()
-    status = widgets.HTML(status_of(first))
+    status = widgets.HTML(status_of(first, compact))
     chart = Chart(figure_of(first, threshold))
 
     def redraw(_change=None):
         report, threshold = run_with_sliders()
         chart.show(figure_of(report, threshold))
-        status.value = status_of(report)
+        status.value = status_of(report, compact)
 
     for slider in (budget, ratio, keep):
         slider.observe(redraw, names="value")

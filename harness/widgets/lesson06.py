@@ -26,6 +26,23 @@ def calls_made(cumulative: list[int], cap: int) -> int:
     return 1 + sum(1 for total in cumulative[:-1] if total < cap)
 
 
+def readout(cumulative: list[int], cap: int) -> str:
+    """What the cap does to the run, the overshoot of the last call it let through included.
+
+    >>> readout([100, 250, 400], 300)
+    'with a cap of 300 tokens the run makes 3 of its 3 calls and spends 400 tokens, 100 past the cap: \
+the cap is checked before each call, and the last one started under it'
+    """
+    ran = calls_made(cumulative, cap)
+    spent = cumulative[ran - 1]
+    text = (f"with a cap of {cap:,} tokens the run makes {ran} of its {len(cumulative)} calls "
+            f"and spends {spent:,} tokens")
+    if spent > cap:
+        text += (f", {spent - cap:,} past the cap: the cap is checked before each call, "
+                 "and the last one started under it")
+    return text
+
+
 def token_cap_panel(report) -> widgets.VBox:
     """A cap slider, a readout and one bar per turn: its session tokens so far, grey once the cap stops it."""
     cumulative = list(itertools.accumulate(t.prompt_tokens + t.output_tokens for t in report.turns))
@@ -45,8 +62,7 @@ def token_cap_panel(report) -> widgets.VBox:
         figure.data[0].marker.color = [RAN if index < ran else STOPPED for index in range(len(turns))]
         figure.data[1].y = [cap.value] * 2
         chart.show(figure)
-        label.value = (f"with a cap of {cap.value:,} tokens the run makes {ran} of its {len(cumulative)} calls "
-                       f"and spends {cumulative[ran - 1]:,} tokens")
+        label.value = readout(cumulative, cap.value)
 
     cap.observe(redraw, names="value")
     redraw()

@@ -13,6 +13,7 @@ import ipywidgets as widgets
 import plotly.graph_objects as go
 
 from harness.billing import PRICE_SHEETS, PRICES, bill, priced_model
+from harness.checks import ran_by
 from harness.probes import compaction_fired_before_probe, grade_probe
 from harness.widgets.chart import Chart
 
@@ -60,7 +61,8 @@ def recall_cost_panel(runs, prices: dict = PRICES, sheet: str | None = None, gra
     picker = widgets.Dropdown(options=PRICE_SHEETS if prices is PRICES else list(prices), value=sheet or priced_model(), description="prices",
                               layout=widgets.Layout(width="420px"))
     groups = _groups(runs)
-    readout = widgets.HTML(readout_text(groups, prices, picker.value, recall))
+    by = "<br><small>" + ran_by(("8.1", grade), ("8.2", fired)) + "</small>"
+    readout = widgets.HTML(readout_text(groups, prices, picker.value, recall) + by)
     # A strategy's runs are joined by a line, shortest session first.
     figure = go.Figure(
         data=[go.Scatter(x=[bill(r.usages(), prices[picker.value]) for r in group], y=[recall(r) for r in group],
@@ -78,7 +80,7 @@ def recall_cost_panel(runs, prices: dict = PRICES, sheet: str | None = None, gra
         for trace, group in zip(figure.data, groups.values()):
             trace.x = [bill(r.usages(), prices[picker.value]) for r in group]
         chart.show(figure)
-        readout.value = readout_text(groups, prices, picker.value, recall)
+        readout.value = readout_text(groups, prices, picker.value, recall) + by
 
     picker.observe(redraw, names="value")
     return widgets.VBox([picker, readout, chart])

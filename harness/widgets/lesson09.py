@@ -11,6 +11,7 @@ import plotly.graph_objects as go
 
 from harness.agent import AgentConfig, run_agent
 from harness.budgets import CATEGORIES, SEED_ALLOCATIONS
+from harness.checks import ran_by
 from harness.scenarios.retrieval import retrieved_documents
 from harness.triggers import THRESHOLD, TriggerPolicy
 from harness.widgets.chart import Chart
@@ -41,13 +42,14 @@ def traces_of(report, policy, window: int, threshold: float) -> list[dict]:
     return bars + [line, marks]
 
 
-def status_of(report, policy) -> str:
+def status_of(report, policy, split=None, decide=None) -> str:
     fired = "; ".join(f"turn {t.turn}: {', '.join(e['actions'])}" for t, e in zip(report.turns, policy.turns)
                       if e["actions"]) or "nothing fired"
     shares = ", ".join(f"{name.replace('_', ' ')} {share:.0%}" for name, share in policy.allocations.items())
     line = f"threshold {policy.threshold:.0%} of {policy.window:,} = {policy.threshold * policy.window:,.0f} tokens"
-    return (f"<b>{report.status_line()}</b><br>allocations: {shares}; {line}<br>actions before the calls "
-            f"(M mask, C compact, D drop_document): {fired}")
+    by = f"<br><small>{ran_by(('9.1', split), ('9.2', decide))}</small>" if split and decide else ""
+    return (f"<b>{report.status_line()}</b> &nbsp; <b>{report.outcome()}</b><br>allocations: {shares}; {line}<br>"
+            f"actions before the calls (M mask, C compact, D drop_document): {fired}{by}")
 
 
 def budget_panel(split, decide, window: int = 6000, client=None) -> widgets.VBox:
@@ -66,7 +68,7 @@ def budget_panel(split, decide, window: int = 6000, client=None) -> widgets.VBox
                          "up to at most 1. Lower one of them; the chart shows the last run."
         allocations["reserve"] = round(1 - sum(allocations.values()), 6)  # what the categories leave free
         report, policy = run_policy(split, decide, allocations, window, threshold.value, client)
-        return (report, policy), status_of(report, policy)
+        return (report, policy), status_of(report, policy, split, decide)
 
     (report, policy), status.value = run_with_sliders()
     data = traces_of(report, policy, window, threshold.value)

@@ -12,7 +12,9 @@ from dataclasses import replace
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
+from harness.checks import whose
 from harness.coordinator import CONFIG, PACKAGES, WINDOW, coordinate, crossing, plan, run_single, tokens_of
+from harness.partitioning import merge_results, split_task
 from harness.widgets.chart import Chart
 
 STYLES = [dict(name="one agent, with compaction", mode="lines+markers"),
@@ -45,13 +47,14 @@ def traces_of(rows) -> list[tuple[list, list]]:
             ([row["subtasks"] for row in cross], [row["partitioned"] for row in cross])]
 
 
-def status_of(rows, share: float) -> str:
+def status_of(rows, share: float, split=split_task, merge=merge_results) -> str:
     pays = crossing(rows)
     where = f"partitioning pays from <b>{pays}</b> sub-tasks" if pays else "partitioning never pays here"
     refused = sum(row["refused"] for row in rows)
     shown = "; ".join(f"{row['subtasks']}: {row['partitions']}" for row in rows)
     return (f"{where} &nbsp; merges refused: {refused} &nbsp; limit {share:g} x {WINDOW:,} = {share * WINDOW:,.0f} tokens"
-            f"<br><small>your partitions, per number of sub-tasks: {shown}</small>")
+            f"<br><small>partitions by {whose('10.1', split)}, merged by {whose('10.2', merge)}, per number of "
+            f"sub-tasks: {shown}</small>")
 
 
 def partition_panel(split, merge) -> widgets.VBox:
@@ -72,13 +75,13 @@ def partition_panel(split, merge) -> widgets.VBox:
                                           xaxis=dict(dtick=1), margin=dict(t=30)))
 
     first = current()
-    status = widgets.HTML(status_of(first, share.value))
+    status = widgets.HTML(status_of(first, share.value, split, merge))
     chart = Chart(figure_of(first))
 
     def redraw(_change=None):
         rows = current()
         chart.show(figure_of(rows))
-        status.value = status_of(rows, share.value)
+        status.value = status_of(rows, share.value, split, merge)
 
     share.observe(redraw, names="value")
     turns.observe(redraw, names="value")

@@ -12,6 +12,7 @@ import ipywidgets as widgets
 import plotly.graph_objects as go
 
 from harness.billing import bill, cache_hit_rate, price_for
+from harness.checks import ran_by
 from harness.probes import probe_results
 from harness.server_state import ServerPlan, run_server_session
 from harness.widgets.chart import Chart
@@ -78,7 +79,8 @@ def restart_panel(client, should_restart, questions: int = 14, budget: int = 6_0
     limit = widgets.IntSlider(value=budget, min=BUDGETS.start, max=BUDGETS.stop - 1, step=BUDGETS.step,
                               description="budget", continuous_update=False, layout=widgets.Layout(width="500px"))
     runs = _runs(client, should_restart, length.value, limit.value)
-    readout = widgets.HTML(readout_text(runs, price, limit.value))
+    by = "<br><small>" + ran_by(("11.1", should_restart)) + "</small>"
+    readout = widgets.HTML(readout_text(runs, price, limit.value) + by)
     chart = Chart(_figure(_traces(runs, price)))
 
     def redraw(_change=None):
@@ -92,7 +94,7 @@ def restart_panel(client, should_restart, questions: int = 14, budget: int = 6_0
             readout.value = f"<p>running the {questions}-question sessions at a budget of {budget:,} tokens…</p>"
             now = _runs(client, should_restart, questions, budget)
             chart.show(_figure(_traces(now, price)))
-            readout.value = readout_text(now, price, budget)
+            readout.value = readout_text(now, price, budget) + by
             if (length.value, limit.value) == (questions, budget):
                 return
 
