@@ -155,7 +155,11 @@ class CorpusShell:
         ):  # the workspace's jail, with the knowledge base read-only: no command can change it
             jail = tools._jail(mode, self.root)
             jail = {**jail, "write": [], "read": [*jail["read"], *jail["write"]]}
-        code, raw, stopped = tools._run(argv, self.root, tools._command_env(tools.JAILED_TMP), jail)
+            if mode == "root":  # the command runs as a uid of its own: it must be able to read
+                self.root.chmod(self.root.stat().st_mode | 0o055)  # a mkdtemp folder is 0700
+        code, raw, stopped, limits = tools._run(
+            argv, self.root, tools._command_env(tools.JAILED_TMP), jail
+        )
         if stopped == "timeout":
             return f"ERROR: {shlex.join(argv)} timed out after {TIMEOUT_SECONDS} s and was stopped."
         output = raw.decode("utf-8", errors="replace")
@@ -163,7 +167,8 @@ class CorpusShell:
             output = (
                 output[:MAX_OUTPUT_CHARS] + f"\n[output cut at {MAX_OUTPUT_CHARS:,} characters]"
             )
-        return f"{tools._how_it_ended(code)}\n{output}"
+        errors = "".join(tools.LIMIT_ERRORS[limit] + "\n" for limit in limits)
+        return f"{errors}{tools._how_it_ended(code)}\n{output}"
 
 
 def _fingerprint(root: Path) -> tuple:
