@@ -14,9 +14,9 @@ import pytest
 from harness.workbook import SOLUTIONS
 from harness.workbook.execute import Run
 from harness.workbook.restore import prepare
-from harness.workbook.runner import Result, from_check, pristine_lessons, plan
+from harness.workbook.runner import Result, check_functions, from_check, pristine_lessons, plan
 from harness.workbook.sandbox import Sandbox
-from harness.workbook.verify import Job, verify
+from harness.workbook.verify import Job
 
 LESSONS = {name[:2]: name for name in pristine_lessons()}
 STUB_0 = "def describe_usage(usage):\n    "
@@ -62,7 +62,7 @@ def checked(lesson: str, exercise: str, source: str | None) -> Result:
     with tempfile.TemporaryDirectory() as tmp:
         Path(tmp).chmod(0o711)
         with Sandbox.create(Path(tmp)) as box:
-            return from_check(LESSONS[lesson], exercise, verify([job], box)[0], rebuilt, job.name)
+            return from_check(LESSONS[lesson], exercise, check_functions([job], box)[0], rebuilt, job.name)
 
 
 @pytest.mark.parametrize("case", list(CASES))
@@ -88,7 +88,7 @@ def test_an_endless_function_fails_its_exercise_in_the_time_given():
     with tempfile.TemporaryDirectory() as tmp:
         Path(tmp).chmod(0o711)
         with Sandbox.create(Path(tmp)) as box:
-            found = verify([loop, job], box)
+            found = check_functions([loop, job], box)
     assert found[0]["status"] == "failed" and "did not finish in 2 s" in found[0]["rule"]
     assert found[1]["status"] == "passed"  # the next exercise gets a fresh process
 

@@ -192,11 +192,14 @@ class Sandbox:
         read = sorted({str((ROOT / "harness").resolve()), *jail_program.python_paths()})
         return [str(self.folder)], read
 
-    def wrap(self, command: list[str], connection_file: str) -> list[str]:
-        """The kernel command, run inside the jail when this process can isolate it."""
+    def wrap(self, command: list[str], connection_file: str, read: list[str] | None = None,
+             network: bool = True) -> list[str]:
+        """The kernel command, run inside the jail when this process can isolate it. `read` replaces
+        what the kernel reads (`visible_paths`); `network=False` leaves not even loopback (the service
+        that serves a graded function talks through its pipes only)."""
         if self.uid is None:
             return command
-        write, read = self.visible_paths()
+        write, read = self.visible_paths()[0], read if read is not None else self.visible_paths()[1]
         shown = [Path(p) for p in write + read]
         for hidden in self.hide:  # the allow-list must never show what the caller asked to keep out
             if any(hidden == p or p in hidden.parents for p in shown):
@@ -204,7 +207,7 @@ class Sandbox:
         offline = self.offline is not False  # --online grading must reach Gemini
         jail = [sys.executable, "-I", "-S", jail_program.__file__, "--cwd", str(self.folder), "--uid", str(self.uid),
                 "--gid", str(self.uid), "--own", connection_file, "--max-processes", str(MAX_PROCESSES),
-                "--tmp-bytes", str(TMP_BYTES), *(["--loopback"] if offline else ["--network"])]
+                "--tmp-bytes", str(TMP_BYTES), *([] if not network else ["--loopback"] if offline else ["--network"])]
         jail += [word for path in write for word in ("--write", path)]
         jail += [word for path in read for word in ("--read", path)]
         return [*jail, "--", *command]
