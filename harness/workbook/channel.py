@@ -212,6 +212,8 @@ def decode(data, proxy: Callable[[int], Callable] | None = None, from_checker: b
         if type(d) is not dict or len(d) not in (1, 2):
             raise ChannelClosed("a value that is not tagged plain data")
         tag, body = next(iter(d.items()))
+        if len(d) == 2 and tag not in ("model", "dataclass"):
+            raise ChannelClosed(f"a value tagged {str(tag)[:40]!r} with more beside it")
         if tag in SEQUENCES and type(body) is list and (tag != "ordered_set" or from_checker):
             return SEQUENCES[tag](walk(x) for x in body)
         if tag == "dict" and type(body) is list:
