@@ -18,7 +18,9 @@ Run again after a crash (or when a few students hand in late), `grade` keeps eve
 already graded on the same submission (SHA-256) against the same pristine lesson and runs the
 rest; `--force` regrades everything, and a student named with `--student` is always regraded.
 Processes left by a grader that was killed are killed when the next one starts. Notebooks run
-on the glass box unless `--online` is given, with PYTHONHASHSEED=0.
+on the glass box unless `--online` is given, with PYTHONHASHSEED=0; each check also draws inputs
+from a seed of this run's own that no student can know. `--out` is made the grading account's
+alone (0700, its files 0600): on a hub, a student could otherwise read the class's grades.
 """
 import argparse
 import hashlib
@@ -125,7 +127,7 @@ def grade(submissions: Path, out: Path, lessons: dict[str, nbformat.NotebookNode
     folders, _ = find_student_folders(submissions)
     chosen = {n: f for n, f in folders.items() if not students or n in students}
     saved = gradebook.check_merge(out, list(lessons), list(chosen))
-    out.mkdir(parents=True, exist_ok=True)
+    gradebook.close(out)
     gradebook.remove_partials(out)
     hide = [submissions.resolve(), out.resolve()]
     enforced = enforcement(online=not offline)
@@ -211,5 +213,6 @@ def main(argv: list[str]) -> int:
     if skipped:
         print(f"Skipped {skipped} file(s) inside student folders: see 'Needs a look' in {args.out / 'gradebook.html'}.")
     print(f"Wrote {args.out / 'gradebook.csv'}, {args.out / 'lms.csv'}, {args.out / 'gradebook.html'}, "
-          f"{args.out / 'projector.html'} and {args.out / 'feedback'}/.")
+          f"{args.out / 'projector.html'} and {args.out / 'feedback'}/, for this account alone (folders 0700, "
+          "files 0600): copy a student's feedback to them yourself.")
     return 0

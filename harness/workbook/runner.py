@@ -36,7 +36,7 @@ from harness.workbook.execute import Run, execute
 from harness.workbook.rebuild import Rebuilt, binds, rebuild
 from harness.plumbing.redaction import redact
 from harness.workbook.restore import Prepared, prepare
-from harness.workbook.sandbox import Sandbox
+from harness.workbook.sandbox import MAX_PROCESSES, Sandbox
 from harness.workbook.verify import Job, verify
 
 STATUSES = ("passed", "failed", "not attempted", "error", "missing", "tampered")
@@ -121,13 +121,15 @@ def check_functions(jobs: list[Job], box: Sandbox, seed: int | None = None) -> l
 
 
 def service_spec(box: Sandbox, boot: Path) -> dict:
-    """How the checker starts the service that serves the graded functions: through `box`'s jail,
-    seeing the student surface and Python only, no network, PYTHONHASHSEED kept (no -E)."""
-    python = os.path.realpath(sys._base_executable)
+    """How the checker starts the service that serves the graded functions, jailed by `box` (seeing
+    the student surface and Python only, no network): forked from the checker into `jail` with
+    `path` as its sys.path, or, to replace one, `command` (PYTHONHASHSEED kept: no -E)."""
     read = surface.read_only_paths(boot.parent)
-    command = box.wrap([python, "-S", "-s", str(boot)], str(box.folder), read=read, network=False)
-    env = {name: value for name, value in box.env().items() if name != "PYTHONPATH"}
-    return {"command": command, "env": env, "cwd": str(box.folder)}
+    python = os.path.realpath(sys._base_executable)
+    return {"jail": box.jail(read, network=False), "path": surface.service_path(boot.parent),
+            "processes": MAX_PROCESSES if box.uid is not None else None, "cwd": str(box.folder),
+            "command": box.wrap([python, "-S", "-s", str(boot)], str(box.folder), read=read, network=False),
+            "env": {name: value for name, value in box.env().items() if name != "PYTHONPATH"}}
 
 
 def read_notebook(path: Path) -> nbformat.NotebookNode:

@@ -1,9 +1,10 @@
 """The student's function, served from a jail: the rebuilt cells run here, their check in the grader.
 
-The checker (`verify.py`) starts this module through the jail (`surface.py` writes the program
-that does, `boot.py`), with the student surface as the only `harness` it can import: the course's
-code with every exercise's reference body replaced by `forward` and no checks nor quizzes. It
-talks to the checker through stdin and stdout only, in the messages of `channel.py`:
+The checker (`verify.py`) forks itself into the jail and runs `main` (or, to replace one, starts
+`boot.py`, which `surface.py` writes), with the student surface as the only `harness` it can
+import: the course's code with every exercise's reference body replaced by `forward`, and no
+checks nor quizzes. It talks to the checker through stdin and stdout only, in the messages of
+`channel.py`:
 
     checker -> here    {"op": "job", "source", "name"}      this process forks a child for the job
     here -> checker    {"op": "loaded", "signature"}        (or "error": the cells raised, no function)

@@ -87,6 +87,11 @@ def python_paths() -> list[str]:
     ]
 
 
+def service_path(folder: Path) -> list[str]:
+    """The service's sys.path: the surface under `folder` first, then Python's own folders."""
+    return [str(folder), *python_paths()]
+
+
 def build(folder: Path, references: set[str]) -> Path:
     """The surface under `folder` (which must not exist) for the references `module.name`; its boot.py."""
     left_out = {str(PACKAGE / name) for name in LEFT_OUT}
@@ -109,7 +114,7 @@ def build(folder: Path, references: set[str]) -> Path:
         file = folder / Path(*module.split(".")).with_suffix(".py")
         file.write_text(stubbed(file.read_text(encoding="utf-8"), module, names), encoding="utf-8")
     boot = folder / "boot.py"
-    boot.write_text(BOOT.format(paths=[str(folder), *python_paths()]), encoding="utf-8")
+    boot.write_text(BOOT.format(paths=service_path(folder)), encoding="utf-8")
     for path in [folder, *folder.rglob("*")]:  # the service's own user reads it, and nothing more
         path.chmod(0o755 if path.is_dir() else 0o644)
     return boot

@@ -6,9 +6,9 @@
 
 `verify` starts the checker, `python -m harness.workbook.verify`, in a clean environment (no key,
 offline, PYTHONHASHSEED=0): it holds the checks and the references and never runs a line of the
-student's. The checker starts the service (`service.py`) through the jail (`box`, as root a uid of
-its own; `surface.read_only_paths`: the student surface and Python, nothing else), which runs the
-rebuilt cells and serves the function; the two talk through one channel of plain data
+student's. The checker forks the service (`service.py`, see `Service`) into the jail (`box`, as root
+a uid of its own; `surface.read_only_paths`: the student surface and Python, nothing else), which
+runs the rebuilt cells and serves the function; the two talk through one channel of plain data
 (`channel.py`). For each job the checker forks a child that
 
 - sends the job; the service forks a child of its own that runs the cells and takes the function;
@@ -52,10 +52,44 @@ class Job:
 
 
 class Service:
-    """The jailed service, as the checker sees it: its process and the two ends of the channel."""
+    """The jailed service, as the checker sees it: its process and the two ends of the channel.
 
-    def __init__(self, spec: dict):
-        self.process = subprocess.Popen(
+    The first one of a checker is forked from it before it imports the checks or reads the hidden
+    seed (so the SDK's import, seconds, is paid once for both, and the service's memory holds
+    neither); it then enters the jail, forgets the grader's `harness` and imports the student
+    surface's. One that replaces it (after a job that did not end cleanly) is started afresh."""
+
+    def __init__(self, pid: int, inp: int, out: int, wait, uid: int | None):
+        self.pid, self.inp, self.out, self._wait, self.uid = pid, inp, out, wait, uid
+        try:
+            started = select.select([self.inp], [], [], SERVICE_START)[0] != []
+            self.ready = started and receive(self.inp)["op"] == "ready"
+        except ChannelClosed:
+            self.ready = False
+
+    @classmethod
+    def forked(cls, spec: dict) -> "Service":
+        to_service, from_service = os.pipe(), os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os.setsid()  # a group of its own, which `stop` kills whole
+                os.dup2(to_service[0], 0)
+                os.dup2(from_service[1], 1)
+                os.dup2(
+                    os.open(os.devnull, os.O_WRONLY), 2
+                )  # never the checker's stderr: the grader waits on it
+                os.closerange(3, 1 << 16)
+                _become_the_service(spec)
+            finally:
+                os._exit(1)
+        os.close(to_service[0])
+        os.close(from_service[1])
+        return cls(pid, from_service[0], to_service[1], lambda: os.waitpid(pid, 0), _uid(spec))
+
+    @classmethod
+    def started(cls, spec: dict) -> "Service":
+        process = subprocess.Popen(
             spec["command"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -64,19 +98,48 @@ class Service:
             cwd=spec["cwd"],
             start_new_session=True,
         )
-        self.inp, self.out = self.process.stdout.fileno(), self.process.stdin.fileno()
-        try:
-            started = select.select([self.inp], [], [], SERVICE_START)[0] != []
-            self.ready = started and receive(self.inp)["op"] == "ready"
-        except ChannelClosed:
-            self.ready = False
+        return cls(
+            process.pid, process.stdout.fileno(), process.stdin.fileno(), process.wait, _uid(spec)
+        )
 
     def stop(self) -> None:
+        """Kill the service and whatever runs in its jail: the jail's first process drops its
+        parent-death signal when it changes user, so killing the process outside is not enough."""
         try:
-            os.killpg(self.process.pid, signal.SIGKILL)
+            os.killpg(self.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
-        self.process.wait()
+        self._wait()
+        if self.uid is not None:
+            from harness.workbook.sandbox import kill_user_processes
+
+            kill_user_processes(self.uid)
+
+
+def _uid(spec: dict) -> int | None:
+    return (spec.get("jail") or {}).get("uid")
+
+
+def _become_the_service(spec: dict) -> None:
+    """In the forked child: into the jail, then the student surface's `harness`, never the grader's."""
+    import importlib
+    import resource
+
+    from harness.plumbing import jail
+
+    if spec["jail"]:
+        jail.enter(**spec["jail"])
+    else:
+        os.chdir(spec["cwd"])
+    if spec.get("processes"):
+        resource.setrlimit(resource.RLIMIT_NPROC, (spec["processes"], spec["processes"]))
+    for name in [m for m in sys.modules if m == "harness" or m.startswith("harness.")]:
+        del sys.modules[name]
+    sys.meta_path[:] = [f for f in sys.meta_path if "editable" not in type(f).__module__]
+    sys.path[:] = spec["path"]
+    sys.path_importer_cache.clear()
+    importlib.invalidate_caches()
+    importlib.import_module("harness.workbook.service").main()
 
 
 def _stand_in(peer: Peer, name: str, signature: list | None, state: dict):
@@ -266,16 +329,21 @@ def run_job(job: dict, service: Service, verdicts: dict, seed: int | None) -> di
     return json.loads(data)
 
 
-def serve() -> None:
-    """Read {"jobs", "service", "seed"} on stdin; write one JSON line per job on stdout, in order."""
-    import harness.checks as checks
+def serve(spec: dict) -> None:
+    """Serve the jobs of {"jobs", "seed"} read on stdin, the function's service started as `spec`
+    says; write one JSON line per job on stdout, in order."""
+    import google.genai.interactions
+    import google.genai.types  # noqa: F401  (the service needs them too: imported once, before its fork)
+
+    service = Service.forked(spec)
+    import harness.checks as checks  # after the fork: the service never holds the checks, nor the seed
 
     request = json.loads(sys.stdin.read())
     checks.exercises()  # loaded once, before any fork
-    verdicts, service = {}, None
+    verdicts = {}
     for job in request["jobs"]:
         if service is None:
-            service = Service(request["service"])
+            service = Service.started(spec)
         if not service.ready:
             result = {
                 "status": "error",
@@ -326,11 +394,11 @@ def verify(
     starts the jailed service ({"command", "env", "cwd"}: `runner.service_spec`)."""
     if not jobs:
         return []
-    request = {"jobs": [asdict(j) for j in jobs], "service": service, "seed": seed}
+    request = {"jobs": [asdict(j) for j in jobs], "seed": seed}
     total = sum(job.timeout + 5 for job in jobs) + SERVICE_START + 60
     try:
         done = subprocess.run(
-            [python, "-m", "harness.workbook.verify"],
+            [python, "-m", "harness.workbook.verify", json.dumps(service)],
             input=json.dumps(request),
             capture_output=True,
             text=True,
@@ -359,4 +427,4 @@ def verify(
 
 
 if __name__ == "__main__":
-    serve()
+    serve(json.loads(sys.argv[1]))
