@@ -38,8 +38,8 @@ LESSON = "03_budgeted_assembly"
 TARGET = "context-engineering-workbook"
 NAMES = ("ivy", "root")  # a student who calls themselves root gets an account of their own, not root's
 
-# Run in one student's kernel: who am I, and what does the OS let me do to a classmate's files?
-PROBE = '''
+# The start of each probe run in a student's kernel: what the OS says to one action.
+ATTEMPT = '''
 import errno, json, os, pwd
 
 def attempt(action):
@@ -48,7 +48,9 @@ def attempt(action):
         return "allowed"
     except OSError as error:
         return errno.errorcode[error.errno]
-
+'''
+# Run in one student's kernel: who am I, and what does the OS let me do to a classmate's files?
+PROBE = ATTEMPT + '''
 other_home, other_notebook, hub_files = {other_home!r}, {other_notebook!r}, {hub_files!r}
 hub_secrets = {{name: attempt(lambda path=path: open(path, "rb").read()) for name, path in hub_files.items()}}
 print(json.dumps({{
@@ -65,16 +67,7 @@ print(json.dumps({{
 
 
 # Run in a student's kernel after grading: what the OS lets them do to the instructor's grades.
-GRADES_PROBE = '''
-import errno, json, os
-
-def attempt(action):
-    try:
-        action()
-        return "allowed"
-    except OSError as error:
-        return errno.errorcode[error.errno]
-
+GRADES_PROBE = ATTEMPT + '''
 print(json.dumps({{**{{name: attempt(lambda path=path: open(path, "rb").read()) for name, path in {grades!r}.items()}},
                   "list": attempt(lambda: os.listdir({out!r}))}}))
 '''
