@@ -14,6 +14,7 @@ from google.genai import types
 from test_grade_outside import checked
 
 from harness.workbook import channel
+from harness.workbook.sandbox import can_isolate
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "grading"))
 from service_tricks import TRICKS  # noqa: E402
@@ -128,3 +129,60 @@ def test_an_exception_crosses_as_its_own_class_or_by_name():
         {"type": "ExerciseFailed", "module": "harness.checks", "message": "m"}
     )
     assert isinstance(forged, channel.ForeignError) and type(forged).__name__ == "ExerciseFailed"
+
+
+REGISTER_PROBE = """from harness.checks import call, exercise, rule
+
+@exercise("99.9", "what the service sees", "operator.neg")
+def _probe(fn):
+    rule(False, "99.9", "SAW " + repr(call("99.9", fn)), "")
+"""
+PROBE = """import json, os, socket, threading
+
+def probe():
+    def attempt(action):
+        try:
+            return repr(action())
+        except Exception as error:
+            return type(error).__name__
+
+    import harness
+    import harness.context
+    import inspect
+    package = os.path.dirname(harness.__file__)
+    return {
+        "checks": sorted(os.listdir(os.path.join(package, "checks"))),
+        "quizzes": os.path.exists(os.path.join(package, "quizzes")),
+        "clone": os.path.exists(CLONE),
+        "installed": [n for p in SITE if os.path.isdir(p) for n in os.listdir(p) if n.startswith("harness")],
+        "reference": inspect.getsource(harness.context.build_context),
+        "fork": attempt(os.fork),
+        "thread": attempt(lambda: threading.Thread(target=print).start()),
+        "connect": attempt(lambda: socket.create_connection(("127.0.0.1", 9), timeout=1)),
+        "processes": len([p for p in os.listdir("/proc") if p.isdigit()]),
+    }
+"""
+
+
+@pytest.mark.skipif(not can_isolate(), reason="needs root for the jail with a uid of its own")
+def test_the_service_sees_the_student_surface_only_and_starts_nothing(tmp_path):
+    import ast
+    import site
+
+    from harness.workbook import ROOT
+    from harness.workbook.runner import check_functions
+    from harness.workbook.sandbox import Sandbox
+    from harness.workbook.verify import Job
+
+    tmp_path.chmod(0o711)
+    where = f"CLONE, SITE = {str(ROOT / 'harness' / 'checks' / 'lesson03.py')!r}, {site.getsitepackages()!r}\n"
+    source = where + PROBE
+    with Sandbox.create(tmp_path) as box:
+        [found] = check_functions([Job("99.9", "probe", source, 120, REGISTER_PROBE)], box)
+    saw = ast.literal_eval(found["rule"].split("SAW ", 1)[1])
+    assert saw["checks"] == ["__init__.py"] and not saw["quizzes"] and not saw["clone"], saw
+    assert saw["installed"] == [] and "_workbook_forward(" in saw["reference"], saw
+    assert saw["fork"] == "BlockingIOError" and saw["thread"] == "RuntimeError", saw
+    assert saw["connect"] == "OSError" and saw["processes"] <= 4, (
+        saw
+    )  # no interface at all; its own /proc
