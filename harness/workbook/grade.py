@@ -24,6 +24,7 @@ alone (0700, its files 0600): on a hub, a student could otherwise read the class
 """
 import argparse
 import hashlib
+import secrets
 import sys
 import threading
 import time
@@ -96,10 +97,12 @@ def fingerprints(found: dict[str, Path], lessons: dict[str, nbformat.NotebookNod
 
 
 def grade_student(found: dict[str, Path], skipped: list[dict], lessons: dict[str, nbformat.NotebookNode],
-                  cell_timeout: float, offline: bool, hide: list[Path]) -> dict[str, list[Result]]:
-    """One student's results, lesson -> Results, from their copies (`collect`) and what was skipped."""
+                  cell_timeout: float, offline: bool, hide: list[Path], seed: int) -> dict[str, list[Result]]:
+    """One student's results, lesson -> Results, from their copies (`collect`) and what was skipped;
+    `seed` draws the hidden inputs, the same for every student of a run."""
     expected = {lesson: exercise_ids(notebook) for lesson, notebook in lessons.items()}
-    results = run_notebooks(found, cell_timeout, offline, expected, pristine=lessons, isolated=True, hide=hide) if found else []
+    results = run_notebooks(found, cell_timeout, offline, expected, pristine=lessons, isolated=True, hide=hide,
+                            seed=seed) if found else []
     graded = {}
     for lesson in lessons:
         graded[lesson] = [r for r in results if r.lesson == lesson]
@@ -145,10 +148,10 @@ def grade(submissions: Path, out: Path, lessons: dict[str, nbformat.NotebookNode
     if kept:
         print(f"Kept {kept} of {len(chosen) * len(lessons)} results (student x lesson) already graded on these very "
               "submissions; --force regrades them.", file=progress)
-    lock, done = threading.Lock(), 0
+    lock, done, seed = threading.Lock(), 0, secrets.randbits(48)  # the hidden inputs' seed: this run's alone
     # Threads are enough: each notebook runs in a kernel process of its own.
     with ThreadPoolExecutor(max_workers=jobs or 2) as pool:
-        futures = {pool.submit(grade_student, found, skipped, todo, cell_timeout, offline, hide): name
+        futures = {pool.submit(grade_student, found, skipped, todo, cell_timeout, offline, hide, seed): name
                    for name, (found, skipped, _, todo) in work.items()}
         for future in as_completed(futures):
             name = futures[future]
