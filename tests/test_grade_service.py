@@ -83,7 +83,6 @@ def test_plain_values_cross_the_channel_as_they_are():
         {"dataclass": "harness.checks.CheckResult", "fields": {}},
         {"function": "harness.context.build_context"},
         {"function": "builtins.eval"},
-        {"ordered_set": [1, 2]},
         {"handle": 1},
         {"list": [1], "extra": 2},
         {"object": "os.system"},
@@ -92,6 +91,12 @@ def test_plain_values_cross_the_channel_as_they_are():
 def test_the_checker_builds_nothing_but_plain_data_from_the_students_side(forged):
     with pytest.raises(channel.ChannelClosed):
         channel.decode(forged)
+
+
+def test_a_set_keeps_the_checkers_order_on_the_students_side_only():
+    ordered = channel.decode({"ordered_set": [3, 1, 2]}, from_checker=True)
+    assert list(ordered) == [3, 1, 2] and channel.encode(ordered) == {"ordered_set": [3, 1, 2]}
+    assert type(channel.decode({"ordered_set": [3, 1, 2]})) is set  # what the checker takes back: a plain set
 
 
 def test_a_subclass_of_a_plain_type_is_not_sent():

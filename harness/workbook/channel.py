@@ -146,7 +146,7 @@ def encode(
             return {"dict": [[walk(k), walk(x)] for k, x in v.items()]}
         if kind in (set, frozenset):
             return {kind.__name__: [walk(x) for x in v]}
-        if isinstance(v, set) and not exact:
+        if isinstance(v, set) and (kind is OrderedSet or not exact):  # the checker's, or one it sent
             return {"ordered_set": [walk(x) for x in v]}
         if kind is bytes:
             return {"bytes": base64.b64encode(v).decode()}
@@ -214,8 +214,9 @@ def decode(data, proxy: Callable[[int], Callable] | None = None, from_checker: b
         tag, body = next(iter(d.items()))
         if len(d) == 2 and tag not in ("model", "dataclass"):
             raise ChannelClosed(f"a value tagged {str(tag)[:40]!r} with more beside it")
-        if tag in SEQUENCES and type(body) is list and (tag != "ordered_set" or from_checker):
-            return SEQUENCES[tag](walk(x) for x in body)
+        if tag in SEQUENCES and type(body) is list:  # the checker keeps no order it is sent: a plain set
+            kind = set if tag == "ordered_set" and not from_checker else SEQUENCES[tag]
+            return kind(walk(x) for x in body)
         if tag == "dict" and type(body) is list:
             return {walk(k): walk(v) for k, v in body}
         if tag == "bytes" and type(body) is str:
