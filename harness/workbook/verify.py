@@ -302,6 +302,7 @@ def run_job(job: dict, service: Service, verdicts: dict, seed: int | None) -> di
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:
+        _end_with_parent()
         os.close(read_fd)
         _child(job, service, verdicts, seed, write_fd)
     os.close(write_fd)
@@ -329,9 +330,24 @@ def run_job(job: dict, service: Service, verdicts: dict, seed: int | None) -> di
     return json.loads(data)
 
 
+def _end_with_parent() -> None:
+    """Be killed when the process that started this one ends: the checker runs outside any jail,
+    and a grader killed mid-run must leave nothing of its own behind (the service's jail ends then
+    too: its first process watches its parent)."""
+    import ctypes
+
+    from harness.plumbing.jail import PR_SET_PDEATHSIG
+
+    parent = os.getppid()
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # it ended before the line above
+        os._exit(1)
+
+
 def serve(spec: dict) -> None:
     """Serve the jobs of {"jobs", "seed"} read on stdin, the function's service started as `spec`
     says; write one JSON line per job on stdout, in order."""
+    _end_with_parent()
     import google.genai.interactions
     import google.genai.types  # noqa: F401  (the service needs them too: imported once, before its fork)
 
