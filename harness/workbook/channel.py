@@ -24,6 +24,7 @@ import dataclasses
 import importlib
 import json
 import os
+import select
 import struct
 import types
 from collections.abc import Callable
@@ -73,9 +74,15 @@ def _read_exactly(fd: int, size: int) -> bytes:
 
 
 def receive(fd: int) -> dict:
-    (size,) = HEADER.unpack(_read_exactly(fd, HEADER.size))
-    if size > MAX_MESSAGE:
-        raise ChannelClosed(f"a message of {size >> 20} MiB, more than {MAX_MESSAGE >> 20} MiB")
+    header = _read_exactly(fd, HEADER.size)
+    (size,) = HEADER.unpack(header)
+    if (
+        size > MAX_MESSAGE
+    ):  # most likely not a header at all: what was written there says who wrote it
+        seen = header + (os.read(fd, 60) if select.select([fd], [], [], 0)[0] else b"")
+        raise ChannelClosed(
+            f"a message of {size >> 20} MiB, more than {MAX_MESSAGE >> 20} MiB ({seen!r})"
+        )
     try:
         message = json.loads(_read_exactly(fd, size))
     except (ValueError, RecursionError) as error:
@@ -146,7 +153,9 @@ def encode(
             return {"dict": [[walk(k), walk(x)] for k, x in v.items()]}
         if kind in (set, frozenset):
             return {kind.__name__: [walk(x) for x in v]}
-        if isinstance(v, set) and (kind is OrderedSet or not exact):  # the checker's, or one it sent
+        if isinstance(v, set) and (
+            kind is OrderedSet or not exact
+        ):  # the checker's, or one it sent
             return {"ordered_set": [walk(x) for x in v]}
         if kind is bytes:
             return {"bytes": base64.b64encode(v).decode()}
@@ -214,7 +223,9 @@ def decode(data, proxy: Callable[[int], Callable] | None = None, from_checker: b
         tag, body = next(iter(d.items()))
         if len(d) == 2 and tag not in ("model", "dataclass"):
             raise ChannelClosed(f"a value tagged {str(tag)[:40]!r} with more beside it")
-        if tag in SEQUENCES and type(body) is list:  # the checker keeps no order it is sent: a plain set
+        if (
+            tag in SEQUENCES and type(body) is list
+        ):  # the checker keeps no order it is sent: a plain set
             kind = set if tag == "ordered_set" and not from_checker else SEQUENCES[tag]
             return kind(walk(x) for x in body)
         if tag == "dict" and type(body) is list:
@@ -368,13 +379,12 @@ class Peer:
 
     def call(self, target, args: tuple, kwargs: dict, **extra):
         """Call `target` on the other end ("fn", or a handle) and return what it returned."""
-        message = {
-            "op": "call",
-            "target": target,
-            "args": self.encode(list(args)),
-            "kwargs": self.encode(kwargs),
-        }
-        return self.outcome(self.request({**message, **extra}), args, kwargs)
+        return self.outcome(self.request(self.calling(target, args, kwargs, **extra)), args, kwargs)
+
+    def calling(self, target, args: tuple, kwargs: dict, **extra) -> dict:
+        """The message that calls `target` with these arguments."""
+        encoded = {"args": self.encode(list(args)), "kwargs": self.encode(kwargs)}
+        return {"op": "call", "target": target, **encoded, **extra}
 
     def outcome(self, reply: dict, args, kwargs):
         """The value of a reply (raising what the other end raised); changed arguments written back."""

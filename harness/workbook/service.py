@@ -6,7 +6,7 @@ import: the course's code with every exercise's reference body replaced by `forw
 checks nor quizzes. It talks to the checker through stdin and stdout only, in the messages of
 `channel.py`:
 
-    checker -> here    {"op": "job", "source", "name"}      this process forks a child for the job
+    checker -> here    {"op": "job", "source", "name", "cpu"}   a child is forked for the job
     here -> checker    {"op": "loaded", "signature"}        (or "error": the cells raised, no function)
     checker -> here    {"op": "call", "target": "fn", "args", "kwargs"}
     here -> checker    {"op": "return", "value", "changed"} or {"op": "raise", "error"}
@@ -16,10 +16,12 @@ checks nor quizzes. It talks to the checker through stdin and stdout only, in th
 While it waits for a reply, the child may ask the checker to call a callable the check passed
 (a handle), to run the harness's reference of another exercise (`forward`: the one being graded
 is refused, and its request is the evidence) or which function `mine("N.M", f)` hands back. The
-child cannot start a process or a thread (RLIMIT_NPROC 0), has `MEMORY` bytes, and prints into
-/dev/null. Nothing it sends is trusted: the checker builds plain values from it (`channel.decode`).
+child cannot start a process or a thread (RLIMIT_NPROC 0), has `MEMORY` bytes and the job's "cpu"
+seconds of CPU (then SIGXCPU ends it: how long an endless loop runs does not depend on the
+machine's load), and prints into /dev/null. Nothing it sends is trusted: the checker builds plain values from it (`channel.decode`).
 """
 
+import math
 import os
 import resource
 import sys
@@ -77,6 +79,10 @@ def _job(message: dict, inp: int, out: int) -> None:
     global _peer
     resource.setrlimit(resource.RLIMIT_NPROC, (0, 0))  # no process, no thread: fork and clone fail
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+    cpu = max(
+        1, math.ceil(float(message.get("cpu", 60)))
+    )  # SIGXCPU then: an endless loop, on any load
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
     functions: dict[str, object] = {}
 
     def answer(request: dict) -> dict:

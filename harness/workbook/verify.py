@@ -21,8 +21,10 @@ runs the rebuilt cells and serves the function; the two talk through one channel
   another exercise, run here; the reference of the exercise being graded is refused, and the
   request is the evidence ("reached": the exercise is `tampered`).
 
-The checker kills a child still running after the job's `timeout`, and then the service, which a
-new one replaces: that exercise gets "did not finish in N s" and the next starts clean.
+A job's `timeout` is CPU-seconds of the function (the service's child gets SIGXCPU then): that
+exercise gets "did not finish in N s", however loaded the machine is. A child of the checker still
+running WALL times as long (wall-clock) is killed, with the service; a new service replaces one
+that did not end its job cleanly, so the next exercise starts clean.
 """
 
 import inspect
@@ -39,6 +41,23 @@ from harness.workbook.channel import ChannelClosed, Peer, error_data, function_p
 
 FIELD_LIMIT = 4_000  # characters kept of any text a child reports
 SERVICE_START = 120  # seconds the service may take to start (the SDK's import, on a loaded machine)
+# A job's `timeout` is CPU-seconds of the student's function (the service's RLIMIT_CPU): an endless
+# loop ends the same on an idle machine and a loaded one. Wall-clock limits, this many times longer,
+# only catch a process stuck without using CPU (a sleep, a read that never ends).
+WALL = 10
+
+
+class OutOfTime(BaseException):
+    """The function used its job's CPU-seconds (a BaseException: no check's `except` takes it)."""
+
+
+def _ended(reply: dict) -> None:
+    """Raise what a service that ended instead of answering means: out of time, or a crash."""
+    if reply.get("status") == -signal.SIGXCPU:
+        raise OutOfTime()
+    raise ChannelClosed(
+        "the process serving your function ended (os._exit, a crash, or out of memory)"
+    )
 
 
 @dataclass
@@ -147,17 +166,16 @@ def _stand_in(peer: Peer, name: str, signature: list | None, state: dict):
 
     def through_the_channel(*args, **kwargs):
         if state.get("gone"):
-            raise ChannelClosed(
-                "the process serving your function has ended (os._exit, a crash, or out of memory)"
-            )
+            raise ChannelClosed("the process serving your function has ended")
         try:
-            return peer.call("fn", args, kwargs)
+            reply = peer.request(peer.calling("fn", args, kwargs))
         except ChannelClosed:
             state["gone"] = True
-            raise ChannelClosed(
-                "the process serving your function ended during the call (os._exit, a crash, "
-                "or out of memory)"
-            ) from None
+            raise
+        if reply["op"] == "ended":
+            state["gone"] = True
+            _ended(reply)
+        return peer.outcome(reply, args, kwargs)
 
     through_the_channel.__name__ = through_the_channel.__qualname__ = name
     try:
@@ -177,17 +195,19 @@ def _stand_in(peer: Peer, name: str, signature: list | None, state: dict):
     return through_the_channel
 
 
-def _checked(exercise: str, fn, seed: int | None) -> dict:
-    """run_check on SEED's inputs, then, if it passed having drawn inputs, on `seed`'s."""
+def _checked(exercise: str, fn, seed: int | None, timeout: float) -> dict:
+    """run_check on SEED's inputs, then, if it passed having drawn inputs, on `seed`'s. Its own time
+    limit is a wall-clock backstop: the function's CPU is the service's to limit."""
     import harness.checks as checks
     from harness.checks import compare
 
+    limit = WALL * max(checks.exercises()[exercise].time_limit, timeout)
     with compare.hidden_seed(None):
-        result = checks.run_check(exercise, fn).to_dict()
+        result = checks.run_check(exercise, fn, time_limit=limit).to_dict()
         drew = compare.drew()
     if result["status"] == "passed" and drew and seed is not None:
         with compare.hidden_seed(seed):
-            hidden = checks.run_check(exercise, fn).to_dict()
+            hidden = checks.run_check(exercise, fn, time_limit=limit).to_dict()
         if hidden["status"] != "passed":
             hidden["hint"] = (hidden["hint"] + " " if hidden["hint"] else "") + (
                 "(This input was drawn at grading time: an answer that works only on the inputs its "
@@ -259,24 +279,32 @@ def check_one(job: dict, service: Service, verdicts: dict, seed: int | None) -> 
         by_path=by_path,
         caught=Exception,
     )
-    state = {}
-    loaded = peer.request({"op": "job", "source": job["source"], "name": job["name"]})
-    if loaded["op"] != "loaded":
-        result = {
-            "status": "error",
-            "rule": "the process serving the function ended while the cells ran "
-            "(os._exit, a crash, or out of memory)",
-        }
+    state, too_long = (
+        {},
+        {"status": "failed", "rule": f"did not finish in {job['timeout']:g} s (an endless loop?)"},
+    )
+    job_message = {"op": "job", "source": job["source"], "name": job["name"], "cpu": job["timeout"]}
+    try:
+        loaded = peer.request(job_message)
+        if loaded["op"] == "ended":
+            state["gone"] = True
+            _ended(loaded)
+        if loaded.get("error"):
+            result = {
+                "status": "error",
+                "rule": f"the cells defining {job['name']} raised {loaded['error']}",
+            }
+        else:
+            fn = _stand_in(peer, job["name"], loaded.get("signature"), state)
+            result = _checked(job["exercise"], fn, seed, job["timeout"])
+    except OutOfTime:
+        result = too_long
+    except ChannelClosed as error:
         state["gone"] = True
-    elif loaded.get("error"):
         result = {
             "status": "error",
-            "rule": f"the cells defining {job['name']} raised {loaded['error']}",
+            "rule": f"the function's process ended while its cells ran ({error})",
         }
-    else:
-        result = _checked(
-            job["exercise"], _stand_in(peer, job["name"], loaded.get("signature"), state), seed
-        )
     result["reached"] = sorted(set(reached))
     result["clean"] = not state.get("gone") and peer.request({"op": "end"})["op"] == "ended"
     return result
@@ -306,7 +334,7 @@ def run_job(job: dict, service: Service, verdicts: dict, seed: int | None) -> di
         os.close(read_fd)
         _child(job, service, verdicts, seed, write_fd)
     os.close(write_fd)
-    data, deadline = b"", time.monotonic() + job["timeout"]
+    data, deadline = b"", time.monotonic() + WALL * job["timeout"] + 60
     while not data.endswith(b"\n") and (left := deadline - time.monotonic()) > 0:
         if not select.select([read_fd], [], [], left)[0]:
             break
@@ -321,10 +349,12 @@ def run_job(job: dict, service: Service, verdicts: dict, seed: int | None) -> di
         pass
     os.waitpid(pid, 0)
     if not data.endswith(b"\n"):
-        if time.monotonic() >= deadline:
+        if (
+            time.monotonic() >= deadline
+        ):  # a function that waits without using CPU (a sleep), or a stuck check
             return {
                 "status": "failed",
-                "rule": f"did not finish in {job['timeout']:g} s (an endless loop?)",
+                "rule": f"did not finish in {WALL * job['timeout'] + 60:g} s (stuck?)",
             }
         return {"status": "error", "rule": "the check's process ended before reporting"}
     return json.loads(data)
@@ -411,7 +441,7 @@ def verify(
     if not jobs:
         return []
     request = {"jobs": [asdict(j) for j in jobs], "seed": seed}
-    total = sum(job.timeout + 5 for job in jobs) + SERVICE_START + 60
+    total = sum(WALL * job.timeout + 65 for job in jobs) + SERVICE_START + 60
     try:
         done = subprocess.run(
             [python, "-m", "harness.workbook.verify", json.dumps(service)],
