@@ -178,7 +178,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--force", action="store_true",
                         help="regrade students already graded on the same submissions (default: keep their results)")
     parser.add_argument("--jobs", type=int, default=None, metavar="N", help="students graded at once (default 2)")
-    parser.add_argument("--cell-timeout", type=float, default=60, metavar="S", help="interrupt a cell after S seconds (default 60)")
+    parser.add_argument("--cell-timeout", type=float, default=60, metavar="S", help="interrupt a cell after S seconds, and give each exercise's function S CPU-seconds (default 60)")
     parser.add_argument("--lessons", type=Path, default=None, metavar="DIR",
                         help="the pristine lessons to grade against (default: the ones built from solutions/)")
     parser.add_argument("--share-of-rules", action="append", default=[], metavar="EXERCISE",
