@@ -5,7 +5,8 @@ level are the course, in lesson order:
 
     usage (00) · history (01) · ordering (02) · context (03) · truncation, masking (04)
     transcript, compaction (05, 06) · billing (07) · probes (08) · budgets, triggers (09)
-    partitioning, coordinator (10) · server_state (11) · capstone (the last lesson)
+    partitioning, coordinator (10) · server_state (11) · retrieval (12)
+    offload, corpus_shell, memory, library (13) · capstone (the last lesson)
     tools: the agent's workspace · tokens, models, formats: the counter and tables every layer shares
 
 beside the packages `agent` (the loop the later lessons run), `checks`, `quizzes`, `widgets` (what a

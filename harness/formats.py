@@ -277,3 +277,28 @@ def document_text(rank: int, title: str, text: str) -> str:
 def is_document(text: str) -> bool:
     """True for a text part written by `document_text`."""
     return text.startswith(DOCUMENT_PREFIX)
+
+
+# --- A knowledge base's index (lesson 13's harness writes it; the library tutor's glass box reads it) --
+INDEX_NAME = "INDEX.md"
+INDEX_HEADER = "# INDEX: one line per file, newest first. Read a file when its line matches the question."
+_INDEX_ENTRY = re.compile(r"^- ([^\s:()][^\s:]*): (.*)$", re.M)
+
+
+def entry_line(path: str, description: str) -> str:
+    """The index line of one file: `- path: description`."""
+    return f"- {path}: {description}"
+
+
+def omitted_line(count: int) -> str:
+    """The index's last line when it leaves out the `count` oldest files.
+
+    >>> index_entries("\\n".join([INDEX_HEADER, entry_line("notes/a.md", "Godot: my toolkit"), omitted_line(3)]))
+    [('notes/a.md', 'Godot: my toolkit')]
+    """
+    return f"- ({count} older file{'s' if count != 1 else ''} not listed: grep -rl finds them)"
+
+
+def index_entries(index: str) -> list[tuple[str, str]]:
+    """(path, description) of each entry line of an index text, in its order."""
+    return [(found.group(1), found.group(2)) for found in _INDEX_ENTRY.finditer(index)]

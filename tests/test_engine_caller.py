@@ -2,7 +2,8 @@
 from google.genai import types
 
 from harness import MODEL
-from harness.engine import call_arguments, caller, reader
+from harness.engine import reader
+from harness.engine.compat import call_arguments, caller
 
 FORECASTS = []
 

@@ -1,5 +1,6 @@
 """Embeddings on the glass box, through the SDK's `client.models.embed_content` and raw REST: the
-documented dimensions, vectors that follow shared words, and Gemini's errors for what it refuses."""
+documented dimensions, vectors that follow meanings (synonyms near, unknown names weak), and Gemini's
+errors for what it refuses."""
 import itertools
 import json
 import math
@@ -163,3 +164,37 @@ def test_the_cookbooks_embedding_cells_run_with_either_dropdown_model(glass_box,
     assert (len(single.values), len(cut.values)) == (3072, 10) and cut.values == single.values[:10]
     reply = glass_box.models.embed_content(model=model, contents="What is the meaning of life?")
     assert len(reply.embeddings[0].values) == 3072
+
+
+def test_every_word_of_the_table_is_in_one_concept_and_inflections_find_it():
+    from harness.engine.embeddings import CONCEPTS, known
+
+    listed = [word for line in CONCEPTS.read_text().splitlines() if line.strip() and not line.startswith("#")
+              for word in line.split()]
+    assert len(listed) == len(set(listed)) > 1000
+    assert [known(w) for w in ("scheduled", "running", "invoices", "bosses", "zorblax")] == \
+        ["schedule", "run", "invoice", "boss", None]
+
+
+def test_synonyms_are_nearer_than_words_of_one_topic_which_are_nearer_than_unrelated_words():
+    synonyms, same_topic, unrelated = (cosine(vector("invoice"), vector(other)) for other in ("bill", "price", "cat"))
+    assert synonyms == pytest.approx(0.89, abs=0.03) and same_topic == pytest.approx(0.18, abs=0.05)
+    assert abs(unrelated) < 0.05
+
+
+def test_a_paraphrase_that_shares_no_word_finds_its_passage(glass_box):
+    passage = "Employees who feel sick should stay home and tell their manager."
+    question = "Must an ill worker remain at the house and inform the boss?"
+    assert not set(words(passage)) & set(words(question))
+    [query] = _embed(glass_box, question, task_type="RETRIEVAL_QUERY", output_dimensionality=768)
+    passages = _embed(glass_box, PASSAGES + [passage], task_type="RETRIEVAL_DOCUMENT", output_dimensionality=768)
+    assert max(range(len(passages)), key=lambda i: cosine(query, passages[i])) == len(PASSAGES)
+
+
+def test_an_unknown_name_matches_only_itself_and_weighs_less_than_a_known_word():
+    from harness.engine.embeddings import UNKNOWN
+
+    assert abs(cosine(vector("Zorblax"), vector("Quennet"))) < 0.05
+    both = vector("invoice Zorblax")
+    assert cosine(both, vector("Zorblax")) == pytest.approx(UNKNOWN / math.hypot(1, UNKNOWN), abs=0.02)
+    assert cosine(both, vector("invoice")) > cosine(both, vector("Zorblax"))

@@ -1,6 +1,6 @@
 """JSON mode as a model does it: the answer fits the schema, and its values come from the prompt.
 
-Each rule of harness/engine/json_fill.py and json_prompt.py, asked through the unmodified SDK (so
+Each rule of harness/engine/compat/json_fill.py and json_prompt.py, asked through the unmodified SDK (so
 the schemas are the ones it makes from pydantic models, list[Model], TypedDict, Enum and Literal).
 """
 import datetime

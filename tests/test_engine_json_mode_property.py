@@ -255,8 +255,8 @@ def test_a_schema_keyword_holding_anything_is_an_answer_or_a_400_naming_it(keywo
 def test_a_pathological_prompt_is_read_in_linear_time(prompt):
     import time
 
-    from harness.engine.json_fill import fill
-    from harness.engine.json_prompt import Prompt, described_schema
+    from harness.engine.compat.json_fill import fill
+    from harness.engine.compat.json_prompt import Prompt, described_schema
 
     schema = {"type": "array", "items": {"type": "object", "properties": {
         "name": {"type": "string"}, "city": {"type": "string"}, "count": {"type": "integer"}}}}

@@ -1,9 +1,9 @@
-"""Service tiers (harness/engine/tiers.py): the tier asked in the request, the tier that served it in
+"""Service tiers (harness/engine/compat/tiers.py): the tier asked in the request, the tier that served it in
 Gemini's `x-gemini-service-tier` header and in usageMetadata, as the cookbook's Inference_tiers reads it."""
 import pytest
 from google.genai import errors
 
-from harness.engine.tiers import HEADER
+from harness.engine.compat.tiers import HEADER
 
 QUESTION = "Why is the sky blue?"
 

@@ -61,7 +61,9 @@ def run(notebook: Path, setting: str, monkeypatch, last: str = "") -> list[tuple
 
 
 def test_every_lesson_is_in_the_list():
-    assert LESSONS == tuple(f"{n:02d}" for n in range(13)), LESSONS
+    """LESSONS is read from solutions/: the numbers run from 00 with no gap, and the capstone is last."""
+    assert LESSONS == tuple(f"{n:02d}" for n in range(len(LESSONS))), LESSONS
+    assert next(SOLUTIONS.glob(f"{LESSONS[-1]}_*.ipynb")).stem.endswith("capstone")
 
 
 @pytest.mark.parametrize("lesson", LESSONS)

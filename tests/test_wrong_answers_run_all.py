@@ -1,4 +1,4 @@
-"""Each lesson 00-09 run top to bottom with a wrong answer in every exercise: no cell shows an error
+"""Each lesson 00-12 run top to bottom with a wrong answer in every exercise: no cell shows an error
 and the quiz renders. A failed check hands the cells below the harness's function (`mine`), so a
 student who is stuck still sees the rest of the lesson work.
 
@@ -30,6 +30,8 @@ FIXTURES = {
     "9.1": "w09.calls_as_tool_outputs", "9.2": "w09.always_compacts_first",
     "10.1": "w10.largest_first", "10.2": "w10.last_text_wins",
     "11.1": "w11.input_only",
+    "12.1": "w12.ties_by_first_seen", "12.2": "w12.stops_at_the_first_misfit",
+    "13.1": "w13.omitted_line_not_counted", "13.2": "w13.older_wins",
 }
 IMPORTS = f"""import sys
 sys.path.insert(0, {str(TESTS)!r})
@@ -37,6 +39,8 @@ import test_wrong_answers_00_03 as w03, test_wrong_answers_04_06 as w46, test_wr
 import test_wrong_answers_09 as w09
 import test_wrong_answers_10 as w10
 import test_wrong_answers_11 as w11
+import test_wrong_answers_12 as w12
+import test_wrong_answers_13 as w13
 
 def wrong79(exercise, what):
     return next(fn for ex, said, fn, _ in w714.WRONG if (ex, said) == (exercise, what))

@@ -21,7 +21,8 @@ from harness.checks import exercises, reference, run_check
 ROOT = Path(__file__).resolve().parents[2]
 INSTRUCTORS = ROOT / "INSTRUCTORS.md"
 FIXTURE_MODULES = ("test_wrong_answers_00_03", "test_wrong_answers_04_06", "test_wrong_answers_07_14",
-                   "test_wrong_answers_09", "test_wrong_answers_10", "test_wrong_answers_11")
+                   "test_wrong_answers_09", "test_wrong_answers_10", "test_wrong_answers_11",
+                   "test_wrong_answers_12", "test_wrong_answers_13")
 _BLOCK = re.compile(r"(<!-- generated: (?P<name>[\w-]+) -->\n).*?(<!-- end generated -->)", re.S)
 
 

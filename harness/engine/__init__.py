@@ -10,25 +10,32 @@ wire format, so lessons call `client.models.generate_content(...)` exactly as th
 
 It is a teaching instrument, not a language model: its memory is exactly the request it is
 given, its token counts use `harness.tokens.approx_tokens`, and the same request always gets the
-same answer. One idea per module:
+same answer. One idea per module (tests/test_engine_layering.py checks this list against the files):
 
-    server      the HTTP server and the routes of the REST API
+    server      the HTTP server and the routes of the REST API; the one dispatch point to compat
     wire        request validation and Google-style errors
+    fields      a request's fields read as proto JSON reads them, at every depth
+    limits      the model's context window, the generation settings' ranges, where an answer stops
     prompt      a request as blocks of text, and their token counts
     cache       the implicit prefix cache and the explicit `cachedContents` store
-    behaviours  which behaviour answers a request: summariser, a scenario's policy, caller or reader
+    bounded     a store held to a count and a total of bytes, the oldest dropped first
+    behaviours  which behaviour answers: summariser, a scenario's policy, reader (or compat)
     scenario    the plug-in interface: a Scenario subclass per scenario, its Skills, the registry
     agent_policy  the generic coding agent every coding task's scenario subclasses
-    caller      tools no scenario knows: function calling in AUTO, ANY and NONE modes, or the reader
-    function_choice  which declared functions a request asks for (words shared with each)
-    call_arguments   the arguments of a call, from what the request shows
     reader      answers a question from the request, or says it does not know
     summariser  writes an extractive summary under the headings it is asked for
-    embeddings  embedContent / batchEmbedContents: vectors that follow shared words
+    thinking    how much the glass box "thinks", by a stated rule, and what it shows of it
+    signatures  thought signatures, as Gemini 3 and later enforce them in function calling
+    streaming   one answer as the chunks streamGenerateContent sends
+    embeddings  embedContent / batchEmbedContents: vectors that follow the meanings of a small table
     models_api  models.list / models.get: the tables of harness/models.py as Model resources
-    tiers       the service tier a request asks for, and the header that says which served it
-    openai_compat   a Chat Completions request read as a generateContent request
-    openai_answers  the OpenAI-compatible endpoint's routes, answers, streams and errors
+    interactions        the Interactions API: server-held history replayed into the context
+    interaction_input   an interaction's request as the generateContent request that answers it
+    interaction_events  an interaction as server-sent events
+    replay      answers from a recording of real Gemini traffic instead of the rules
+    compat      (a package) what no lesson uses, kept so the wire stays faithful: JSON mode,
+                function calling for unregistered tools, the OpenAI-compatible endpoint, service
+                tiers. Frozen; its own docstring lists its modules.
 
 It knows no task: each scenario of `harness/scenarios/` registers what its glass box knows when
 imported (`harness.connect()` imports them). It imports only itself, `harness.tokens`,

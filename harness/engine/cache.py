@@ -25,10 +25,20 @@ import threading
 import time
 
 from harness.engine import MIN_CACHE_TOKENS
-from harness.engine.prompt import Block, blocks, count_tokens
+from harness.engine.bounded import Bounded
+from harness.engine.limits import check_input
+from harness.engine.prompt import Block, blocks, canonical, count_tokens
 from harness.engine.wire import WireError, check_built_in_tools, check_contents, invalid, resolve_model
 
 DEFAULT_TTL_SECONDS = 3600.0  # the API's default when create() gives neither ttl nor expireTime
+# [OFF] ai.google.dev/gemini-api/docs/caching (as copied in public pages, read 2026-12-03):
+# "There are no minimum or maximum bounds on the TTL", so any ttl proto's Duration reads is taken. Gemini bills
+# storage by the hour instead of capping it, and publishes no limit on the number of caches
+# (searched
+# docs and issues, 2026-12-03): these bounds are ours, so that a kernel's memory stays small; the
+# oldest cache goes first and its name then gets Gemini's answer to an unknown cache.
+MAX_CACHES = 100
+MAX_CACHE_BYTES = 64 * 1024 * 1024
 CACHED_FIELDS = ("systemInstruction", "tools", "toolConfig", "contents")
 
 
@@ -119,7 +129,7 @@ class CachedContentStore:
     def __init__(self):
         self.clock = time.time  # replaced in tests through cache.set_clock
         self._lock = threading.Lock()
-        self._entries: dict[str, dict] = {}
+        self._entries = Bounded(MAX_CACHES, MAX_CACHE_BYTES)
         self._serial = 0  # names count up: deterministic, and never reused after a delete
 
     def create(self, body: dict, api_version: str = "v1beta") -> dict:
@@ -132,16 +142,17 @@ class CachedContentStore:
         if tokens < MIN_CACHE_TOKENS[model]:
             raise invalid(f"Cached content is too small. total_token_count={tokens}, "
                           f"min_total_token_count={MIN_CACHE_TOKENS[model]}")
+        check_input(tokens, model)  # a cache is part of each prompt that uses it: the same limit
         now = self.clock()
         expires = _expiry(body, now)  # a bad ttl is refused here, before the table is touched
         with self._lock:
             self._serial += 1
             name = f"cachedContents/glassbox{self._serial:06d}"
-            self._entries[name] = {
-                "name": name, "model": f"models/{model}", "displayName": body.get("displayName", ""),
-                "createTime": now, "updateTime": now, "expireTime": expires,
-                "request": request, "tokens": tokens}
-            return self.resource(self._entries[name])
+            entry = {"name": name, "model": f"models/{model}", "displayName": body.get("displayName", ""),
+                     "createTime": now, "updateTime": now, "expireTime": expires,
+                     "request": request, "tokens": tokens}
+            self._entries.put(name, entry, len(canonical(request)))
+            return self.resource(entry)
 
     def get(self, name: str) -> dict:
         """The live entry called `name`; 403 like the real API when it is unknown or expired
@@ -149,7 +160,7 @@ class CachedContentStore:
         with self._lock:
             entry = self._entries.get(name)
             if entry is not None and entry["expireTime"] <= self.clock():
-                del self._entries[name]  # an expired cache is gone for good, as for real
+                self._entries.pop(name)  # an expired cache is gone for good, as for real
                 entry = None
         if entry is None:
             raise WireError(403, "PERMISSION_DENIED", "CachedContent not found (or permission denied)")
@@ -166,12 +177,12 @@ class CachedContentStore:
     def delete(self, name: str) -> dict:
         self.get(name)
         with self._lock:
-            self._entries.pop(name, None)
+            self._entries.pop(name)
         return {}
 
     def list(self, page_size: int = 100, page_token: str = "") -> dict:
         with self._lock:
-            names = sorted(self._entries)
+            names = sorted(self._entries.keys())
         live = []
         for name in names:
             try:

@@ -21,12 +21,12 @@ Error paths use the proto names (`contents[0].parts[1].function_call`), as Googl
 NOTE: a string holding a lone UTF-16 surrogate (`"\\ud800"` in the JSON) is refused here too: it is
 not text, and writing it back out would fail later, far from the cause.
 """
+import functools
 import json
 import re
 
 from google.genai import types
 
-from harness.engine.tiers import ACCEPTED as ACCEPTED_TIERS
 from harness.engine.wire import invalid
 
 ANY = None  # a value kept as sent: data, or a message the glass box does not read
@@ -37,6 +37,10 @@ _TYPES = {"string": (str, "TYPE_STRING"), "int": (int, "TYPE_INT32"), "float": (
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")  # a regex scan: a per-character loop was the engine's hot spot
 _BASE64 = re.compile(r"[A-Za-z0-9+/_-]*={0,2}")  # proto JSON reads standard and URL-safe base64, padded or not
 _V = "type.googleapis.com/google.ai.generativelanguage.v1beta."
+# The service tiers a request may name, upper-cased as _enum compares them: the SDK's ("flex") and
+# the proto's ("SERVICE_TIER_FLEX", which the docs' own snippet sent in 2026; compat/tiers.py).
+_TIERS = ("UNSPECIFIED", "STANDARD", "FLEX", "PRIORITY")
+SERVICE_TIERS = _TIERS + tuple(f"SERVICE_TIER_{name}" for name in _TIERS)
 
 
 def _message(message_type: str, **fields) -> tuple:
@@ -56,6 +60,18 @@ def _enum(enum_type: str, values) -> tuple:
 def _map(spec) -> tuple:
     """A map<string, spec>: the keys are data (property names), kept exactly as sent."""
     return ("map", spec)
+
+
+def _object(object_type: str, **fields) -> tuple:
+    """An object of a JSON API (the Interactions API, the OpenAI-compatible endpoint): names kept as
+    sent, each listed field typed; a name it does not list is kept as sent (those APIs grow)."""
+    return ("object", object_type, fields)
+
+
+def _one_of(*specs) -> tuple:
+    """A field that takes one of several JSON types (a string, an object or a list of them): the
+    first spec whose JSON type the value has reads it."""
+    return ("one_of", specs)
 
 
 # The enums' names as the installed SDK lists them ([OFF] google-genai 3.6.1 types, 2026-12-01).
@@ -99,18 +115,20 @@ GENERATE = _message("GenerateContentRequest", model="string", contents=_repeated
                     systemInstruction=CONTENT, tools=_repeated(TOOL), toolConfig=TOOL_CONFIG,
                     safetySettings=_repeated(SAFETY_SETTING),
                     generationConfig=GENERATION, cachedContent="string", labels=ANY,
-                    serviceTier=_enum("ServiceTier", ACCEPTED_TIERS), store="bool")
+                    serviceTier=_enum("ServiceTier", SERVICE_TIERS), store="bool")
 CACHED = _message("CachedContent", name="string", model="string", displayName="string", contents=_repeated(CONTENT),
                   systemInstruction=CONTENT, tools=_repeated(TOOL), toolConfig=TOOL_CONFIG, ttl="string",
                   expireTime="string")
 COUNT = _message("CountTokensRequest", contents=_repeated(CONTENT), generateContentRequest=GENERATE, model="string")
 
 
+@functools.lru_cache(maxsize=1024)  # a few hundred field names, read once per field of every request
 def snake(name: str) -> str:
     """`maxOutputTokens` -> `max_output_tokens` (the proto name, used in error paths)."""
     return re.sub(r"(?<!^)([A-Z])", r"_\1", name).lower()
 
 
+@functools.lru_cache(maxsize=1024)
 def _camel(name: str) -> str:
     head, *rest = name.split("_")
     return head + "".join(word[:1].upper() + word[1:] for word in rest)
@@ -142,8 +160,27 @@ def _at(path: str) -> str:
     return f" at '{path}'" if path else ""
 
 
+SHOWN_CHARACTERS = 80  # an error message quotes this much of a bad value, never a whole 20 MB body
+
+
 def _shown(value) -> str:
-    return f'"{value}"' if isinstance(value, str) else json.dumps(value)
+    shown = f'"{value}"' if isinstance(value, str) else json.dumps(value)
+    return shown if len(shown) <= SHOWN_CHARACTERS else shown[:SHOWN_CHARACTERS] + "..."
+
+
+def _json_type(spec) -> tuple:
+    """The Python types of the JSON values `spec` reads."""
+    if spec is ANY:
+        return (object,)
+    if isinstance(spec, str):
+        return (int, float, str) if spec in ("int", "float") else (_TYPES[spec][0],)
+    return {"enum": (str,), "repeated": (list,), "one_of": (object,)}.get(spec[0], (dict,))
+
+
+def _label(spec) -> str:
+    if isinstance(spec, str):
+        return _TYPES[spec][1] if spec in _TYPES else spec
+    return {"repeated": "list", "map": "map"}.get(spec[0], spec[1] if len(spec) > 2 else "value")
 
 
 def _check_text(value: str, path: str) -> None:
@@ -182,6 +219,20 @@ def _read(spec, value, path: str, name: str):
         return value
     if spec[0] == "enum":
         return _enum_value(spec, value, path)
+    if spec[0] == "one_of":
+        for option in spec[1]:
+            a_bool_elsewhere = isinstance(value, bool) and option != "bool"
+            if isinstance(value, _json_type(option)) and not a_bool_elsewhere:
+                return _read(option, value, path, name)
+        labels = " or ".join(_label(option) for option in spec[1])
+        raise invalid(f"Invalid value at '{path}' ({labels}), {_shown(value)}")
+    if spec[0] == "object":
+        if not isinstance(value, dict):
+            raise invalid(f"Invalid value at '{path}' ({spec[1]}), {_shown(value)}")
+        fields = spec[2]
+        return {key: _read(fields[key], item, f"{path}.{key}" if path else key, key)
+                if key in fields else _any(item, path)
+                for key, item in value.items() if item is not None}
     if spec[0] == "map":
         if not isinstance(value, dict):
             raise invalid(f"Invalid value at '{path}' (map), {_shown(value)}")

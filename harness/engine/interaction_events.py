@@ -21,11 +21,6 @@ UNKNOWN_EVENT = ("last_event_id {event!r} is not an event of interaction {id}: s
                  "this interaction's stream (they look like '{id}:3'), or leave it out to replay from the start.")
 
 
-def streamed(raw: bytes) -> bool:
-    """True when a create's body (already parsed once by the route) asks for `stream: true`."""
-    return json.loads(raw or b"{}").get("stream") is True
-
-
 def _step_events(index: int, step: dict) -> list[dict]:
     """step.start, its deltas and step.stop for one step: text in pieces, a call or a thought whole."""
     if step["type"] != "model_output":
@@ -71,10 +66,10 @@ def encode_events(interaction: dict, after: str = "") -> bytes:
                     for e in sent)
 
 
-def stream_of(method: str, query: str, raw: bytes, interaction: dict) -> bytes | None:
+def stream_of(method: str, query: str, body: dict, interaction: dict) -> bytes | None:
     """The SSE body when the request asks for one (a create with `stream: true`, a get with
     `?stream=true`), else None: the route then answers the interaction as JSON."""
-    if method == "POST" and streamed(raw):
+    if method == "POST" and body.get("stream") is True:
         return encode_events(interaction)
     params = {key: values[0] for key, values in parse_qs(query).items()}
     if method == "GET" and params.get("stream", "").lower() == "true":

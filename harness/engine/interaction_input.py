@@ -11,6 +11,7 @@ missing-signature 400.
 """
 import json
 
+from harness.engine.fields import ANY, STRUCT, _object, _one_of, _repeated
 from harness.engine.wire import invalid
 
 NO_INPUT = "An interaction needs an `input`: a string, a content object or a list of them."
@@ -20,9 +21,31 @@ _REMOTE = ("mcp_server", "tool_search")
 REMOTE = ("tools[{index}].{kind}: the glass box cannot use the {kind} tool (it is offline and reaches no server), "
           "and answering without it would hide that. Declare the functions you need and run them yourself, "
           "or run online with a key.")
-_SCALARS = {"model": (str, "TYPE_STRING"), "agent": (str, "TYPE_STRING"), "system_instruction": (str, "TYPE_STRING"),
-            "previous_interaction_id": (str, "TYPE_STRING"), "store": (bool, "TYPE_BOOL"),
-            "background": (bool, "TYPE_BOOL"), "stream": (bool, "TYPE_BOOL"), "service_tier": (str, "TYPE_STRING")}
+# The create body's fields the glass box reads, typed at every depth (fields.normalise reads the
+# body with it before anything else does), as google-genai 3.6.1 sends them (google/genai/_gaos/types/
+# interactions/, read 2026-12-01). A field not listed is kept as sent: the API grows often.
+INPUT_CONTENT = _object("Content", type="string", text="string", data="string", uri="string",
+                        mime_type="string", call_id="string", name="string", result=ANY,
+                        id="string", arguments=STRUCT, signature="string", summary=ANY,
+                        role="string")
+_CONTENTS = _one_of("string", INPUT_CONTENT, _repeated(_one_of("string", INPUT_CONTENT)))
+INPUT_CONTENT[2]["content"] = _CONTENTS  # a turn's or a step's content holds contents
+_FORMAT = _object("ResponseFormat", type="string", mime_type="string", schema=STRUCT)
+_TOOL_CHOICE = _object("ToolChoice", allowed_tools=_object("AllowedTools", mode="string",
+                                                           tools=_repeated("string")))
+INTERACTION = _object(
+    "CreateInteractionRequest", model="string", agent="string", agent_config=STRUCT,
+    input=_CONTENTS,
+    previous_interaction_id="string", store="bool", background="bool", stream="bool",
+    service_tier="string", system_instruction="string", response_mime_type="string",
+    tools=_repeated(_object("Tool", type="string", name="string", description="string",
+                            parameters=STRUCT)),
+    generation_config=_object(
+        "GenerationConfig", temperature="float", top_p="float", max_output_tokens="int",
+        stop_sequences=_repeated("string"), seed="int", response_mime_type="string",
+        thinking_level="string", thinking_summaries="string",
+        tool_choice=_one_of("string", _TOOL_CHOICE)),
+    response_format=_one_of(_FORMAT, _repeated(_FORMAT)))
 _MODEL_STEPS = ("thought", "model_output", "function_call")
 _STEPS = _MODEL_STEPS + ("user_input", "function_result")
 _GENERATION = {"max_output_tokens": "maxOutputTokens", "temperature": "temperature", "top_p": "topP",
@@ -133,8 +156,6 @@ def _tool_config(choice) -> dict | None:
 def _tools(tools) -> list[dict]:
     """The interaction's tools as generateContent's: functions in one declarations list, a built-in
     tool under its own name (for the glass box's 400 naming it, wire.check_built_in_tools)."""
-    if not isinstance(tools, list):
-        raise invalid(f"`tools` must be a list of tool objects, got {type(tools).__name__}.")
     functions, built_in = [], []
     for index, tool in enumerate(tools):
         kind = tool.get("type") if isinstance(tool, dict) else None
@@ -151,15 +172,6 @@ def _tools(tools) -> list[dict]:
         else:
             built_in.append({_BUILT_IN.get(kind, kind): {}})
     return ([{"functionDeclarations": functions}] if functions else []) + built_in
-
-
-def check_fields(body: dict) -> None:
-    """A 400 for a top-level field of the wrong JSON type (the SDK checks them; raw REST may not).
-    NOTE: worded as generateContent's front end words it (fields.py); the Interactions API's own
-    wording for these is quoted nowhere public (searched 2026-12-02)."""
-    for name, (kind, label) in _SCALARS.items():
-        if name in body and body[name] is not None and not isinstance(body[name], kind):
-            raise invalid(f"Invalid value at '{name}' ({label}), {json.dumps(body[name])[:80]}")
 
 
 # The SDK's ServiceTier also names "deferred", which the docs describe for Gemini Enterprise Agent Platform's

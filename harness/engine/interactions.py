@@ -22,9 +22,11 @@ implicit-cache simulation as generateContent (implicit caching only).
 Retention: Gemini keeps a stored interaction 55 days on the paid tier and 1 day on the free tier
 ([OFF] "Data storage and retention", ai.google.dev/gemini-api/docs/interactions, as copied in public
 repositories Jul-Nov 2026; read 2026-12-02). The glass box keeps one RETENTION_SECONDS (the paid
-tier's 55 days, on `clock`, which tests move) and at most MAX_STORED in its memory, the oldest going
-first; `store=false` keeps none, and so rules out a later `previous_interaction_id` and
-`background=true` (the same page: store=false "is incompatible with background execution").
+tier's 55 days, on `clock`, which tests move) and, since Gemini publishes no count or size limit for
+stored interactions (searched docs and issues, 2026-12-03), at most MAX_STORED of them and
+MAX_STORED_BYTES of their contents in its memory (bounded.py), the oldest going first: an id
+dropped is answered as Gemini answers an unknown one. `store=false` keeps none, and so rules out a
+later `previous_interaction_id` and `background=true` (the same page: store=false "is incompatible with background execution").
 
 Agents (`agent=`, such as Deep Research, with its `agent_config`): Google runs them on its own
 servers, searching the web and running tools for minutes; the glass box is offline and has none, so
@@ -45,21 +47,28 @@ import hashlib
 import re
 import threading
 import time
-from collections import OrderedDict
 
-from harness.engine.interaction_input import check_fields, generate_body
+from harness.engine.bounded import Bounded
+from harness.engine.interaction_input import generate_body
 from harness.engine.prompt import canonical
 from harness.engine.wire import WireError, invalid
 from harness.models import AGENTS
 
-MAX_STORED = 1_000  # a lesson or a cookbook session makes tens; a whole cohort's kernel stays small
+# Our bounds (Gemini publishes none): a lesson makes tens of interactions of a few kB. A record is
+# charged the JSON length of what it keeps, its replayed history included, so the bytes held in
+# memory (history shared between records) stay below MAX_STORED_BYTES plus Python's overhead.
+MAX_STORED = 1_000
+MAX_STORED_BYTES = 64 * 1024 * 1024
 RETENTION_SECONDS = 55 * 24 * 3600  # [OFF] the paid tier's 55 days (the free tier's is 1 day)
 # NOTE: Gemini's status and code for an unknown id are 404 "not_found" (googleapis/python-genai#2985,
 # 2026-09-19, a GET of an id Gemini had just issued); its wording for an unknown or deleted id, or for
 # a turn that follows a store=false one, was found nowhere public (searched issues, code, docs and
 # pages for "interaction not found", "Interaction with id", previous_interaction_id, 2026-12-01 and
 # 2026-12-02): the words are the glass box's own.
-NOT_FOUND = "Interaction {id} was not found: it does not exist, was deleted, or was created with store=false."
+NOT_FOUND = ("Interaction {id} was not found: it does not exist, was deleted, was created with "
+             "store=false, or was dropped (the glass box keeps the newest "
+             f"{MAX_STORED:,} interactions, {MAX_STORED_BYTES // 2**20} MB in all). Send the "
+             "conversation again, or continue from a newer id.")
 NO_MODEL = "An interaction needs a `model` (for example 'gemini-3.8-flash') or an `agent`."
 AGENT = ("The glass box cannot run the agent {agent!r}: Google's hosted agents (Deep Research, Antigravity) "
          "plan, search the web and run tools on Google's servers, and the glass box is an offline stand-in "
@@ -117,10 +126,11 @@ def usage_of(metadata: dict) -> dict:
 
 
 class Interactions:
-    """The stored interactions of one glass box: at most MAX_STORED, the oldest dropped first."""
+    """The stored interactions of one glass box: within MAX_STORED and MAX_STORED_BYTES, the oldest
+    dropped first."""
 
     def __init__(self):
-        self._stored: OrderedDict[str, dict] = OrderedDict()
+        self._stored = Bounded(MAX_STORED, MAX_STORED_BYTES)
         self._lock = threading.Lock()
         self._created = 0
         self.clock = time.time  # seconds since the epoch; tests move it to expire a stored interaction
@@ -129,7 +139,7 @@ class Interactions:
         with self._lock:
             record = self._stored.get(name)
             if record is not None and self.clock() - record["stored_at"] > RETENTION_SECONDS:
-                del self._stored[name]  # past its retention: gone, as on Gemini
+                self._stored.pop(name)  # past its retention: gone, as on Gemini
                 record = None
             if record is None:
                 raise WireError(404, "NOT_FOUND", NOT_FOUND.format(id=name))
@@ -138,9 +148,6 @@ class Interactions:
     def create(self, body: dict, version: str, generate) -> dict:
         """Answer and (unless store is false) keep an interaction; `generate(model, body, version)`
         is the glass box's generateContent."""
-        if not isinstance(body, dict):
-            raise invalid(NO_MODEL)
-        check_fields(body)
         asked = str(body.get("model") or "").removeprefix("models/")
         if body.get("agent") or asked in AGENTS:  # an agent's id sent as `model` is still an agent
             raise invalid(AGENT.format(agent=str(body.get("agent") or asked)))
@@ -170,10 +177,9 @@ class Interactions:
                                  else body["input"]]}]
             record = {"contents": request["contents"] + [{"role": "model", "parts": stored}],
                       "resource": dict(interaction, steps=user_steps + steps), "stored_at": self.clock()}
+            size = len(canonical([record["contents"], record["resource"]]))
             with self._lock:
-                self._stored[name] = record
-                while len(self._stored) > MAX_STORED:
-                    self._stored.popitem(last=False)
+                self._stored.put(name, record, size)
         return interaction
 
     def get(self, name: str) -> dict:
@@ -187,7 +193,7 @@ class Interactions:
 
     def delete(self, name: str) -> dict:
         with self._lock:
-            if self._stored.pop(name, None) is None:
+            if self._stored.pop(name) is None:
                 raise WireError(404, "NOT_FOUND", NOT_FOUND.format(id=name))
         return {}
 

@@ -92,8 +92,11 @@ def registered() -> list[Scenario]:
 
 
 def policy_for(declared) -> Scenario | None:
-    """The first registered scenario whose tool set the request declares; None if none does."""
-    return next((s for s in _REGISTERED.values() if s.selects(declared)), None)
+    """The registered scenario with the largest tool set the request declares (the first registered
+    of those on a tie); None if none does. A larger set is the more specific scenario: one that adds a
+    tool to another's set is chosen when that tool is declared, whichever registered first."""
+    chosen = [s for s in _REGISTERED.values() if s.selects(declared)]
+    return max(chosen, key=lambda s: len(s.tools)) if chosen else None
 
 
 def all_skills() -> list[Skill]:

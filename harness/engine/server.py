@@ -9,19 +9,19 @@ Routes (under /v1/ and /v1beta/ alike):
     POST   models/{model}:generateContent        answer, with honest usageMetadata
     POST   models/{model}:streamGenerateContent  the same answer in several chunks (?alt=sse: events)
     POST   models/{model}:countTokens            {"totalTokens": N}
-    POST   models/{model}:embedContent, :batchEmbedContents   word-sharing vectors (embeddings.py)
+    POST   models/{model}:embedContent, :batchEmbedContents   meaning-table vectors (embeddings.py)
     GET    models, models/{model}                the table of harness/models.py, as Model resources
     POST   cachedContents                        create an explicit cache
     GET    cachedContents                        list them
     GET | PATCH | DELETE  cachedContents/{id}    read, change the ttl, delete
     POST   interactions, GET | DELETE interactions/{id}, POST interactions/{id}/cancel
                                           the Interactions API (interactions.py; streams: interaction_events.py)
-    /v1beta/openai/: chat/completions, models, embeddings   the OpenAI-compatible endpoint (openai_answers.py)
+    /v1beta/openai/: chat/completions, models, embeddings   the OpenAI-compatible endpoint (compat/)
 
 A generateContent request goes through, in order: its fields read as proto JSON reads them
 (fields.py), the generation settings' ranges and the thinking asked (limits.py, thinking.py), the
 contents' turn order and thought signatures (wire.py, signatures.py), the input token limit, then
-the behaviour's answer (behaviours.py), shaped for JSON mode, cut at a stop sequence or at
+the behaviour's answer (behaviours.py), shaped for JSON mode (compat/), cut at a stop sequence or at
 maxOutputTokens, signed, and billed with its thought tokens.
 
 Every malformed request gets a 4xx JSON error in Google's shape, never an HTML page or a dropped
@@ -35,14 +35,14 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs
 
-from harness.engine import MIN_CACHE_TOKENS, openai_answers, tiers
+from harness.engine import MIN_CACHE_TOKENS, compat
 from harness.engine.behaviours import respond
 from harness.engine.cache import IMPLICIT, STORE
 from harness.engine.embeddings import batch_embed, embed
 from harness.engine.fields import CACHED, COUNT, normalise
 from harness.engine.interaction_events import stream_of as interaction_stream
+from harness.engine.interaction_input import INTERACTION
 from harness.engine.interactions import STORED as INTERACTIONS, error_body as interactions_error, is_route as is_interactions
-from harness.engine.json_mode import shape_answer
 from harness.engine.limits import check_generation, check_input, check_turns, cut_to_tokens, stop_at
 from harness.engine.models_api import get_model, list_models
 from harness.engine.prompt import blocks, count_tokens, parts_tokens
@@ -134,7 +134,7 @@ def _stopped(parts: list, sequences: list) -> list:
 def _output(parts: list, config: dict, thinking, request: dict) -> tuple[list, int, str]:
     """The behaviour's answer as generation settings shape it: (parts, thought tokens, finishReason).
     JSON mode first, then a stop sequence, then maxOutputTokens, which thoughts spend first."""
-    parts = _stopped(shape_answer(parts, config, request), config.get("stopSequences") or [])
+    parts = _stopped(compat.shape_answer(parts, config, request), config.get("stopSequences") or [])
     thoughts, limit = thought_tokens(thinking, parts_tokens(parts)), config.get("maxOutputTokens")
     if limit is None or thoughts + parts_tokens(parts) <= limit:
         return parts, thoughts, "STOP"
@@ -159,7 +159,8 @@ def generate(model_name: str, body: dict, api_version: str, method: str = "gener
     check_parts((body.get("systemInstruction") or {}).get("parts") or [], "GenerateContentRequest.system_instruction")
     check_signatures(request["contents"], model)
     prompt, cached = _prompt_tokens(model, body, request, cached)
-    parts, thoughts, finish = _output(respond(request), config, thinking, request)
+    parts = respond(request, compat.call_functions)
+    parts, thoughts, finish = _output(parts, config, thinking, request)
     answer = parts_tokens(parts)
     parts = sign(parts, request, model)
     if thinking.include and thinking.level:
@@ -171,7 +172,7 @@ def generate(model_name: str, body: dict, api_version: str, method: str = "gener
         usage["thoughtsTokenCount"] = thoughts * count
     if cached:
         usage["cachedContentTokenCount"] = cached
-    usage["serviceTier"] = tiers.served(body.get("serviceTier"))
+    usage["serviceTier"] = compat.served_tier(body.get("serviceTier"))
     content = {"role": "model", "parts": parts} if parts else {"role": "model"}
     # NOTE: no safetyRatings and no promptFeedback. Gemini sends the four HARM_CATEGORY_* ratings only on a
     # candidate it blocks (finishReason SAFETY, no content) and promptFeedback only for a blocked prompt: an
@@ -193,32 +194,33 @@ def count(model_name: str, body: dict, api_version: str) -> dict:
     return {"totalTokens": total + entry["tokens"], "cachedContentTokenCount": entry["tokens"]}
 
 
-def route(method: str, path: str, query: str, raw: bytes) -> dict:
-    """The JSON answer to one HTTP request; raises WireError for every API error."""
+def route(method: str, path: str, query: str, body: dict) -> dict:
+    """The JSON answer to one HTTP request, its body already decoded; raises WireError for every API
+    error. Each route reads its body through its message's spec (fields.py) before anything else."""
     found = _ROUTE.match(path)
     version, rest = (found.group(1), found.group(2)) if found else ("", "")
     params = {key: values[0] for key, values in parse_qs(query).items()}
     if rest.startswith("models/") and ":" in rest and method == "POST":
         model, _, action = rest.removeprefix("models/").rpartition(":")
         if action in ("generateContent", "streamGenerateContent"):
-            return generate(model, parse_body(raw), version, action)
+            return generate(model, body, version, action)
         if action == "countTokens":
-            return count(model, parse_body(raw), version)
+            return count(model, body, version)
         if action == "embedContent":
-            return embed(model, parse_body(raw), version)
+            return embed(model, body, version)
         if action == "batchEmbedContents":
-            return batch_embed(model, parse_body(raw), version)
+            return batch_embed(model, body, version)
     if rest == "models" and method == "GET":
         return list_models(params.get("pageSize", ""), params.get("pageToken", ""), version)
     if rest.startswith("models/") and ":" not in rest and method == "GET":
         return get_model(rest, version)
     if rest == "cachedContents" and method == "POST":
-        return STORE.create(normalise(parse_body(raw), CACHED), version)
+        return STORE.create(normalise(body, CACHED), version)
     if rest == "cachedContents" and method == "GET":
         size = int(params["pageSize"]) if params.get("pageSize", "").isdigit() else 100
         return STORE.list(size or 100, params.get("pageToken", ""))
     if rest == "interactions" and method == "POST":
-        return INTERACTIONS.create(parse_body(raw), version, generate)
+        return INTERACTIONS.create(normalise(body, INTERACTION), version, generate)
     if rest.startswith("interactions/") and rest.endswith("/cancel") and method == "POST":
         return INTERACTIONS.cancel(rest.removeprefix("interactions/").removesuffix("/cancel"))
     if rest.startswith("interactions/") and method in ("GET", "DELETE"):
@@ -228,7 +230,7 @@ def route(method: str, path: str, query: str, raw: bytes) -> dict:
         if method == "GET":
             return STORE.resource(STORE.get(rest))
         if method == "PATCH":
-            return STORE.update(rest, normalise(parse_body(raw), CACHED))
+            return STORE.update(rest, normalise(body, CACHED))
         if method == "DELETE":
             return STORE.delete(rest)
     raise WireError(404, "NOT_FOUND", f"The glass box does not serve {method} {path}: it answers "
@@ -237,19 +239,28 @@ def route(method: str, path: str, query: str, raw: bytes) -> dict:
                     "and the OpenAI-compatible endpoint under /v1beta/openai/.")
 
 
+def error_body(path: str, err: WireError) -> dict | list:
+    """An API error in the shape of the API `path` belongs to."""
+    if path.startswith(compat.OPENAI_PREFIX):
+        return compat.openai_error(err)
+    return interactions_error(err) if is_interactions(path) else err.body()
+
+
 def glass_box(method: str, path: str, query: str, raw: bytes) -> tuple:
     """(status, content type, body) of the glass box's answer to one HTTP request, and for a generate call
-    the headers Gemini adds (its service tier)."""
-    if path.startswith(openai_answers.PREFIX):
-        return openai_answers.serve(method, path, raw, generate)
+    the headers Gemini adds (its service tier). Every body is decoded here, once, whatever the
+    route:
+    bytes that are not a JSON object are a 400 before any route sees them."""
     try:
-        payload = route(method, path, query, raw)
-        stream = interaction_stream(method, query, raw, payload) if is_interactions(path) else None
-    except WireError as err:
-        body = interactions_error(err) if is_interactions(path) else err.body()
-        return err.code, JSON_TYPE, json.dumps(body).encode()  # ASCII: a message may echo a lone surrogate
+        body = parse_body(raw)
+        if path.startswith(compat.OPENAI_PREFIX):
+            return compat.serve_openai(method, path, body, generate)
+        payload = route(method, path, query, body)
+        stream = interaction_stream(method, query, body, payload) if is_interactions(path) else None
+    except WireError as err:  # ASCII: a message may echo a lone surrogate
+        return err.code, JSON_TYPE, json.dumps(error_body(path, err)).encode()
     if path.endswith((":generateContent", ":streamGenerateContent")):  # Gemini's header: the tier that served it
-        served = {tiers.HEADER: payload["usageMetadata"]["serviceTier"]}
+        served = {compat.TIER_HEADER: payload["usageMetadata"]["serviceTier"]}
         if path.endswith(":streamGenerateContent"):
             sse = "alt=sse" in query
             return 200, "text/event-stream" if sse else JSON_TYPE, encode(chunks(payload), sse), served
@@ -362,8 +373,7 @@ class _Handler(BaseHTTPRequestHandler):
             status, content_type, body, *extra = self.server.answer(method, path, query, raw)
             headers = extra[0] if extra else {}  # a replay answers without them
         except WireError as err:  # a missing key, or a body too large to read: in the shape of the path's API
-            shaped = interactions_error(err) if is_interactions(path) else err.body()
-            status, content_type, body = err.code, JSON_TYPE, json.dumps(shaped).encode()
+            status, content_type, body = err.code, JSON_TYPE, json.dumps(error_body(path, err)).encode()
         except Exception as err:  # a bug in the glass box: answer it, keep the connection alive
             status, content_type = 500, JSON_TYPE
             body = json.dumps({"error": {"code": 500, "status": "INTERNAL", "message":

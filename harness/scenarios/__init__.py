@@ -112,7 +112,7 @@ def restore_task(dest, task: str = DEFAULT_TASK) -> list[Path]:
 
 
 # Each package registers itself on import; a new scenario adds its name here.
-PACKAGES = ("invoicing", "shipping", "repairs", "course")
+PACKAGES = ("invoicing", "shipping", "repairs", "course", "library")
 for _package in PACKAGES:
     importlib.import_module(f"{__name__}.{_package}")
 

@@ -95,6 +95,45 @@ SOURCES = {
         "ai.google.dev/gemini-api/docs/interactions/streaming", "Google", "English",
         "The server-sent events of `stream=True`, in order (read 2026-12-02).",
         "“Streaming interactions”"),
+    "rrf": Source(
+        "“Reciprocal Rank Fusion outperforms Condorcet and individual Rank Learning Methods”", "",
+        "the proceedings of SIGIR 2009 (doi 10.1145/1571941.1572114)",
+        "Gordon V. Cormack, Charles L. A. Clarke and Stefan Büttcher", "English",
+        "Reciprocal rank fusion: the sum of 1/(k + rank) over the rankings that hold a document, k = 60.",
+        "Reciprocal Rank Fusion outperforms"),
+    "bm25s": Source(
+        "“BM25S: Orders of magnitude faster lexical search via eager sparse scoring”", "",
+        "a technical report on the library `bm25s` (arXiv 2407.03618, 2024)", "Xing Han Lù", "English",
+        "The BM25 keyword search lesson 12 runs (tokenising, indexing, the top k).",
+        "BM25S: Orders of magnitude"),
+    "openai memory": Source(
+        "“Context Engineering for Personalization - State Management with Long-Term Memory Notes using OpenAI "
+        "Agents SDK”", "", "the OpenAI Cookbook, cookbook.openai.com/examples/agents_sdk/context_personalization",
+        "OpenAI", "English",
+        "State-based memory across sessions: distill notes while a run goes, consolidate them at its end (duplicates "
+        "merged, conflicts resolved, the newer winning), inject the memory at the start of the next run with "
+        "precedence rules; memory as an injection surface to guard (page dated 2026-01-05, read 2026-12-03).",
+        "“Context Engineering for Personalization"),
+    "google sessions memory": Source(
+        "“Context Engineering: Sessions & Memory”", "", "a Google whitepaper of November 2025",
+        "Kimberly Milam and Antonio Gulli, Google", "English",
+        "A session (one conversation's events and working state) against memory (facts extracted from sessions and "
+        "consolidated across them, newer information winning a contradiction); memory against retrieval; memory "
+        "poisoning and provenance (read 2026-12-03 through public summaries of the paper, not the paper itself).",
+        "Sessions & Memory"),
+    "anthropic memory tool": Source(
+        "“Memory tool”", "", "Anthropic's Claude documentation, docs.claude.com/en/docs/agents-and-tools/tool-use/memory-tool",
+        "Anthropic", "English",
+        "A client-side tool over a /memories folder that the model checks before a task and edits as it works; "
+        "the application runs each operation and should confine them to that folder (read 2026-12-03).",
+        "“Memory tool”"),
+    "anthropic context editing": Source(
+        "“Context editing”", "", "Anthropic's Claude documentation, docs.claude.com/en/docs/build-with-claude/context-editing",
+        "Anthropic", "English",
+        "`clear_tool_uses_20250919` clears the oldest tool results once a trigger is passed (100,000 input tokens by "
+        "default) and keeps the 3 most recent tool uses (by default); clearing breaks the cached prefix, so "
+        "`clear_at_least` makes each clearing remove enough to be worth it (read 2026-12-03).",
+        "“Context editing”"),
 }
 
 INTRO = ("Figures marked *as reported* come from these sources; figures marked *measured here* come from "

@@ -114,7 +114,7 @@ def old_numbering(release: Path, into: Path) -> None:
 
 def test_a_room_on_the_old_numbering_keeps_its_capstone_work(hub):
     """A student pulled the capstone as 12 and answered it; the release renames it to 14. The link
-    takes the work along; a tab still open on 09 saves it back after the pull, and the next click
+    takes the work along; a tab still open on 12 saves it back after the pull, and the next click
     carries it into 12 and says so, the old file kept as a backup."""
     branch, target = "student-old-numbers", "renumbered"
     old = hub["base"] / "release-old-numbers"
@@ -126,7 +126,7 @@ def test_a_room_on_the_old_numbering_keeps_its_capstone_work(hub):
     assert student.git_pull(hub["repo"], branch, target)[-1]["phase"] == "finished"
     old_path, new_path = f"{target}/lessons/12_capstone.ipynb", f"{target}/lessons/14_capstone.ipynb"
     notebook = student.load(old_path)
-    stub = next(c for c in notebook.cells if 'NotImplementedError("Exercise 9.1")' in c.source)
+    stub = next(c for c in notebook.cells if 'NotImplementedError("Exercise 12.1")' in c.source)
     stub.source = stub.source.split("    # YOUR CODE HERE")[0] + "    return 'ivo answered the capstone'\n"
     student.save(old_path, notebook)
 
@@ -135,7 +135,7 @@ def test_a_room_on_the_old_numbering_keeps_its_capstone_work(hub):
     student.follow_link(new_path)
     assert "ivo answered the capstone" in json.dumps(student.load(new_path)), "the capstone answer did not reach 14"
 
-    student.save(old_path, notebook)  # the tab left open on 09 saves it again after the pull
+    student.save(old_path, notebook)  # the tab left open on 12 saves it again after the pull
     assert student.git_pull(hub["repo"], branch, target)[-1]["phase"] == "finished"
     page = html.unescape(student.follow_link(new_path).text)
     assert "12_capstone.ipynb is now 14_capstone.ipynb" in page and "12_capstone.backup-" in page, page[-1500:]

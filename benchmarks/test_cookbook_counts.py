@@ -2,13 +2,15 @@
 
 The benchmark itself needs a clone of the cookbook and minutes; these check the rules that decide what
 runs and how a cell is counted, so a rule that goes wrong moves a count for a reason a test names.
+They sit beside the benchmark, outside `make test` (pyproject.toml's testpaths): the cookbook is not the
+course. Run them by hand with the benchmark: `.venv/bin/python -m pytest benchmarks/test_cookbook_counts.py`.
 """
 import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 import cookbook_counts as counts  # noqa: E402
 from cookbook_triage import Cell, root_of, stale_input, whose_fault  # noqa: E402
 

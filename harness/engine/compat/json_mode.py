@@ -21,8 +21,8 @@ import json
 import math
 
 from harness.engine.fields import snake
-from harness.engine.json_fill import enum_of, fill
-from harness.engine.json_prompt import Prompt, described_schema
+from harness.engine.compat.json_fill import enum_of, fill
+from harness.engine.compat.json_prompt import Prompt, described_schema
 from harness.engine.prompt import content_text, system_text
 from harness.engine.wire import invalid
 

@@ -30,18 +30,14 @@ import re
 from collections import Counter
 
 from harness.engine import reader
-from harness.engine.call_arguments import argument_sets
-from harness.engine.function_choice import plan
+from harness.engine.behaviours import declarations
+from harness.engine.compat.call_arguments import argument_sets
+from harness.engine.compat.function_choice import plan
 from harness.engine.prompt import canonical, content_text, response_output
 from harness.engine.signatures import current_turn_start
 
 MAX_QUOTED_WORDS = 60  # a long result is quoted up to here, so the answer stays readable
 _IN_ORDER = re.compile(r"\b(first|then|next|after that|afterwards|finally)\b", re.I)
-
-
-def declarations(request: dict) -> list[dict]:
-    """Every function declaration of the request's tools, in order."""
-    return [d for tool in request.get("tools") or [] for d in tool.get("functionDeclarations") or []]
 
 
 def schema_of(declaration: dict) -> dict | None:

@@ -19,13 +19,9 @@ Flex bills at half the standard rate and priority at 75-100% more ([OFF] as abov
 names the tier but not a price, so harness.billing bills every call at the standard rate.
 """
 HEADER = "x-gemini-service-tier"
-# The names a request may use, upper-cased as fields.py compares them: the SDK's ("flex") and the proto's
-# ("SERVICE_TIER_FLEX", which the docs' own snippet sent in 2026).
-NAMES = ("UNSPECIFIED", "STANDARD", "FLEX", "PRIORITY")
-ACCEPTED = NAMES + tuple(f"SERVICE_TIER_{name}" for name in NAMES)
 
 
 def served(asked: str | None) -> str:
-    """The tier that serves a request asking for `asked` (already checked against ACCEPTED)."""
+    """The tier that serves a request asking for `asked` (already checked by fields.SERVICE_TIERS)."""
     name = (asked or "").upper().removeprefix("SERVICE_TIER_")
     return name.lower() if name in ("FLEX", "PRIORITY") else "standard"

@@ -29,7 +29,7 @@ plural 's' dropped, a stem of 4+ letters matching a longer word).
 """
 import re
 
-from harness.engine.call_arguments import proper_names
+from harness.engine.compat.call_arguments import proper_names
 from harness.engine.reader import content_words
 
 SCORE_VERBATIM, SCORE_NAME, SCORE_PARAMETER, SCORE_DESCRIPTION = 10, 3, 2, 1

@@ -31,6 +31,7 @@ stream_options: Gemini sends usage on every chunk anyway) is read and left.
 import hashlib
 import json
 
+from harness.engine.fields import ANY, STRUCT, _object, _one_of, _repeated, normalise
 from harness.engine.wire import invalid, resolve_model
 from harness.models import model_row
 
@@ -49,6 +50,24 @@ EFFORTS = ("high", "low", "medium", "none")
 EFFORT_BUDGETS = {"none": 0, "low": 1024, "medium": 8192, "high": 24576}
 TOOL_CHOICES = {"none": "NONE", "auto": "AUTO", "required": "ANY"}
 ROLES = ("system", "developer", "user", "assistant", "tool")
+# The request's fields typed at every depth, read before anything else (a 400 naming the field,
+# never a crash on a value of the wrong type); the shapes of the openai SDK's ChatCompletion params.
+_PART = _object("ContentPart", type="string", text="string",
+                image_url=_object("ImageURL", url="string", detail="string"),
+                input_audio=_object("InputAudio", data="string", format="string"))
+_NAMED = _object("Function", name="string", description="string", parameters=STRUCT,
+                 arguments="string", strict="bool")
+_MESSAGE = _object("ChatMessage", role="string", content=_one_of("string", _repeated(_PART)),
+                   name="string", tool_call_id="string", extra_content=STRUCT,
+                   tool_calls=_repeated(_object("ToolCall", id="string", type="string",
+                                                function=_NAMED, extra_content=STRUCT)))
+CHAT = _object("ChatCompletionRequest", model="string", messages=_repeated(_MESSAGE),
+               tools=_repeated(_object("ChatTool", type="string", function=_NAMED)),
+               tool_choice=_one_of("string", _object("ToolChoice", type="string", function=_NAMED)),
+               stop=_one_of("string", _repeated("string")), response_format=STRUCT,
+               reasoning_effort="string", extra_body=STRUCT, stream="bool", max_tokens="int",
+               max_completion_tokens="int", temperature="float", top_p="float", n="int", seed="int",
+               presence_penalty="float", frequency_penalty="float", metadata=ANY)
 
 
 def unknown(name: str, where: str = "") -> Exception:
@@ -213,6 +232,7 @@ def _google(extra: dict) -> tuple[dict, dict]:
 
 def chat_to_generate(chat: dict) -> dict:
     """The generateContent body that asks what `chat` (a Chat Completions request) asks."""
+    chat = normalise(chat, CHAT)
     for name in chat:
         if name not in FIELDS:
             raise unknown(name)

@@ -26,14 +26,14 @@ uri, uuid). Where the prompt shows a value (json_prompt.py), the value comes fro
     boolean  `key: true/false` (yes/no), else false
     nullable null when the prompt shows nothing for it (no invented zip code), as above otherwise
 
-    >>> from harness.engine.json_prompt import Prompt
+    >>> from harness.engine.compat.json_prompt import Prompt
     >>> fill({"type": "ARRAY", "items": {"type": "OBJECT", "properties": {"recipe_name": {"type": "STRING"}}}},
     ...      Prompt("List 2 popular cookie recipes."))
     [{'recipe_name': 'Popular cookie recipe 1'}, {'recipe_name': 'Popular cookie recipe 2'}]
 """
 import re
 
-from harness.engine.json_prompt import MAX_ITEMS, SOME, Prompt, singular, stems
+from harness.engine.compat.json_prompt import MAX_ITEMS, SOME, Prompt, singular, stems
 
 # Properties that hold a name: a proper name the turn shows fits them, one per item.
 NAME_WORDS = frozenset("name title label called person people who city country place location town brand "

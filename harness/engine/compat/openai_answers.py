@@ -20,17 +20,25 @@ answer; `completion_tokens_details.reasoning_tokens` carries the thoughts; strea
 import hashlib
 import json
 
-from harness.engine.embeddings import EMBEDDING_MODELS, as_base64, check_model, content_vector, dimensions_of
+from harness.engine.embeddings import (EMBEDDING_MODELS, MAX_BATCH, as_base64, check_model,
+                                       content_vector, dimensions_of)
+from harness.engine.fields import _object, _one_of, _repeated, normalise
 from harness.engine.models_api import list_models
-from harness.engine.openai_compat import call_id, chat_to_generate, unknown
+from harness.engine.compat.openai_compat import call_id, chat_to_generate, unknown
 from harness.engine.streaming import chunks
-from harness.engine.wire import WireError, invalid, parse_body, resolve_model
+from harness.engine.wire import WireError, invalid, resolve_model
 from harness.tokens import approx_tokens
 
 PREFIX = "/v1beta/openai/"
 JSON_TYPE = "application/json; charset=UTF-8"
 FINISH = {"STOP": "stop", "MAX_TOKENS": "length", "SAFETY": "content_filter", "RECITATION": "content_filter"}
 EMBEDDING_FIELDS = ("model", "input", "encoding_format", "dimensions", "user")
+EMBEDDINGS = _object("EmbeddingsRequest", model="string", encoding_format="string",
+                     input=_one_of("string", _repeated("string")), dimensions="int", user="string")
+# NOTE: the endpoint's own limit on `input` is published nowhere we found (docs and issues searched,
+# 2026-12-03); it is served by Gemini's batchEmbedContents, whose 100-request limit it takes here.
+TOO_MANY_INPUTS = ("* input: at most {limit} inputs can be embedded in one request, got {count}; "
+                   "send them in batches of {limit}.")
 
 
 def _usage(metadata: dict) -> dict:
@@ -136,11 +144,14 @@ def embeddings(request: dict) -> dict:
     for name in request:
         if name not in EMBEDDING_FIELDS:
             raise unknown(name)
+    request = normalise(request, EMBEDDINGS)
     model = check_model(str(request.get("model") or ""), "v1beta", "embedContent")
     texts = [request.get("input")] if isinstance(request.get("input"), str) else request.get("input")
     if not texts or not all(isinstance(text, str) and text for text in texts):
         raise invalid("* input: input must be a non-empty string or a list of them (the glass box reads no "
                       "token ids).")
+    if len(texts) > MAX_BATCH:
+        raise invalid(TOO_MANY_INPUTS.format(limit=MAX_BATCH, count=len(texts)))
     size = dimensions_of(request.get("dimensions"), "dimensions")
     packed = request.get("encoding_format") == "base64"
     vectors = [content_vector({"parts": [{"text": text}]}, model, size, f"input[{i}]") for i, text in enumerate(texts)]
@@ -151,12 +162,18 @@ def embeddings(request: dict) -> dict:
             "usage": {"prompt_tokens": tokens, "total_tokens": tokens}}
 
 
-def serve(method: str, path: str, raw: bytes, generate) -> tuple[int, str, bytes]:
-    """(status, content type, body) for a request under PREFIX; `generate` is the server's own."""
+def error(err: WireError) -> list:
+    """An error as the endpoint shapes it: a JSON list holding Google's error object."""
+    return [err.body()]
+
+
+def serve(method: str, path: str, body: dict, generate) -> tuple[int, str, bytes]:
+    """(status, content type, body) for a request under PREFIX, its body already decoded; `generate`
+    is the server's own."""
     rest = path.removeprefix(PREFIX)
     try:
         if rest == "chat/completions" and method == "POST":
-            chat = parse_body(raw)
+            chat = body
             response = generate(str(chat.get("model") or ""), chat_to_generate(chat), "v1beta")
             if chat.get("stream"):
                 return 200, "text/event-stream", stream(chat, response)
@@ -166,11 +183,11 @@ def serve(method: str, path: str, raw: bytes, generate) -> tuple[int, str, bytes
         elif rest.startswith("models/") and method == "GET":
             payload = model(rest.removeprefix("models/"))
         elif rest == "embeddings" and method == "POST":
-            payload = embeddings(parse_body(raw))
+            payload = embeddings(body)
         else:
             raise WireError(404, "NOT_FOUND", f"The glass box's OpenAI-compatible endpoint does not serve "
                             f"{method} {path}: it answers POST chat/completions, GET models and POST embeddings "
                             f"under {PREFIX}.")
     except WireError as err:
-        return err.code, JSON_TYPE, json.dumps([err.body()]).encode()
+        return err.code, JSON_TYPE, json.dumps(error(err)).encode()
     return 200, JSON_TYPE, json.dumps(payload, ensure_ascii=False).encode()

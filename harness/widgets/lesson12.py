@@ -1,0 +1,136 @@
+"""Lesson 12's panel: corpus size, top-k, threshold and budget against recall and tokens sent.
+
+Every needle's question goes through the hybrid pipeline with your `reciprocal_rank_fusion` (12.1)
+and your `fill_budget` (12.2) (the harness's while yours does not pass, and the readout says
+which): the bars are the share of needles each stage finds (dense top-k, BM25 top 2k, the fused top
+5, what is sent into the budget), for code-name and paraphrased needles; the line is the tokens
+sent per question.
+
+    >>> panel = retrieval_panel(indexes, wiki, queries, fuse, fill)    # doctest: +SKIP
+"""
+
+import ipywidgets as widgets
+import plotly.graph_objects as go
+
+from harness.retrieval import BUDGET, DENSE_K, THRESHOLD, Knobs, needle_recall
+from harness.retrieval import fill_budget as reference_fill
+from harness.retrieval import reciprocal_rank_fusion as reference_fusion
+
+MAX_BUDGET = 6000  # the budget slider's top; the tokens axis is fixed to it, so a move shows
+STAGES = {
+    "dense": "dense only",
+    "bm25": "BM25 only",
+    "fused top 5": "fused, top 5",
+    "sent": "sent (fused, threshold, budget)",
+}
+KINDS = ("code name", "paraphrase")
+
+
+def rows_for(index, wiki, queries, knobs: Knobs, fuse, fill) -> list[dict]:
+    """One row per kind of needle: the share each stage finds, and the tokens sent per question."""
+    split = len(wiki.needles)
+    found = {
+        "code name": needle_recall(index, wiki.needles, queries[:split], knobs, fuse, fill),
+        "paraphrase": needle_recall(index, wiki.paraphrases, queries[split:], knobs, fuse, fill),
+    }
+    return [{"kind": kind, **found[kind]} for kind in KINDS]
+
+
+def traces_of(rows) -> list[dict]:
+    """The data of each trace: one bar series per stage (x: the kind of needle), then the tokens."""
+    bars = [
+        dict(x=[row["kind"] for row in rows], y=[100 * row[stage] for row in rows])
+        for stage in STAGES
+    ]
+    return bars + [dict(x=[row["kind"] for row in rows], y=[row["tokens"] for row in rows])]
+
+
+def whose(fn, reference) -> str:
+    return "the harness's" if fn is reference else "yours"
+
+
+def status_of(rows, knobs: Knobs, pages: int, fuse, fill) -> str:
+    shares = "; ".join(
+        f"{row['kind']}: " + ", ".join(f"{STAGES[s].split(' (')[0]} {row[s]:.0%}" for s in STAGES)
+        for row in rows
+    )
+    tokens = ", ".join(f"{row['kind']} {row['tokens']:,.0f}" for row in rows)
+    return (
+        f"<b>{pages:,} pages</b>, dense top {knobs.dense_k}, BM25 top {knobs.keyword_k}, threshold "
+        f"{knobs.threshold:.2f} on the dense cosine, budget {knobs.budget:,} tokens<br>{shares}<br>"
+        f"tokens sent per question: {tokens}<br><small>fusion: {whose(fuse, reference_fusion)} "
+        f"reciprocal_rank_fusion; filling: {whose(fill, reference_fill)} fill_budget</small>"
+    )
+
+
+def retrieval_panel(indexes: dict, wiki, queries, fuse, fill) -> widgets.VBox:
+    """A corpus-size dropdown (the keys of `indexes`, tokens -> SearchIndex) and sliders for the
+    dense top-k (BM25 takes twice as many, as in the article), the threshold and the budget."""
+    size = widgets.Dropdown(
+        options=[(f"{tokens:,} tokens", tokens) for tokens in indexes],
+        value=max(indexes),
+        description="corpus",
+    )
+    top = widgets.IntSlider(
+        value=DENSE_K, min=5, max=40, step=5, description="dense top-k", continuous_update=False
+    )
+    threshold = widgets.FloatSlider(
+        value=THRESHOLD,
+        min=0.0,
+        max=0.6,
+        step=0.05,
+        description="threshold",
+        continuous_update=False,
+    )
+    budget = widgets.IntSlider(
+        value=BUDGET,
+        min=500,
+        max=MAX_BUDGET,
+        step=500,
+        description="budget",
+        continuous_update=False,
+    )
+
+    def current():
+        knobs = Knobs(top.value, 2 * top.value, threshold.value, budget.value)
+        index = indexes[size.value]
+        return rows_for(index, wiki, queries, knobs, fuse, fill), knobs, len(index.ids)
+
+    # Built with its data, changed only once on screen: a FigureWidget updated before the browser
+    # first drew it stayed blank there (lesson 05's panel).
+    rows, knobs, pages = current()
+    status = widgets.HTML(status_of(rows, knobs, pages, fuse, fill))
+    bars = [go.Bar(name=name, **data) for name, data in zip(STAGES.values(), traces_of(rows))]
+    tokens = go.Scatter(
+        name="tokens sent per question",
+        mode="lines+markers",
+        line=dict(dash="dot", color="black"),
+        yaxis="y2",
+        marker=dict(size=14, symbol="diamond", color="black"),
+        **traces_of(rows)[-1],
+    )
+    figure = go.FigureWidget(
+        data=bars + [tokens],
+        layout=go.Layout(
+            height=360,
+            barmode="group",
+            margin=dict(t=30),
+            yaxis=dict(title="needles found (%)", range=[0, 105]),
+            yaxis2=dict(
+                title="tokens sent", overlaying="y", side="right", range=[0, 1.05 * MAX_BUDGET]
+            ),
+            legend=dict(orientation="h", y=-0.2),
+        ),
+    )
+
+    def redraw(_change=None):
+        rows, knobs, pages = current()
+        for trace, data in zip(figure.data, traces_of(rows)):
+            trace.x, trace.y = data["x"], data["y"]
+        status.value = status_of(rows, knobs, pages, fuse, fill)
+
+    for control in (size, top, threshold, budget):
+        control.observe(redraw, names="value")
+    return widgets.VBox(
+        [widgets.HBox([size, top]), widgets.HBox([threshold, budget]), status, figure]
+    )
