@@ -9,11 +9,13 @@ import os
 import sys
 from pathlib import Path
 
+import nbformat
 import pytest
 from google.genai import types
 from test_grade_outside import checked
 
-from harness.workbook import channel
+from harness.memory import Memory
+from harness.workbook import SOLUTIONS, channel
 from harness.workbook.sandbox import can_isolate
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "grading"))
@@ -58,6 +60,19 @@ def test_an_answer_using_the_reference_of_an_earlier_piece_passes():
     assert result.status == "passed" and all(r["passed"] for r in result.rules), result.message
 
 
+def test_an_answer_of_the_courses_named_tuples_passes():
+    """13.2 may return its facts as the course's `Memory`: the checker rebuilds its own class."""
+    notebook = nbformat.read(SOLUTIONS / "13_move_dont_delete.ipynb", 4)
+    [cell] = [c for c in notebook.cells if "### BEGIN SOLUTION 13.2" in c.source]
+    kept = "kept = [fact for fact in newest.values() if fact[1].strip()]"
+    assert kept in cell.source
+    source = "from harness.memory import Memory\n" + cell.source.replace(
+        kept, kept.replace("[fact for", "[Memory(*fact) for")
+    )
+    result = checked("13", "13.2", source)
+    assert result.status == "passed" and all(r["passed"] for r in result.rules), result.message
+
+
 def test_plain_values_cross_the_channel_as_they_are():
     history = [
         types.Content(role="user", parts=[types.Part(text="hi", thought_signature=b"\x00\x01")])
@@ -72,6 +87,7 @@ def test_plain_values_cross_the_channel_as_they_are():
         {"k": {1, 2}, 3: frozenset({"a"})},
         b"\xff",
         history,
+        [Memory("platform", "Godot", 0)],
     )
     assert channel.decode(json.loads(json.dumps(channel.encode(value)))) == value
 
@@ -86,6 +102,8 @@ def test_plain_values_cross_the_channel_as_they_are():
         {"handle": 1},
         {"list": [1], "extra": 2},
         {"object": "os.system"},
+        {"named_tuple": "harness.retrieval.Knobs", "items": [1, 2]},
+        {"named_tuple": "os.stat_result", "items": [0] * 10},
     ],
 )
 def test_the_checker_builds_nothing_but_plain_data_from_the_students_side(forged):

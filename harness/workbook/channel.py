@@ -9,7 +9,8 @@
 Each message is a length-prefixed JSON object (`send`, `receive`). A value crosses as a tree of
 tagged plain data: None, bool, int, float and str as JSON has them; list, tuple, dict, set,
 frozenset and bytes tagged; a google-genai model as its JSON dump and class name; a harness
-dataclass as its fields and class name; a callable as a handle the other side calls back through
+dataclass as its fields and class name, a harness named tuple (13.2's `Memory`) as its items and
+class name; a callable as a handle the other side calls back through
 the channel (or, for a function of the course's own code or of builtins, by its import path).
 `decode` only ever builds the exact built-in types, the models of google-genai and the dataclasses
 of the harness, validated by their own constructors: whatever the other process sends, a float
@@ -120,6 +121,16 @@ def _is_dataclass(value) -> bool:
     )
 
 
+def _is_named_tuple(value) -> bool:
+    module = type(value).__module__
+    return (
+        isinstance(value, tuple)
+        and hasattr(type(value), "_fields")
+        and module.startswith(DATACLASS_PACKAGES)
+        and not module.startswith(NOT_SENT)
+    )
+
+
 def function_path(fn) -> str | None:
     """`builtins.len`, `harness.tokens.approx_tokens`: a function the other side imports itself."""
     if not isinstance(fn, (types.FunctionType, types.BuiltinFunctionType)):
@@ -164,6 +175,8 @@ def encode(
         if _is_dataclass(v):
             fields = {f.name: walk(getattr(v, f.name)) for f in dataclasses.fields(v)}
             return {"dataclass": class_path(kind), "fields": fields}
+        if _is_named_tuple(v):
+            return {"named_tuple": class_path(kind), "items": [walk(x) for x in v]}
         if kind is types.SimpleNamespace:
             return {"namespace": {k: walk(x) for k, x in vars(v).items()}}
         if callable(v) and share is not None:
@@ -221,7 +234,7 @@ def decode(data, proxy: Callable[[int], Callable] | None = None, from_checker: b
         if type(d) is not dict or len(d) not in (1, 2):
             raise ChannelClosed("a value that is not tagged plain data")
         tag, body = next(iter(d.items()))
-        if len(d) == 2 and tag not in ("model", "dataclass"):
+        if len(d) == 2 and tag not in ("model", "dataclass", "named_tuple"):
             raise ChannelClosed(f"a value tagged {str(tag)[:40]!r} with more beside it")
         if (
             tag in SEQUENCES and type(body) is list
@@ -240,6 +253,8 @@ def decode(data, proxy: Callable[[int], Callable] | None = None, from_checker: b
                 return cls.model_validate_json(d["json"])
         if tag == "dataclass" and type(d.get("fields")) is dict:
             return _dataclass(body, {k: walk(v) for k, v in d["fields"].items()})
+        if tag == "named_tuple" and type(d.get("items")) is list:
+            return _named_tuple(body, [walk(x) for x in d["items"]])
         if tag == "function" and from_checker and type(body) is str:
             found = getattr(builtins, body[9:], None) if body.startswith("builtins.") else None
             found = found or resolve(body, DATACLASS_PACKAGES)
@@ -275,6 +290,15 @@ def _dataclass(path: str, fields: dict):
         if not known[name].init:
             object.__setattr__(value, name, field_value)
     return value
+
+
+def _named_tuple(path: str, items: list):
+    cls = resolve(path, DATACLASS_PACKAGES)
+    if not (isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields")):
+        raise ChannelClosed(f"{str(path)[:80]} is not a named tuple of the course")
+    if len(items) != len(cls._fields):
+        raise ChannelClosed(f"{len(items)} items for {cls.__name__}, which has {len(cls._fields)}")
+    return cls(*items)
 
 
 def error_data(error: BaseException) -> dict:
