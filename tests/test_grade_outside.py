@@ -74,7 +74,8 @@ def test_each_way_to_reach_the_reference_is_caught(case):
         assert "cell " in result.message  # the evidence names the line
 
 
-@pytest.mark.parametrize("lesson,exercise", [("00", "0.1"), ("02", "2.1"), ("06", "6.1"), ("14", "14.1")])
+@pytest.mark.parametrize("lesson,exercise", [("00", "0.1"), ("02", "2.1"), ("06", "6.1"), ("12", "12.1"),
+                                             ("12", "12.2"), ("13", "13.1"), ("13", "13.2"), ("14", "14.1")])
 def test_the_honest_solution_passes_with_every_rule(lesson, exercise):
     result = checked(lesson, exercise, None)
     assert result.status == "passed" and result.rules and all(r["passed"] for r in result.rules), result.message

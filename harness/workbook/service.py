@@ -30,6 +30,10 @@ from harness.workbook.channel import ChannelClosed, Peer, receive, send
 
 NOTEBOOK = "<the student's notebook>"  # the file name the rebuilt cells are compiled under
 MEMORY = 3 << 30  # bytes of address space the student's function may use
+# A child may start no thread, and OpenBLAS, failing to start its pool when numpy is imported
+# (lesson 12's cells import harness.retrieval), raises SIGINT: 12.2 came out 'error' with a
+# KeyboardInterrupt. Its libraries read these when loaded, so one thread each, set before any load.
+ONE_THREAD = {name: "1" for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")}
 _peer: Peer | None = None  # the child's end of the channel, for `forward` and `mine`
 
 
@@ -123,6 +127,7 @@ def _job(message: dict, inp: int, out: int) -> None:
 
 def main() -> None:
     """The service's first process: warm (the SDK imported once), it forks one child per job."""
+    os.environ.update(ONE_THREAD)
     inp, out = os.dup(0), os.dup(1)
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):  # a print of the student's never reaches the channel by accident
