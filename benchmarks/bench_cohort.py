@@ -1,6 +1,6 @@
-"""Every lesson's honest answers graded, lesson by lesson: mis-graded count, CPU-s and peak MiB a notebook.
+"""Every lesson's honest answers graded, a lesson at a time: mis-graded, CPU-s, peak MiB a notebook.
 
-    $ .venv/bin/python benchmarks/bench_cohort.py 2      # 2 honest copies and 1 stub of every lesson
+    $ .venv/bin/python benchmarks/bench_cohort.py 2   # 2 honest copies and 1 stub of every lesson
     lesson                     notebooks  exercises  mis-graded  CPU-s/notebook  peak MiB  wall s
     00_first_call                      3          3           0             2.9       412      11
     ...
@@ -87,7 +87,8 @@ def mis_graded(cohort: dict, deserved: dict[str, str]) -> list[str]:
         for r in cohort.get(student, {}).get("results", []):
             if r.exercise != "-" and r.status != status:
                 wrong.append(
-                    f"{student} {r.exercise}: {r.status} ({r.message.splitlines()[0][:160] if r.message else ''})"
+                    f"{student} {r.exercise}: {r.status} "
+                    f"({r.message.splitlines()[0][:160] if r.message else ''})"
                 )
     return wrong
 
@@ -124,7 +125,8 @@ def bench_cohort(honest: int = 2) -> list[str]:
     lessons = lessons_with_exercises()
     how, cpu = cgroup_cpu()
     print(
-        f"{len(lessons)} lessons, {honest} honest + 1 stub each, one notebook at a time, CPU by {how}, "
+        f"{len(lessons)} lessons, {honest} honest + 1 stub each, one notebook at a time, "
+        f"CPU by {how}, "
         f"{'sandboxed as root' if can_isolate() else 'not root'}, {os.cpu_count()} cores, "
         f"load average {os.getloadavg()[0]:.1f} at the start"
     )
@@ -138,7 +140,8 @@ def bench_cohort(honest: int = 2) -> list[str]:
         figures.append(row)
         wrong += [f"{lesson} {w}" for w in row["wrong"]]
         print(
-            f"{lesson:<34}{row['notebooks']:>10}{row['exercises']:>10}{len(row['wrong']):>11}{row['cpu']:>15.1f}"
+            f"{lesson:<34}{row['notebooks']:>10}{row['exercises']:>10}{len(row['wrong']):>11}"
+            f"{row['cpu']:>15.1f}"
             f"{row['peak']:>9.0f}{row['wall']:>7.0f}",
             flush=True,
         )
@@ -146,8 +149,10 @@ def bench_cohort(honest: int = 2) -> list[str]:
     average = sum(r["cpu"] * r["notebooks"] for r in figures) / max(notebooks, 1)
     print(
         f"all {len(lessons)} lessons: {notebooks} notebooks, {len(wrong)} of "
-        f"{sum(r['exercises'] for r in figures)} exercises mis-graded, {average:.1f} CPU-s a notebook, "
-        f"peak {max((r['peak'] for r in figures), default=0):.0f} MiB; load average {os.getloadavg()[0]:.1f} at the end"
+        f"{sum(r['exercises'] for r in figures)} exercises mis-graded, "
+        f"{average:.1f} CPU-s a notebook, "
+        f"peak {max((r['peak'] for r in figures), default=0):.0f} MiB; "
+        f"load average {os.getloadavg()[0]:.1f} at the end"
     )
     for line in wrong:
         print("  mis-graded:", line)

@@ -1,4 +1,4 @@
-"""The student's function served from a jail, its check in the grader: issue 30's tricks, and the channel.
+"""The student's function served from a jail, its check in the grader: issue 30's tricks, channel.
 
 Each trick of tests/fixtures/grading/service_tricks.py is one solution's function cell replaced,
 checked as `run_notebooks` checks it after the notebook ran (`checked`, from test_grade_outside).
@@ -54,8 +54,8 @@ def test_the_reference_with_a_no_op_line_passes_and_is_shown_as_a_copy():
 
 
 def test_an_answer_using_the_reference_of_an_earlier_piece_passes():
-    """Lesson 06's compact calls lesson 05's safe_split_points, which the lesson imports: the checker
-    runs that reference for it (the student surface holds no body of it)."""
+    """Lesson 06's compact calls lesson 05's safe_split_points, which the lesson imports: the
+    checker runs that reference for it (the student surface holds no body of it)."""
     result = checked("06", "6.2", None)
     assert result.status == "passed" and all(r["passed"] for r in result.rules), result.message
 
@@ -114,7 +114,9 @@ def test_the_checker_builds_nothing_but_plain_data_from_the_students_side(forged
 def test_a_set_keeps_the_checkers_order_on_the_students_side_only():
     ordered = channel.decode({"ordered_set": [3, 1, 2]}, from_checker=True)
     assert list(ordered) == [3, 1, 2] and channel.encode(ordered) == {"ordered_set": [3, 1, 2]}
-    assert type(channel.decode({"ordered_set": [3, 1, 2]})) is set  # what the checker takes back: a plain set
+    assert (
+        type(channel.decode({"ordered_set": [3, 1, 2]})) is set
+    )  # what the checker takes back: a plain set
 
 
 def test_a_subclass_of_a_plain_type_is_not_sent():
@@ -177,7 +179,9 @@ def probe():
         "checks": sorted(os.listdir(os.path.join(package, "checks"))),
         "quizzes": os.path.exists(os.path.join(package, "quizzes")),
         "clone": os.path.exists(CLONE),
-        "installed": [n for p in SITE if os.path.isdir(p) for n in os.listdir(p) if n.startswith("harness")],
+        "installed": [
+            n for p in SITE if os.path.isdir(p) for n in os.listdir(p) if n.startswith("harness")
+        ],
         "reference": inspect.getsource(harness.context.build_context),
         "fork": attempt(os.fork),
         "thread": attempt(lambda: threading.Thread(target=print).start()),
@@ -198,7 +202,8 @@ def test_the_service_sees_the_student_surface_only_and_starts_nothing(tmp_path):
     from harness.workbook.verify import Job
 
     tmp_path.chmod(0o711)
-    where = f"CLONE, SITE = {str(ROOT / 'harness' / 'checks' / 'lesson03.py')!r}, {site.getsitepackages()!r}\n"
+    clone = str(ROOT / "harness" / "checks" / "lesson03.py")
+    where = f"CLONE, SITE = {clone!r}, {site.getsitepackages()!r}\n"
     source = where + PROBE
     with Sandbox.create(tmp_path) as box:
         [found] = check_functions([Job("99.9", "probe", source, 120, REGISTER_PROBE)], box)
