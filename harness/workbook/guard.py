@@ -27,7 +27,7 @@ import difflib
 import inspect
 import textwrap
 
-from harness.workbook.rebuild import Rebuilt
+from harness.workbook.rebuild import Rebuilt, parse
 
 RUNTIME_CODE = {"exec", "eval", "compile", "__import__", "globals", "locals", "breakpoint", "get_ipython",
                 "__builtins__", "__loader__", "__spec__", "setattr", "delattr", "open", "input", "exit", "quit"}
@@ -152,13 +152,13 @@ def _shown(rebuilt: Rebuilt, line: int, why: str) -> str:
 
 def evidence(rebuilt: Rebuilt) -> list[str]:
     """Each line of the rebuilt code that could decide the check instead of computing, and why."""
-    tree = ast.parse(rebuilt.source)
+    tree = parse(rebuilt.source)
     return [_shown(rebuilt, line, why) for line, why in sorted(set(_findings(tree)))]
 
 
 def reached(rebuilt: Rebuilt, reference: str) -> list[str]:
     """Each line naming the exercise's reference (`harness.usage.describe_usage`) through an import or attribute."""
-    tree = ast.parse(rebuilt.source)
+    tree = parse(rebuilt.source)
     imported = _imports(tree)
     found = [(node.lineno, ".".join([imported[root], *names])) for node, root, names in chains(tree) if root in imported]
     found += [(node.lineno, imported[node.id]) for node in ast.walk(tree) if isinstance(node, ast.Name) and node.id in imported]
@@ -197,7 +197,7 @@ BODIES = ("body", "orelse", "finalbody", "handlers", "cases")
 def statements(function_source: str) -> list[str]:
     """The function's statements, in order, each as its normalised shape without the statements
     nested in it: what two copies of one function share however they are named and laid out."""
-    tree = ast.parse(textwrap.dedent(function_source))
+    tree = parse(textwrap.dedent(function_source))
     local = {n.arg for n in ast.walk(tree) if isinstance(n, ast.arg)}
     local |= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))}
     local |= {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
@@ -221,7 +221,7 @@ def statements(function_source: str) -> list[str]:
 
 def function_source(rebuilt: Rebuilt, name: str) -> str | None:
     """The source of the last `def name` in the rebuilt code."""
-    tree = ast.parse(rebuilt.source)
+    tree = parse(rebuilt.source)
     defs = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name]
     return ast.get_source_segment(rebuilt.source, defs[-1]) if defs else None
 

@@ -17,7 +17,6 @@ exercise. Nothing printed or shown by the notebook is read, so no forged output,
 leftover callback in the kernel counts. A cell that ends the kernel (`exit()`, `os._exit`) costs
 the exercises nothing, wherever it is: each is graded from its source; the stop is a "-" row.
 """
-import ast
 import os
 import secrets
 import shutil
@@ -33,7 +32,7 @@ from harness.checks import NOT_ATTEMPTED
 from harness.workbook import guard, surface
 from harness.workbook.build import expected_lessons
 from harness.workbook.execute import Run, execute
-from harness.workbook.rebuild import Rebuilt, binds, rebuild
+from harness.workbook.rebuild import Rebuilt, binds, parse, rebuild
 from harness.plumbing.redaction import redact
 from harness.workbook.restore import Prepared, prepare
 from harness.workbook.sandbox import MAX_PROCESSES, Sandbox
@@ -210,7 +209,7 @@ def tampered(lesson: str, exercise: str, evidence: list[str]) -> Result:
 
 def binding_line(rebuilt: Rebuilt, name: str) -> int:
     """The line of the rebuilt source that last binds `name` (what the check was handed)."""
-    return max([n.lineno for n in ast.parse(rebuilt.source).body if name in binds(n)], default=0)
+    return max([n.lineno for n in parse(rebuilt.source).body if name in binds(n)], default=0)
 
 
 def copy_review(exercise: str, rebuilt: Rebuilt, name: str) -> str:

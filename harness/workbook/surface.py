@@ -26,6 +26,7 @@ import sysconfig
 from pathlib import Path
 
 import harness
+from harness.workbook.rebuild import parse
 
 PACKAGE = Path(harness.__file__).resolve().parent
 LEFT_OUT = ("checks", "quizzes")  # folders of the package a graded function never gets
@@ -63,13 +64,13 @@ def _forwarding(node: ast.FunctionDef, path: str) -> ast.FunctionDef:
 
 def stubbed(source: str, module: str, names: set[str]) -> str:
     """The module's source with each top-level function in `names` forwarding to the checker."""
-    tree = ast.parse(source)
+    tree = parse(source)
     for node in tree.body:
         if isinstance(node, ast.FunctionDef) and node.name in names:
             _forwarding(node, f"{module}.{node.name}")
     first = next((i for i, n in enumerate(tree.body) if not _is_preamble(n)), len(tree.body))
     tree.body.insert(
-        first, ast.parse(f"from harness.workbook.service import forward as {FORWARD}").body[0]
+        first, parse(f"from harness.workbook.service import forward as {FORWARD}").body[0]
     )
     return ast.unparse(ast.fix_missing_locations(tree)) + "\n"
 
