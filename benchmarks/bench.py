@@ -69,7 +69,8 @@ LESSON_FLOOR = """from harness import MODEL, connect
 client = connect()
 client.models.generate_content(model=MODEL, contents="What is a context window?")
 import plotly.graph_objects as go
-go.FigureWidget(data=[go.Bar(x=[1], y=[2])])
+from harness.widgets.chart import Chart
+Chart(go.Figure(data=[go.Bar(x=[1], y=[2])]))
 from harness.checks import check"""
 
 

@@ -21,13 +21,14 @@ from google.genai import types
 
 from harness.agent import AgentConfig, RunReport, run_agent
 from harness.agent.loop import SYSTEM_PROMPT
+from harness.agent.reused_runs import ReusingWorkspace
 from harness.plumbing.arguments import require_callable, require_instance, require_int, require_list
 from harness.formats import verdict_line
 from harness.partitioning import PLAN_SHARE, MergeRefused, SubResult, merge_results, split_task
 from harness.scenarios import copy_task
 from harness.scenarios.repairs import FOLDER, PACKAGES, prompt_for, readme_section, subtask
 from harness.tokens import approx_tokens
-from harness.tools import TOOL, Workspace
+from harness.tools import TOOL
 from harness.truncation import TOOL_OUTPUT_MAX_CHARS, truncate_output
 from harness.usage import output_tokens
 
@@ -96,7 +97,7 @@ def estimate_tokens(package: str) -> int:
     files += [path.read_text() for path in sorted((FOLDER / package).glob("*.py"))]
     if ("estimate", package) not in _RUNS:
         with tempfile.TemporaryDirectory(prefix="workbook-estimate-") as folder:
-            output = Workspace(copy_task(folder, subtask([package]))).run_command("pytest")
+            output = ReusingWorkspace(copy_task(folder, subtask([package]))).run_command("pytest")
         _RUNS["estimate", package] = approx_tokens(truncate_output(output, TOOL_OUTPUT_MAX_CHARS))
     return sum(approx_tokens(text) for text in files) + RUNS_PER_SUBTASK * _RUNS["estimate", package]
 
@@ -159,7 +160,7 @@ def _tests_after(packages: list, merged: dict) -> str:
             root = copy_task(folder, subtask(packages))
             for path, text in merged.items():
                 (root / path).write_text(text)
-            _RUNS[key] = (verdict_line(Workspace(root).run_command("pytest")) or "").strip("= ")
+            _RUNS[key] = (verdict_line(ReusingWorkspace(root).run_command("pytest")) or "").strip("= ")
     return _RUNS[key]
 
 

@@ -27,7 +27,8 @@ from harness import MODEL
 from harness.agent.config import SessionConfig
 from harness.plumbing.arguments import (require_client, require_instance, require_int, require_list, require_list_of_text,
                                require_mapping, require_text)
-from harness.plumbing.client import is_offline, plain, start_cold
+from harness.plumbing import sessions_in_process
+from harness.plumbing.client import is_offline, start_cold
 from harness.compaction import compact
 from harness.plumbing.session_bundles import Bundle, Recording, usage_dict
 from harness.scenarios.course import TUTOR_SYSTEM, TUTOR_TOOLS, passages, search_course
@@ -121,7 +122,7 @@ class _Session:
 
     def call(self, turn: int, contents, config, kind="turn", probe=None) -> types.GenerateContentResponse:
         started = time.perf_counter()
-        reply = self.client.models.generate_content(model=self.model, contents=plain(contents), config=config)
+        reply = sessions_in_process.generate_content(self.client, model=self.model, contents=contents, config=config)
         self.calls += 1
         calls = reply.function_calls or []
         self.record.add(Bundle(turn, usage_dict(reply.usage_metadata), kind=kind, tools=[c.name for c in calls],

@@ -30,6 +30,7 @@ from google.genai.interactions import Usage
 
 from harness import MODEL
 from harness.plumbing.arguments import require_callable, require_client, require_instance, require_int, require_number
+from harness.plumbing import sessions_in_process
 from harness.plumbing.client import is_offline, start_cold
 from harness.compaction import compact
 from harness.probes import CONVERSATION_SUMMARY, MAX_QUESTIONS, script_turns
@@ -122,8 +123,8 @@ class _ServerSession:
                                                    "server_held": True, "policy": plan.policy_name})
 
     def create(self, turn: int, input_, probe=None):
-        interaction = self.client.interactions.create(
-            model=self.model, input=input_, system_instruction=TUTOR_SYSTEM, tools=[TUTOR_TOOL],
+        interaction = sessions_in_process.create_interaction(
+            self.client, model=self.model, input=input_, system_instruction=TUTOR_SYSTEM, tools=[TUTOR_TOOL],
             **({"previous_interaction_id": self.previous} if self.previous else {}))
         calls = [s for s in interaction.steps if s.type == "function_call"]
         answer = "" if calls else "".join(c.text for s in interaction.steps if s.type == "model_output"
@@ -139,8 +140,8 @@ class _ServerSession:
 
     def summarize(self, turn: int, transcript: str) -> str:
         """A summary made by a stateless interaction (store=false: nothing to keep of it)."""
-        reply = self.client.interactions.create(
-            model=self.model, input=self.summary + "\n" + transcript, store=False,
+        reply = sessions_in_process.create_interaction(
+            self.client, model=self.model, input=self.summary + "\n" + transcript, store=False,
             system_instruction=CONVERSATION_SUMMARY.format(words=self.plan.summary_words))
         self.record.add(Bundle(turn, usage_dict(usage_metadata(reply.usage)), kind="summary"))
         self.summary = "".join(c.text for s in reply.steps if s.type == "model_output" for c in s.content or [])

@@ -18,6 +18,7 @@ import errno
 import functools
 import inspect
 import os
+import re
 import select
 import shlex
 import shutil
@@ -35,6 +36,7 @@ from google.genai import types
 from harness.plumbing import jail as jail_program, redaction
 from harness.plumbing.steady_output import steady
 from harness.plumbing.warm_pytest import WarmPytest
+from harness.truncation import extract_verdict
 
 ALLOWED_PROGRAMS = ("cat", "grep", "head", "ls", "pytest", "tail", "wc")
 COMMAND_TIMEOUT_SECONDS = 8  # the task's tests take well under a second; a hang must not stall a run
@@ -44,6 +46,8 @@ MAX_COMMANDS_PER_TURN = 20  # a model looping on commands within one turn is sto
 MAX_PATH_CHARS = 1_000      # the task's longest path is 25 characters
 MAX_COMMAND_CHARS = 2_000
 MAX_LISTED = 200_000       # files list_files walks at most (the task has 12)
+MAX_WALKED = 1_000_000     # entries of any kind it looks at, files or not: a tree wide with folders
+MAX_DEPTH = jail_program.MAX_DEPTH  # folders list_files enters, one in another; deeper: counted
 MAX_TEXT_CHARS = 50_000     # old/new of one edit; the task's largest file is 2,000 characters
 # No shell runs, so these would reach the program as literal arguments: refuse them with a reason.
 SHELL_SYNTAX = ("|", ">", "<", ";", "&", "`", "$")
@@ -52,6 +56,11 @@ KEPT_VARIABLES = ("PATH", "LANG", "LANGUAGE", "TZ", "TERM")
 # Where this machine cannot jail the commands (see `jail_mode`), none runs unless the student sets this to 1.
 UNJAILED_SWITCH = "WORKBOOK_UNJAILED_COMMANDS"
 JAILED_TMP = "/tmp"  # HOME and TMPDIR in the jail: its private tmpfs, gone with the command
+# Limits of one jailed command. The task's test run peaks near 40 MB and one process; what a
+# command writes in the workspace lands in a throwaway layer of WRITE_BYTES (harness.plumbing.jail).
+MEMORY_BYTES = 512 << 20
+MAX_PROCESSES = 64
+WRITE_BYTES = 64 << 20
 REDACTED = "[redacted]"
 
 
@@ -65,7 +74,8 @@ def redact(text: str) -> str:
 
 
 def _tool(method):
-    """A tool's promise: it returns text, ERROR text for anything it cannot do, never an exception, no key."""
+    """A tool's promise: it returns text, ERROR text for anything it cannot do, never an exception,
+    no key, nothing that is not UTF-8 (a lone surrogate, from a name or an argument, escaped)."""
     signature = inspect.signature(method)
 
     @functools.wraps(method)
@@ -76,10 +86,18 @@ def _tool(method):
             return f"ERROR: bad arguments for {method.__name__}: {error}."
         try:
             output = method(self, *args, **kwargs)
-        except (OSError, ValueError, TypeError) as error:  # e.g. a file vanishing, a name the OS refuses
+        except Exception as error:  # a file vanishing, a name the OS refuses: never raised
             output = f"ERROR: {method.__name__} failed ({type(error).__name__}: {str(error)[:200]})."
+        output = output.encode("utf-8", "backslashreplace").decode("utf-8")
         return steady(redact(output), self.root)  # replayable: no temp folder name, no timings
     return safe
+
+
+def _shown_name(name: str) -> str:
+    """A file name as list_files shows it: as it is, or, when it holds a line break, another control
+    character or bytes that are not UTF-8 (lone surrogates, unprintable), as a Python string
+    literal, which the tools take back."""
+    return name if name.isprintable() else repr(name)
 
 
 def _text_error(name: str, value, cap: int) -> str | None:
@@ -96,6 +114,60 @@ def _text_error(name: str, value, cap: int) -> str | None:
 # Why a program may die of a signal, for the model: the harness's own stops (timeout, cap) say so themselves.
 SIGNAL_REASONS = {signal.SIGKILL: "killed from outside, or out of memory", signal.SIGXFSZ: "a file over the size cap",
                   signal.SIGSEGV: "it crashed", signal.SIGABRT: "it aborted", signal.SIGTERM: "asked to stop"}
+
+
+# What the model reads when a command met a limit: the harness knows it from the jail's cgroups and
+# keeper, never from what the program printed.
+LIMIT_ERRORS = {
+    "memory": f"ERROR: the command went over its memory limit ({MEMORY_BYTES >> 20} MiB) "
+              "and was killed.",
+    "processes": f"ERROR: the command tried to run more than {MAX_PROCESSES} processes at once; "
+                 "the extra ones were refused.",
+    "disk": f"ERROR: the command filled a space it may write in ({WRITE_BYTES >> 20} MiB: the "
+            "workspace, /tmp or /dev/shm); further writes failed. What a command writes is thrown "
+            "away when it ends.",
+}
+_STATUS = re.compile(r"exit code (-?\d+)$|killed by ")  # the two first lines `_how_it_ended` writes
+_FAILURES = re.compile(r"\d+ (failed|errors?)\b")
+CONTRADICTED = "[NOTE: the verdict line above contradicts the exit code"
+
+
+def _agrees(verdict: str, code: int) -> bool:
+    """Whether pytest's verdict line tells what its exit code tells: failures exactly when not 0."""
+    return bool(_FAILURES.search(verdict)) == (code != 0)
+
+
+def _contradiction(argv: list, code: int, output: str) -> str:
+    """A note when a pytest run printed a verdict line its exit code contradicts (test code can
+    print any line), worded so that no verdict can be read from it."""
+    verdict = extract_verdict(output) if argv[:len(_PYTEST)] == _PYTEST else None
+    if verdict is None or _agrees(verdict, code):
+        return ""
+    meaning = "some tests failed or could not run" if code else "no test failed"
+    return f"\n{CONTRADICTED} ({_how_it_ended(code)}): {meaning}; the exit code is what counts]"
+
+
+def recorded_verdict(command, output: str) -> str | None:
+    """The test verdict the harness records from a run_command call: pytest's verdict line (without
+    its "="), from a pytest run that ended, when its exit code agrees; when it does not, the exit
+    code itself, "(... the printed verdict contradicted it)"; None when no verdict was printed.
+    The exit code is the harness's first line (after any limit's ERROR line): the program's output
+    comes after it, so nothing the program prints can stand for it."""
+    lines = output.split("\n")
+    while lines and lines[0] in LIMIT_ERRORS.values():
+        lines.pop(0)
+    status = _STATUS.match(lines[0]) if lines else None
+    try:
+        words = shlex.split(command) if isinstance(command, str) else []
+    except ValueError:
+        words = []
+    verdict = extract_verdict("\n".join(lines[1:])) if status and words[:1] == ["pytest"] else None
+    if verdict is None:
+        return None
+    code = int(status[1]) if status[1] is not None else -1
+    if _agrees(verdict, code):
+        return verdict.strip("= ")
+    return f"{lines[0]} (the printed verdict contradicted it)"
 
 
 def _how_it_ended(code: int) -> str:
@@ -134,17 +206,38 @@ def _offline_launcher() -> tuple[str, ...]:
     return launcher if probe.returncode == 0 else ()
 
 
+@functools.cache
+def _command_uid() -> int:
+    """As root, the uid this process's commands run as: one of the jail's pool, no account's, held
+    for this process's life, so that no other process's commands share its processes or limits."""
+    return jail_program.claim_uid()
+
+
 def _jail(mode: str, workdir: Path, read_only=()) -> dict:
-    """What `harness.plumbing.jail.enter` takes to jail a command in `workdir` (`mode` from `jail_mode`)."""
+    """What `harness.plumbing.jail.enter` takes to jail a command in `workdir` (`mode` from
+    `jail_mode`): as root the program runs as a uid of its own; what it writes is thrown away."""
     return {"write": [str(workdir)], "read": [*jail_program.python_paths(), *map(str, read_only)], "cwd": str(workdir),
-            "user_namespace": mode == "user namespace"}
+            "user_namespace": mode == "user namespace",
+            "uid": _command_uid() if mode == "root" else None, "write_bytes": WRITE_BYTES,
+            "max_processes": MAX_PROCESSES, "memory_bytes": MEMORY_BYTES, "namespaces": False}
+
+
+# How a command's interpreter starts the jail: imported from its cached bytecode. Run by path, its
+# 700 lines were compiled again for every command: 64 ms a command at load 22 here (19 ms at 300).
+_JAIL_LAUNCHER = "import sys; sys.path.insert(0, sys.argv[1]); import jail; jail.main(sys.argv[2:])"
 
 
 def _jail_words(jail: dict) -> list[str]:
     """The words before a program that run it in that jail."""
-    words = [sys.executable, "-I", "-S", jail_program.__file__, "--cwd", jail["cwd"]]
+    folder = os.path.dirname(jail_program.__file__)
+    words = [sys.executable, "-I", "-S", "-c", _JAIL_LAUNCHER, folder, "--cwd", jail["cwd"]]
     words += [word for path in jail["write"] for word in ("--write", path)]
     words += [word for path in jail["read"] for word in ("--read", path)]
+    words += [word for folder in jail.get("cgroups", ()) for word in ("--cgroup", folder)]
+    for option in ("uid", "write_bytes", "max_processes", "memory_bytes", "report"):
+        if jail.get(option) is not None:
+            words += [f"--{option.replace('_', '-')}", str(jail[option])]
+    words += [] if jail.get("namespaces", True) else ["--no-namespaces"]
     return [*words, *(["--user-namespace"] if jail["user_namespace"] else []), "--"]
 
 
@@ -225,7 +318,7 @@ def _warm_pytest(args: list, cwd: Path, env: dict, jail: dict | None):
             try:  # jailed runs cut their own network; unjailed ones inherit the helper's
                 _warm["helper"] = WarmPytest(_command_env(home), home, launcher=() if jail else _offline_launcher())
             finally:
-                shutil.rmtree(home, ignore_errors=True)
+                jail_program.remove_tree(home)
         return _warm["helper"].start(args, cwd, env, jail)
     except BaseException as error:  # an interrupt mid-request too: the helper's next answer could be a stale one
         _discard_warm_helper()
@@ -253,14 +346,40 @@ def _started(argv: list, cwd: Path, env: dict, jail: dict | None):
     return process, lambda: None
 
 
-def _run(argv: list, cwd: Path, env: dict, jail: dict | None) -> tuple[int, bytes, str]:
-    """Exit code, output (capped while reading) and why it stopped early ("" when it did not).
+def _run(argv: list, cwd: Path, env: dict, jail: dict | None) -> tuple[int, bytes, str, list[str]]:
+    """Exit code, output (capped while reading), why it stopped early ("" when it did not), and the
+    limits it met ("memory", "processes", "disk"), as the jail's keeper and cgroups tell them: never
+    from what the program printed, nor from a process it could reach.
 
     The program runs in its own session; when it ends, or at the timeout or the cap, its whole
     process group is killed and the pipe closed: a child it left behind holding stdout cannot keep
     the agent waiting. `python -m pytest` runs forked from a warm helper when it can (same output,
     same confinement, a tenth of the start-up: harness.plumbing.warm_pytest).
     """
+    if jail is None:
+        return (*_watch(argv, cwd, env, None), [])
+    handle, report = tempfile.mkstemp(prefix="workbook-jail-report-")
+    os.close(handle)
+    name = os.path.basename(report)
+    as_root = jail["uid"] is not None
+    cgroups = jail_program.cgroups_for(name, MEMORY_BYTES, MAX_PROCESSES) if as_root else []
+    try:
+        code, raw, stopped = _watch(argv, cwd, env, {**jail, "cgroups": cgroups, "report": report})
+        with open(report) as file:
+            text = file.read()
+        limits = jail_program.cgroup_limits_hit(cgroups)
+        if text:  # the keeper's word: the program's status, whatever the process we waited for said
+            status, flags = map(int, text.split())
+            code = os.waitstatus_to_exitcode(status)
+            limits += ["disk"] if flags & jail_program.FILLED else []
+    finally:
+        jail_program.remove_cgroups(cgroups)
+        os.unlink(report)
+    return code, raw, stopped, limits
+
+
+def _watch(argv: list, cwd: Path, env: dict, jail: dict | None) -> tuple[int, bytes, str]:
+    """`_run` but the limits: exit code, output, why it stopped early."""
     process, release = _started(argv, cwd, env, jail)
     deadline, chunks, size, stopped = time.monotonic() + COMMAND_TIMEOUT_SECONDS, [], 0, ""
     fd = process.stdout.fileno()
@@ -394,26 +513,34 @@ class Workspace:
         if isinstance(fd, str):
             return fd
         prefix = os.path.normpath(path)
-        names = []
-        try:  # fwalk walks by descriptors and never follows a symlink: nothing swapped in leads out
-            for parent, dirs, files, parent_fd in os.fwalk(".", dir_fd=fd):
-                dirs[:] = [d for d in dirs if not d.startswith((".", "__pycache__"))]
-                names += [os.path.normpath(os.path.join(prefix, parent, f)) for f in files if not f.startswith(".")
-                          and stat.S_ISREG(os.stat(f, dir_fd=parent_fd, follow_symlinks=False).st_mode)]
-                if len(names) > MAX_LISTED:
+        names, too_deep, seen = [], 0, 0
+        hidden = (".", "__pycache__")
+        try:  # by descriptors, no symlink followed, no recursion: whatever the tree is
+            for _, relative, entry, depth in jail_program.walk_tree(fd, MAX_DEPTH, skip=hidden):
+                seen += 1
+                if entry.is_file(follow_symlinks=False):
+                    names.append(os.path.normpath(os.path.join(prefix, relative)))
+                elif depth == MAX_DEPTH and entry.is_dir(follow_symlinks=False):
+                    too_deep += 1
+                if len(names) > MAX_LISTED or seen > MAX_WALKED:
                     break
         finally:
             os.close(fd)
+        notes = ""
+        if too_deep:
+            notes += f"\n[{too_deep:,} folders more than {MAX_DEPTH} levels down not listed]"
+        if seen > MAX_WALKED:
+            notes += f"\n[listing stopped after {MAX_WALKED:,} entries; list a subfolder]"
         if not names:
-            return f"(no files under {path})"
+            return f"(no files under {path}){notes}"
         text, size = [], 0
-        for name in sorted(names):
+        for name in map(_shown_name, sorted(names)):
             size += len(name.encode()) + 1
             if size > OUTPUT_CAP_BYTES - 200:
                 return "\n".join(text) + (f"\n[list cut at {OUTPUT_CAP_BYTES:,} bytes, {len(names) - len(text):,}+ "
-                                          "files not shown; list a subfolder]")
+                                          f"files not shown; list a subfolder]{notes}")
             text.append(name)
-        return "\n".join(text)
+        return "\n".join(text) + notes
 
     @_tool
     def read_file(self, path: str) -> str:
@@ -461,17 +588,26 @@ class Workspace:
         """Run an allowed program (no shell) in the root; its exit code and output.
 
         The program runs in a jail (`harness.plumbing.jail`, where `jail_mode()` finds one): it sees the
-        workspace (the only place it may write), Python and `read_only`, nothing else of the machine;
-        its own processes only, all killed when it ends; a private /tmp as HOME and TMPDIR; no
-        network; an environment with no credential; the timeout and the output cap. Where there is
-        no jail nothing runs unless the student sets WORKBOOK_UNJAILED_COMMANDS=1; then it runs with
-        the rest (no network where the OS allows, symlinks leading out removed before and after).
+        workspace, Python and `read_only`, nothing else of the machine; its own processes only, all
+        killed when it ends; a private /tmp as HOME and TMPDIR; no network; an environment with no
+        credential; the timeout and the output cap. As root it runs as a uid of its own, with no
+        capability, no kernel keyring, a /proc that changes nothing of the machine. Limits: memory
+        (MEMORY_BYTES), processes (MAX_PROCESSES) and what it writes (WRITE_BYTES in the workspace,
+        as much in /tmp and /dev/shm), each hit reported as an ERROR line. What it writes in the
+        workspace is thrown away when it ends (an overlay over it): the agent changes files through
+        edit_file only, and no command leaves anything behind. The exit code is the jail's
+        keeper's, and a pytest verdict line it contradicts is noted. Where there is no jail nothing
+        runs unless the student sets WORKBOOK_UNJAILED_COMMANDS=1; then it runs with the rest (no
+        network where the OS allows, symlinks leading out removed before and after).
         """
         refusal = self._refusal(command) or _unjailed_refusal()
         if refusal:
             return refusal
         mode = jail_mode()
         removed = "" if mode else self._remove_escaping_links()  # a link could make a name lead out
+        if removed is None:
+            return (f"ERROR: the workspace holds folders more than {MAX_DEPTH} levels down, whose "
+                    "symlinks cannot be checked without a jail; nothing ran.")
         if removed:
             return f"ERROR: symlinks leading outside the workspace were removed, nothing ran: {removed}."
         self.commands_this_turn += 1
@@ -480,10 +616,11 @@ class Workspace:
             argv = [*_PYTEST, "-p", "no:cacheprovider", *argv[1:]]
         home = JAILED_TMP if mode else tempfile.mkdtemp(prefix="workbook-command-")
         try:
-            code, raw, stopped = _run(argv, self.root, _command_env(home), _jail(mode, self.root, self.read_only) if mode else None)
+            jail = _jail(mode, self.root, self.read_only) if mode else None
+            code, raw, stopped, limits = _run(argv, self.root, _command_env(home), jail)
         finally:
             if not mode:
-                shutil.rmtree(home, ignore_errors=True)
+                jail_program.remove_tree(home)  # whatever the program left there, at any depth
         removed = "" if mode else self._remove_escaping_links()
         removed = f"\n[removed symlinks leading outside the workspace: {removed}]" if removed else ""
         if stopped == "timeout":
@@ -491,24 +628,26 @@ class Workspace:
         output = raw.decode("utf-8", errors="replace")
         if stopped == "cap":
             output += f"\n[output cut at {OUTPUT_CAP_BYTES} bytes; the command was stopped]"
-        return f"{_how_it_ended(code)}\n{output}{removed}"
+        errors = "".join(LIMIT_ERRORS[limit] + "\n" for limit in limits)
+        note = _contradiction(argv, code, output)
+        return f"{errors}{_how_it_ended(code)}\n{output}{note}{removed}"
 
-    def _escaping_links(self) -> list[Path]:
-        """Symlinks under the root that lead outside it (or nowhere): code the tests run may plant them."""
-        links = []
-        for folder, dirs, files in os.walk(self.root):
-            for name in dirs + files:
-                entry = Path(folder) / name
-                if entry.is_symlink() and isinstance(self._inside(str(entry.relative_to(self.root))), str):
-                    links.append(entry)
-        return links
-
-    def _remove_escaping_links(self) -> str:
-        """Unjailed only: delete the symlinks that lead out before anything reads through them; "" or their names."""
-        links = self._escaping_links()
-        for link in links:
-            link.unlink()
-        return ", ".join(str(link.relative_to(self.root)) for link in links)
+    def _remove_escaping_links(self) -> str | None:
+        """Unjailed only: delete the symlinks under the root that lead outside it (or nowhere),
+        which code the tests ran may have planted, before anything reads through them; "" or their
+        names.
+        Walked as list_files walks: None when folders deeper than MAX_DEPTH were left unchecked."""
+        top = os.open(self.root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        links, too_deep = [], False
+        try:
+            for folder, relative, entry, depth in jail_program.walk_tree(top, MAX_DEPTH):
+                if entry.is_symlink() and isinstance(self._inside(relative), str):
+                    os.unlink(entry.name, dir_fd=folder)
+                    links.append(_shown_name(relative))
+                too_deep |= depth == MAX_DEPTH and entry.is_dir(follow_symlinks=False)
+        finally:
+            os.close(top)
+        return None if too_deep else ", ".join(links)
 
     def _refusal(self, command) -> str | None:
         """Why `command` may not run, as an ERROR text; None when it may."""
@@ -542,9 +681,12 @@ class Workspace:
                  "edit_file": self.edit_file, "run_command": self.run_command}
         tool = tools.get(name) if isinstance(name, str) else None
         if tool is None:
-            return f"ERROR: no tool named {str(name)[:80]}. Tools: list_files, read_file, edit_file, run_command."
+            named = name[:80] if isinstance(name, str) else f"of type {type(name).__name__}"
+            return f"ERROR: no tool named {named}. Tools: {', '.join(tools)}."
         if args is not None and not isinstance(args, dict):
             return f"ERROR: the arguments of {name} must be an object of named values, got {type(args).__name__}."
+        if not all(isinstance(key, str) for key in (args or {})):
+            return f"ERROR: the arguments of {name} must be named by text: {{'path': 'README.md'}}."
         return tool(**(args or {}))
 
 

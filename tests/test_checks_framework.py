@@ -116,3 +116,29 @@ def test_what_an_answer_prints_while_it_is_checked_is_not_shown(capsys):
 
     check("4.2", chatty)
     assert capsys.readouterr().out.splitlines() == [checks.run_check("4.2", chatty).line()]
+
+
+def test_a_check_imports_only_its_own_lessons_checks():
+    """A lesson's first check loaded every lesson's checks, lesson 11's Interactions client among
+    them (0.6 s of CPU in every lesson); exercise N.x loads harness/checks/lessonNN.py alone."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys\nfrom harness.checks import reference, run_check\n"
+        "run_check('0.1', reference('0.1'))\n"
+        "print(sorted(m for m in sys.modules if m.startswith('harness.checks.lesson')))"
+    )
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "['harness.checks.lesson00']"
+
+
+def test_each_exercise_lives_in_its_lessons_check_module():
+    """checks.registered finds exercise N.x by importing harness/checks/lessonNN.py alone."""
+    for exercise_id, registered in exercises().items():
+        module = f"harness.checks.lesson{int(exercise_id.partition('.')[0]):02d}"
+        assert registered.run.__module__ == module, (
+            f"exercise {exercise_id} is registered in {registered.run.__module__}: move it to "
+            f"{module}, where checks.registered looks for it"
+        )

@@ -154,9 +154,9 @@ def test_the_fast_version_is_much_faster_on_a_long_history():
     def best_of(fn, runs):
         times = []
         for _ in range(runs):
-            start = time.perf_counter()
+            start = time.thread_time()  # this thread's CPU: other processes' load does not count
             fn(*args, budget=600)
-            times.append(time.perf_counter() - start)
+            times.append(time.thread_time() - start)
         return min(times)
 
     assert best_of(build_context_naive, 1) > 20 * best_of(build_context, 3)

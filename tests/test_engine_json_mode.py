@@ -232,9 +232,9 @@ def test_a_schema_asking_for_billions_of_items_gets_a_bounded_answer(glass_box):
 
     schema = {"type": "array", "minItems": 10**9, "items": {"type": "array", "minItems": 10**9,
                                                              "items": {"type": "string", "minLength": 10**9}}}
-    started = time.perf_counter()
+    started = time.process_time()  # CPU, not wall: a loaded machine must not fail it
     reply = ask(glass_box, "List them.", response_json_schema=schema, max_output_tokens=50)
-    assert time.perf_counter() - started < 5
+    assert time.process_time() - started < 5
     assert reply.candidates[0].finish_reason == types.FinishReason.MAX_TOKENS  # cut at the output cap
     recursive = {"$ref": "#/$defs/Node", "$defs": {"Node": {"type": "object", "properties": {
         "next": {"$ref": "#/$defs/Node"}}}}}

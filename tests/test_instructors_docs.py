@@ -6,7 +6,7 @@ from harness.checks import docs
 def test_the_generated_blocks_of_instructors_md_are_up_to_date():
     text = docs.INSTRUCTORS.read_text(encoding="utf-8")
     assert "<!-- generated: exercises -->" in text and "<!-- generated: mistakes -->" in text
-    assert docs.generated(text, docs.blocks()) == text, "run: python -m harness.checks.docs"
+    assert docs.generated(text, docs.blocks(text)) == text, "run: python -m harness.checks.docs"
 
 
 def test_every_exercise_and_every_fixture_has_its_row():

@@ -6,7 +6,7 @@ from harness.widgets.lesson09 import budget_panel
 
 def _parts(panel):
     (sliders_box, threshold), status, figure = panel.children[0].children, panel.children[1], panel.children[2]
-    return {s.description: s for s in sliders_box.children}, threshold, status, figure
+    return {s.description: s for s in sliders_box.children}, threshold, status, figure.figure
 
 
 def _chart(figure):

@@ -82,13 +82,13 @@ def test_the_panel_opens_drawn_and_redraws_from_the_functions_it_is_given():
         calls.append(share)
         return split_task(subtasks, window, share)
     panel = partition_panel(counted_split, merge_results)
-    (share, turns), status, figure = panel.children[0].children, panel.children[1], panel.children[2]
+    (share, turns), status, chart = panel.children[0].children, panel.children[1], panel.children[2]
     assert calls and all(s == 0.2 for s in calls) and "pays from <b>2</b>" in status.value
-    before = [list(t.y) for t in figure.data]
+    before = [list(t.y) for t in chart.figure.data]
     share.value = 0.7
-    assert calls[-1] == 0.7 and [list(t.y) for t in figure.data] != before
+    assert calls[-1] == 0.7 and [list(t.y) for t in chart.figure.data] != before
     turns.value = "too few (4)"
-    assert "never pays" in status.value and len(figure.data[2].x) == len(PACKAGES)
+    assert "never pays" in status.value and len(chart.figure.data[2].x) == len(PACKAGES)
 
 
 def test_the_sweep_refuses_an_impossible_size():

@@ -94,12 +94,12 @@ def test_the_panel_opens_drawn_and_redraws_from_the_policy_it_is_given(glass_box
         asked.append(budget)
         return should_restart(usage, budget, ratio)
 
-    length, limit, readout, figure = restart_panel(glass_box, my_policy, questions=4).children
-    assert all(len(trace.x) for trace in figure.data[:2]) and "knows" in readout.value
-    before, bills = readout.value, [list(trace.y) for trace in figure.data]
+    length, limit, readout, chart = restart_panel(glass_box, my_policy, questions=4).children
+    assert all(len(trace.x) for trace in chart.figure.data[:2]) and "knows" in readout.value
+    before, bills = readout.value, [list(trace.y) for trace in chart.figure.data]
     limit.value = 9_000
     assert readout.value != before and 9_000 in asked
     length.value = 6
-    assert [list(trace.y) for trace in figure.data] != bills
+    assert [list(trace.y) for trace in chart.figure.data] != bills
     keep_all = bill(run_server_session(glass_box, ServerPlan(), 6).usages(), price_for())
     assert f"${keep_all:.5f}" in readout.value

@@ -122,3 +122,25 @@ def test_the_panel_s_suggestions_do_what_the_lesson_says(names):
     assert code_names(Knobs(40, 80))["dense"] > 0.5 > default["dense"]
     assert code_names(Knobs(threshold=0.3))["sent"] < default["sent"]
     assert code_names(Knobs(budget=500))["sent"] <= default["fused top 5"] + 0.05
+
+
+def test_the_panel_draws_its_rows_and_redraws_on_a_move(names):
+    """The chart shows the rows the readout names, and a new figure when a control moves."""
+    from harness.widgets.chart import Chart
+    from harness.widgets.lesson12 import retrieval_panel, traces_of
+
+    index, wiki, queries = names["index"], names["wiki"], names["queries"]
+    panel = retrieval_panel({0: index}, wiki, queries, reciprocal_rank_fusion, fill_budget)
+    top, chart = panel.children[0].children[1], panel.children[-1]
+    assert isinstance(chart, Chart)
+
+    def drawn():
+        return [list(trace.y) for trace in chart.figure.data]
+
+    def expected(knobs):
+        rows = rows_for(index, wiki, queries, knobs, reciprocal_rank_fusion, fill_budget)
+        return [data["y"] for data in traces_of(rows)]
+
+    assert drawn() == expected(Knobs())
+    top.value = 40
+    assert drawn() == expected(Knobs(40, 80)) != expected(Knobs())

@@ -277,3 +277,26 @@ def test_the_panel_s_first_draw_reuses_the_lesson_s_sessions(names):
     assert budget_plan(600) == names["plans"][1]
     run_library_session(names["client"], budget_plan(600), 14, build=names["build_index"])
     assert len(library._RUNS) == before
+
+
+def test_the_panel_draws_its_sessions_and_redraws_on_each_control(names):
+    """The chart shows the sessions the readout names, and a new figure when a control moves."""
+    from harness.widgets.chart import Chart
+    from harness.widgets.lesson13 import chart_data, offload_panel, readout_text
+
+    client, build = names["client"], names["build_index"]
+    length, index, shell, readout, chart = offload_panel(client, build).children
+    assert isinstance(chart, Chart)
+
+    def drawn():
+        return [list(trace.y) for trace in chart.figure.data]
+
+    def expected(budget, grep):
+        return [data["y"] for data in chart_data(runs_for(client, build, 14, budget, grep))]
+
+    assert drawn() == expected(600, False)
+    index.value = 300
+    assert drawn() == expected(300, False) != expected(600, False)
+    shell.value = True
+    assert drawn() == expected(300, True) != expected(300, False)
+    assert readout.value == readout_text(runs_for(client, build, 14, 300, True))

@@ -12,8 +12,10 @@ from harness.plumbing.startup import prepare_kernel
 prepare_kernel()  # what jupyter/ipython_kernel_config.py runs at a kernel's start
 import harness
 import plotly.graph_objects as go
-go.FigureWidget()
-print(type(sys.modules["rfc3987_syntax"]).__name__)
+from harness.widgets.chart import Chart
+Chart(go.Figure(go.Bar(x=[1], y=[2])))  # a panel's chart
+go.Figure(go.Bar(x=[1], y=[2]))._repr_mimebundle_({}, {})  # a student's own figure: imports nbformat
+print("nbformat" in sys.modules, type(sys.modules["rfc3987_syntax"]).__name__)
 import jsonschema
 checker = jsonschema.FormatChecker()
 print(checker.conforms("http://example.com/é", "iri"), checker.conforms("http:// spaced", "iri"))
@@ -25,7 +27,8 @@ def test_a_chart_does_not_import_the_iri_checker_and_an_iri_is_still_checked():
     run = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     before, verdicts, after = run.stdout.split("\n")[:3]
-    assert before == "_Deferred", "a FigureWidget after the kernel's start imported rfc3987_syntax (seconds of CPU)"
+    assert before.startswith("True "), "no figure imported nbformat (and its jsonschema): this test checks nothing"
+    assert before == "True _Deferred", "a figure after the kernel's start imported rfc3987_syntax (seconds of CPU)"
     assert verdicts == "True False", "with the checker deferred, jsonschema must still accept and reject IRIs"
     assert after == "module", "the first IRI check must import the real rfc3987_syntax"
 
@@ -125,3 +128,65 @@ def test_a_kernel_start_runs_prepare_kernel_and_it_freezes_the_large_imports():
     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     assert int(run.stdout) > 10_000, f"only {run.stdout.strip()} objects frozen: the imports ran with the collector on"
+
+
+INTERACTIONS_PROBE = """
+import os, sys
+os.environ["WORKBOOK_OFFLINE"] = "1"
+from harness.plumbing.sdk_models import SERIALIZERS
+from harness.plumbing.startup import prepare_kernel
+prepare_kernel()  # what jupyter/ipython_kernel_config.py runs at a kernel's start
+from harness import MODEL, connect
+client = connect()
+print(SERIALIZERS in sys.modules)
+
+
+def chat():
+    first = client.interactions.create(model=MODEL, input="My dog is called Rex.")
+    second = client.interactions.create(
+        model=MODEL, input="What is my dog called?", previous_interaction_id=first.id
+    )
+    return repr(second.steps[-1].content[0].text), second.usage.total_input_tokens
+
+
+client.interactions  # imports the Interactions client
+serializers = sys.modules[SERIALIZERS]
+memoised, calls = serializers.create_model, []
+serializers.create_model = lambda *args, **kwargs: calls.append(args[0]) or memoised(*args, **kwargs)
+print(chat(), len(calls), len(memoised.made))
+serializers.create_model = memoised.__wrapped__  # pydantic's own
+print(chat())
+"""
+
+
+def test_the_interactions_client_makes_each_model_once_and_answers_the_same():
+    """The SDK's Interactions client builds a pydantic model class per request and per response;
+    from the kernel's start each is made once (plumbing/sdk_models.py), and nothing is imported
+    early for it."""
+    run = subprocess.run(
+        [sys.executable, "-c", INTERACTIONS_PROBE], capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0, run.stderr
+    imported, memoised, plain = run.stdout.splitlines()
+    assert imported == "False", (
+        "the kernel's start imported the Interactions client: 0.6 s for lessons that never use it"
+    )
+    answer, asked, made = memoised.rsplit(" ", 2)
+    assert int(asked) > int(made) > 0, "the SDK no longer builds its models per call: the memo can go"
+    assert int(asked) == 2 * int(made), "two calls of one kind must make each model once, then reuse it"
+    assert answer == plain, "the memoised models must read the interaction as pydantic's own"
+
+
+def test_a_memoised_model_is_made_once_per_type_and_config():
+    from pydantic import ConfigDict, create_model
+
+    from harness.plumbing.sdk_models import _memoised
+
+    create = _memoised(create_model)
+    config = ConfigDict(populate_by_name=True)
+    ints = create("Unmarshaller", body=(int, ...), __config__=config)
+    assert create("Unmarshaller", body=(int, ...), __config__=config) is ints
+    assert create("Unmarshaller", body=(str, ...), __config__=config) is not ints
+    other = ConfigDict(populate_by_name=False)
+    assert create("Unmarshaller", body=(int, ...), __config__=other) is not ints
+    assert create("Unmarshaller", body=(int, ...), __config__=config)(body="7").body == 7

@@ -35,13 +35,14 @@ def test_a_warm_run_shows_what_a_new_interpreter_shows(ws, command):
 
 
 def test_a_hanging_test_is_stopped_and_the_helper_serves_the_next_run(ws, monkeypatch):
-    monkeypatch.setattr(tools, "COMMAND_TIMEOUT_SECONDS", 1)
     ws.run_command("pytest -q")  # the helper is up
     helper = tools._warm["helper"]
     (ws.root / "tests" / "test_hang.py").write_text("import time\ndef test_hang():\n    time.sleep(600)\n")
-    started = time.monotonic()
+    # Only the hanging run gets the short time-out: a loaded machine must not time out the others.
+    default = tools.COMMAND_TIMEOUT_SECONDS
+    monkeypatch.setattr(tools, "COMMAND_TIMEOUT_SECONDS", 1)
     assert ws.run_command("pytest -q tests/test_hang.py").startswith("ERROR: pytest -q tests/test_hang.py timed out")
-    assert time.monotonic() - started < 5
+    monkeypatch.setattr(tools, "COMMAND_TIMEOUT_SECONDS", default)
     assert tools._warm["helper"] is helper and helper.alive(), "a killed run must not take the helper with it"
     assert "4 failed, 2 passed" in ws.run_command("pytest -q --ignore=tests/test_hang.py")
 

@@ -1,12 +1,12 @@
 """The panels of lessons 00-03 open on the lesson's measured shape, redraw when a control moves,
 and say what they show."""
 import ipywidgets as widgets
-import plotly.graph_objects as go
 from google.genai import types
 
 from harness.billing import PRICES, bill
 from harness.context import as_content, build_context, render_system
 from harness.history import naive_prompt_sizes
+from harness.widgets.chart import Chart
 from harness.widgets.lesson00 import bill_panel
 from harness.widgets.lesson01 import growth_panel
 from harness.widgets.lesson02 import cache_panel
@@ -31,7 +31,7 @@ def controls(panel):
 
 def readout_and_chart(panel):
     return ([w for w in panel.children if isinstance(w, widgets.HTML)][0],
-            [w for w in panel.children if isinstance(w, go.FigureWidget)][0])
+            next(w for w in panel.children if isinstance(w, Chart)).figure)
 
 
 def test_bill_panel_opens_on_the_call_and_prices_each_rate():
@@ -83,11 +83,12 @@ def test_cache_panel_follows_the_layout_it_is_given():
     measured = []
     panel = cache_panel(lambda name: measured.append(name) or sessions[name], list(sessions), PRICES["gemini-2.5-flash"])
     (picker,), (readout, figure) = controls(panel), readout_and_chart(panel)
-    assert picker.value == "stable first" and list(figure.data[0].y) == [0, 2000, 1990, 110, 2090, 110]
-    assert list(figure.data[0].base) == [0, 0, 0, 1990, 0, 2090]
+    assert picker.value == "stable first" and figure.layout.barmode == "stack"
+    assert [list(bars.y) for bars in figure.data] == [[0, 1990, 2090], [2000, 110, 110]]
     assert "(<b>65%</b>)" in readout.value
     picker.value = "timestamp on top"
-    assert list(figure.data[0].y) == [0, 2000] * 3
+    (readout, figure) = readout_and_chart(panel)  # a new figure
+    assert [list(bars.y) for bars in figure.data] == [[0] * 3, [2000] * 3]
     assert "0 of 6,000" in readout.value and measured[-1] == "timestamp on top"
 
 
@@ -131,8 +132,8 @@ def test_compaction_panel_reruns_the_agent_with_the_compact_it_is_handed():
         calls.append(1)
         return compact(*args, **kwargs)
 
-    sliders, status, figure = compaction_panel(counting_compact).children
-    assert calls and "compactions: " in status.value and len(figure.data[0].x) > 0
+    sliders, status, chart = compaction_panel(counting_compact).children
+    assert calls and "compactions: " in status.value and len(chart.figure.data[0].x) > 0
     opened = len(calls)
     sliders.children[0].value = 2_500  # a smaller budget: the agent runs again, with the same compact
     assert len(calls) > opened
@@ -145,10 +146,10 @@ def test_token_cap_panel_greys_the_calls_past_the_cap():
     from harness.widgets.lesson06 import RAN, STOPPED, token_cap_panel
 
     report = run_agent(AgentConfig())
-    cap, label, figure = token_cap_panel(report).children
+    cap, label, chart = token_cap_panel(report).children
     cumulative = list(itertools.accumulate(t.prompt_tokens + t.output_tokens for t in report.turns))
     reached = next(i for i, total in enumerate(cumulative) if total >= cap.min)
     cap.value = cumulative[reached]  # reached after call reached + 1: no call starts at the cap
     ran = reached + 1
     assert f"makes {ran} of its {len(report.turns)} calls" in label.value
-    assert figure.data[0].marker.color == (RAN,) * ran + (STOPPED,) * (len(report.turns) - ran)
+    assert chart.figure.data[0].marker.color == (RAN,) * ran + (STOPPED,) * (len(report.turns) - ran)

@@ -23,13 +23,15 @@ from harness.agent.config import AgentConfig
 from harness.plumbing.arguments import (require_callable, require_client, require_instance, require_list_of_text, require_path,
                                require_text)
 from harness.agent.report import RunReport, TurnRecord
+from harness.agent.reused_runs import ReusingWorkspace
 from harness.plumbing.client import plain
 from harness.compaction import compact, harness_state, summarizer_for
 from harness.context import as_content
 from harness.masking import mask_observations
 from harness.scenarios import CACHES, copy_task, restore_task, task_named
-from harness.tools import TOOL, Workspace
-from harness.truncation import extract_verdict, truncate_output
+from harness.plumbing.jail import remove_tree
+from harness.tools import TOOL, Workspace, recorded_verdict
+from harness.truncation import truncate_output
 
 SYSTEM_PROMPT = (
     "You are a careful coding agent working in a small Python project through four tools. "
@@ -44,9 +46,8 @@ def _run_calls(calls, workspace: Workspace, config: AgentConfig, record: TurnRec
         output = workspace.call(call.name, dict(call.args or {}))
         if call.name == "edit_file" and not output.startswith("ERROR:"):
             record.edited.append((call.args or {}).get("path", ""))
-        if call.name == "run_command" and extract_verdict(output):
-            # The harness reads the verdict from the full output: truncation cannot hide it from us.
-            record.verdict = extract_verdict(output).strip("= ")
+        if call.name == "run_command":  # read from the full output: truncation cannot hide it from us
+            record.verdict = recorded_verdict((call.args or {}).get("command"), output) or record.verdict
         shown = truncate(output, config.tool_output_max_chars, config.effective_head_ratio) \
             if config.truncate else output
         parts.append(types.Part.from_function_response(name=call.name, response={"output": shown}))
@@ -113,7 +114,7 @@ def _prepare(workdir, checkpoint, task, config: AgentConfig, on_damage):
     resuming = bool(checkpoint) and Path(checkpoint).exists()
     while True:  # each recovery shortens the checkpoint, so this ends
         resumed = open_checkpoint(checkpoint, task, on_damage) if checkpoint else None
-        workspace, report = Workspace(_task_copy(workdir, config.task, reuse=resuming)), RunReport()
+        workspace, report = ReusingWorkspace(_task_copy(workdir, config.task, reuse=resuming)), RunReport()
         if resumed is None:
             return workspace, [as_content("user", task)], report
         damage = _replay(workspace, resumed.edits, checkpoint)
@@ -173,10 +174,13 @@ def run_agent(config: AgentConfig | None = None, *, client=None, workdir: str | 
     config = config or AgentConfig()
     client = client or connect()
     if workdir is None:  # a throwaway copy of the task, removed when the run ends
-        with tempfile.TemporaryDirectory(prefix="workbook-task-") as folder:
+        folder = tempfile.mkdtemp(prefix="workbook-task-")
+        try:
             return run_agent(config, client=client, workdir=folder, checkpoint=checkpoint, on_turn=on_turn,
                              task=task, on_damage=on_damage, compact=compact, truncate=truncate, mask=mask,
                              state=state, documents=documents, policy=policy)
+        finally:
+            remove_tree(folder)  # whatever is left there, at any depth
     workspace, history, report = _prepare(workdir, checkpoint, task or task_named(config.task).prompt, config,
                                           on_damage)
     if report.turns and not report.turns[-1].tool:  # resumed after the final answer: nothing left to do

@@ -36,6 +36,9 @@ MAX_SHRINK_CALLS = 300  # calls of the answer spent shrinking one difference (ke
 # The grader checks twice: on SEED's inputs, then on inputs drawn from a seed of its own run that no
 # student can know (`hidden_seed`), so an answer that is a table of the inputs seen at home fails.
 _seed = {"hidden": None, "drawn": False}
+# Exercise id -> the generated inputs its checks have compared in this process: docs.py states the
+# range from it (README and INSTRUCTORS.md give the figures, tests/test_instructors_docs.py holds them).
+COMPARED: dict[str, int] = {}
 
 
 def generator() -> random.Random:
@@ -169,6 +172,7 @@ def compare(exercise_id: str, fn: Callable, reference: Callable, cases, differ: 
         f"{case.note} must raise ValueError ({str(raised.error).rstrip('.')}).", "check the arguments first, before anything else.",
         "bad arguments raise ValueError"))
     for case in cases:
+        COMPARED[exercise_id] = COMPARED.get(exercise_id, 0) + 1
         found = difference(exercise_id, fn, reference, case, differ, refused)
         if found:
             case, found = _shrink(exercise_id, fn, reference, case, found, differ, smaller, refused)

@@ -1,4 +1,4 @@
-"""INSTRUCTORS.md's "What the exercises test" and "Common mistakes", made from the checks themselves.
+"""INSTRUCTORS.md's tables of exercises, made from the checks themselves.
 
 The first block comes from the check registry (each check's docstring says what it holds the
 answer to); the second from the wrong-answer fixtures of tests/test_wrong_answers_*.py, each run
@@ -6,17 +6,21 @@ through its check now, so the messages shown are the ones a student gets. 14.1's
 configurations run whole sessions, so their fixture records the rule each one's check states
 (a test re-measures it) and the row shows that recording with the check's hint. Each block sits between
 `<!-- generated: NAME -->` and `<!-- end generated -->`; tests/test_instructors_docs.py fails when
-the file is out of date, and this rewrites it:
+the file is out of date, and this rewrites it. The timing table of "How long each lesson takes"
+lists each lesson's exercises from the registry too (its measured and estimated columns are
+written by hand; a new lesson's row comes with them marked as still to fill):
 
     python -m harness.checks.docs
 """
+import functools
 import importlib.util
 import inspect
 import re
+import statistics
 import sys
 from pathlib import Path
 
-from harness.checks import exercises, reference, run_check
+from harness.checks import TIME_LIMIT, compare, exercises, reference, run_check
 
 ROOT = Path(__file__).resolve().parents[2]
 INSTRUCTORS = ROOT / "INSTRUCTORS.md"
@@ -47,9 +51,45 @@ def exercise_table() -> str:
         name = names.get(exercise_id, exercise.reference.rpartition(".")[2])
         held = (exercise.run.__doc__ or exercise.title).removeprefix("The answer is held to: ")
         rows.append(f"| {exercise_id} | `{name}({params})` | {_cell(held)} |")
-    return "\n".join(rows) + ("\n\nEvery check also runs the answer beside the harness's reference on a few hundred "
-                              "generated inputs (a fixed seed) and reports the smallest one where they differ; an "
-                              "answer that changes its arguments fails whatever it returns.")
+    counts = generated_inputs()
+    without = [e for e in exercises() if e not in counts]
+    return "\n".join(rows) + (
+        f"\n\nEvery check{' but ' + ', '.join(without) if without else ''} also runs the answer "
+        f"beside the harness's reference {inputs_phrase()} (a fixed seed; {statistics.median(counts.values()):g} "
+        f"for the median check) and reports the smallest one where they differ; an answer that "
+        f"changes its arguments fails whatever it returns.")
+
+
+@functools.cache
+def generated_inputs() -> dict[str, int]:
+    """Exercise id -> how many generated inputs its check compares the reference on (every check
+    run once on the reference; an exercise whose check compares none is left out)."""
+    counts = {}
+    for exercise_id in exercises():
+        compare.COMPARED.pop(exercise_id, None)
+        run_check(exercise_id, reference(exercise_id))
+        if compare.COMPARED.get(exercise_id):
+            counts[exercise_id] = compare.COMPARED[exercise_id]
+    return counts
+
+
+def inputs_phrase() -> str:
+    """How many generated inputs the checks compare, as README and INSTRUCTORS.md say it."""
+    counts = generated_inputs().values()
+    return f"on {min(counts):,} to {max(counts):,} generated inputs"
+
+
+def _duration(seconds: float) -> str:
+    if seconds % 60:
+        return f"{seconds:g} seconds"
+    return f"{seconds // 60:g} minute{'s' if seconds > 60 else ''}"
+
+
+def time_limits_phrase() -> str:
+    """How long a check may run, as README says it: the usual limit, then each exercise's own."""
+    own = [(e, x.time_limit) for e, x in exercises().items() if x.time_limit != TIME_LIMIT]
+    others = ", ".join(f"{e}'s after {_duration(limit)}" for e, limit in own)
+    return f"it stops after {_duration(TIME_LIMIT)}" + (f" ({others})" if others else "")
 
 
 def _fixtures() -> list[tuple[str, str, object]]:
@@ -100,13 +140,48 @@ def generated(text: str, blocks: dict[str, str]) -> str:
     return _BLOCK.sub(fill, text)
 
 
-def blocks() -> dict[str, str]:
-    return {"exercises": exercise_table(), "mistakes": mistakes_table()}
+NOT_MEASURED = "not measured yet (benchmarks/lesson_times.py)"
+NOT_ESTIMATED = "not estimated yet"
+_TIMING_ROW = re.compile(r"^\| (\d\d) ([^|]+?) \| [^|]* \| ([^|]+?) \| ([^|]+?) \|$", re.M)
+
+
+def lessons_exercises() -> dict[str, list[str]]:
+    """Two-digit lesson -> the ids of the exercises its checks register, in order."""
+    found: dict[str, list[str]] = {}
+    for exercise_id in exercises():
+        found.setdefault(f"{int(exercise_id.partition('.')[0]):02d}", []).append(exercise_id)
+    return found
+
+
+def _lesson_title(lesson: str) -> str:
+    """`# Lesson 12 · Retrieval into the budget` of the solution notebook -> its title."""
+    path = next((ROOT / "solutions").glob(f"{lesson}_*.ipynb"))
+    return re.search(r"# Lesson \d+ · ([^\\\n\"]+)", path.read_text(encoding="utf-8")).group(1).strip()
+
+
+def timing_table(old: str) -> str:
+    """INSTRUCTORS.md's "How long each lesson takes": a row per lesson with exercises, its exercise
+    column from the registry; the measured and estimated columns kept from `old` (the block as it
+    is), or marked as still to fill for a lesson that has no row yet."""
+    kept = {lesson: (name, machine, class_time) for lesson, name, machine, class_time in _TIMING_ROW.findall(old)}
+    rows = ["| lesson | exercises | machine time (measured) | class time (estimate) |", "|---|---|---|---|"]
+    for lesson, ids in sorted(lessons_exercises().items()):
+        name, machine, class_time = kept.get(lesson, (_lesson_title(lesson), NOT_MEASURED, NOT_ESTIMATED))
+        rows.append(f"| {lesson} {name} | {', '.join(ids)} | {machine} | {class_time} |")
+    return "\n".join(rows)
+
+
+def blocks(text: str = "") -> dict[str, str]:
+    """Each generated block's new body; `text` is the file as it is (the timing table keeps its
+    measured and estimated columns from it)."""
+    old = _BLOCK.search(text[text.find("<!-- generated: lesson-times -->"):]) if text else None
+    return {"exercises": exercise_table(), "mistakes": mistakes_table(),
+            "lesson-times": timing_table(old.group(0) if old else "")}
 
 
 def main() -> int:
     text = INSTRUCTORS.read_text(encoding="utf-8")
-    new = generated(text, blocks())
+    new = generated(text, blocks(text))
     INSTRUCTORS.write_text(new, encoding="utf-8")
     print("INSTRUCTORS.md " + ("updated." if new != text else "was up to date."))
     return 0

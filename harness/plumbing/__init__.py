@@ -9,5 +9,7 @@
 - `warm_pytest.py`: pytest forked from a warm helper, so a jailed test run starts in a tenth of the time
 - `steady_output.py`: tool output made the same on every run, so a recording replays
 - `startup.py`: the kernel's and pytest's start-up speed-ups
+- `sessions_in_process.py`: the harness's own tutor sessions, offline, sent to the glass box in-process
+- `sdk_models.py`: the SDK's Interactions client, spared rebuilding its pydantic models every call
 - `arguments.py`: the argument checks every public function makes first
 """

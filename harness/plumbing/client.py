@@ -95,7 +95,12 @@ def connect(retry_attempts: int | None = None) -> genai.Client:
         os.environ.pop("GOOGLE_GENAI_USE_VERTEXAI", None)
         options = types.HttpOptions(base_url=ensure_running(), api_version=version or "v1beta", retry_options=retry,
                                     timeout=GLASS_BOX_TIMEOUT_MS, **_plain_http(recording, async_recording))
-        return genai.Client(api_key=OFFLINE_KEY, vertexai=False, http_options=options)
+        client = genai.Client(api_key=OFFLINE_KEY, vertexai=False, http_options=options)
+        if not setting:  # the harness's own sessions may ask this glass box in-process
+            from harness.plumbing.sessions_in_process import register
+
+            register(client)
+        return client
     options = (types.HttpOptions(retry_options=retry, client_args=recording or None,
                                  async_client_args=async_recording or None, api_version=version or None)
                if retry or recording else None)

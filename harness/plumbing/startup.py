@@ -7,12 +7,14 @@ kernel is spared one import (below) and most of the garbage collector's passes o
 imports every lesson makes; pytest is spared the same import and nbval's eager formatting of every
 kernel message (`defer_nbval_message_dumps`).
 
-Every chart is a plotly FigureWidget; the first one imports plotly.io, which imports nbformat,
-whose jsonschema imports its optional IRI checker `rfc3987_syntax`, which compiles Earley parsers
-at import: 3.8 s of CPU for the first FigureWidget, 0.03 s for the next (measured here with
-time.process_time, 2026-12-01; known upstream: python-jsonschema/jsonschema issue 1428, 2025-10-31).
-No lesson validates an IRI, but a JSON schema with an "iri" format still must be checked, so the
-checker is deferred, not removed: a stand-in takes its name and imports the real one at its first use.
+A plotly figure shown the usual way (a student's own `fig` at the end of a cell) goes through
+plotly.io's renderers, which import nbformat, whose jsonschema imports its optional IRI checker
+`rfc3987_syntax`, which compiles Earley parsers at import: 3.8 s of CPU for the first plotly
+FigureWidget, 0.03 s for the next (measured here with time.process_time, 2026-12-01; known upstream:
+python-jsonschema/jsonschema issue 1428, 2025-10-31). The panels' charts (harness/widgets/chart.py)
+no longer import nbformat, but nbval and a student's figure still do. No lesson validates an IRI,
+but a JSON schema with an "iri" format still must be checked, so the checker is deferred, not
+removed: a stand-in takes its name and imports the real one at its first use.
 
 >>> import jsonschema
 >>> jsonschema.FormatChecker().conforms("http://example.com/ä", "iri")
@@ -24,6 +26,8 @@ import pprint
 import sys
 import types
 from contextlib import contextmanager
+
+from harness.plumbing.sdk_models import memoise_when_imported
 
 IRI_CHECKER = "rfc3987_syntax"
 
@@ -81,13 +85,16 @@ def collector_paused():
 
 
 def prepare_kernel() -> None:
-    """A lesson kernel's start: the IRI checker deferred, then the SDK's types and the widgets every
-    lesson imports, imported once with the collector paused (see collector_paused)."""
+    """A lesson kernel's start: the IRI checker deferred, then the SDK's types, the widgets and the
+    plotly every lesson imports, imported once with the collector paused (see collector_paused).
+    The SDK's Interactions client, where a lesson imports it, makes each model once (sdk_models)."""
     defer_iri_checker()
+    memoise_when_imported()
     with collector_paused():
         import ipywidgets  # noqa: F401
+        import plotly.graph_objects  # noqa: F401
+        import plotly.io  # noqa: F401
         from google.genai import types  # noqa: F401
-        from plotly.graph_objs import FigureWidget  # noqa: F401
 
 
 class _FormattedWhenLogged:
@@ -116,3 +123,4 @@ def pytest_configure(config) -> None:
 
 # Imported by pytest's `-p` before the installed plugins are: defer now, before nbval imports nbformat.
 defer_iri_checker()
+memoise_when_imported()

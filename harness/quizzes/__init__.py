@@ -29,10 +29,13 @@ FEEDBACK_CLASS = "workbook-quiz-feedback"  # the browser test finds the explanat
 
 @dataclass(frozen=True)
 class Question:
-    """One question: the right option and the wrong ones, each as (text, why it is right or wrong)."""
+    """One question: the right option and the wrong ones, each as (text, why it is right or wrong).
+    `exercise`: the id of the exercise whose idea it asks about, if any (never shown; every exercise
+    has one, tests/test_exercise_recipe.py)."""
     prompt: str
     right: tuple[str, str]
     wrong: tuple[tuple[str, str], ...]
+    exercise: str = ""
 
     def __post_init__(self):
         require_text("prompt", self.prompt, empty=False)

@@ -8,12 +8,14 @@ QUESTIONS = [
                     "whatever the summary says."),
              wrong=[("A bigger summary budget", "It saves this run, not the next: a longer task or a model that thinks "
                                                 "more hits the same wall, and a summary is lossy even when whole."),
-                    ("Keeping more recent turns", "It delays the problem: those turns leave the window later.")]),
+                    ("Keeping more recent turns", "It delays the problem: those turns leave the window later.")],
+             exercise="6.1"),
     Question("The summary says 'Changes made: none' and both edits are in the kept turns. Is the summary wrong?",
              right=("No: it is exact for the messages it summarised, and stale for the session",
                     "That is why the note says the later messages take precedence, and why the harness holds state."),
              wrong=[("Yes, it lies", "It reports what it was given: the folded messages held no edit."),
-                    ("Yes, the summariser skipped the edits", "The edits were never in its input.")]),
+                    ("Yes, the summariser skipped the edits", "The edits were never in its input.")],
+             exercise="6.2"),
     Question("A summary call with max_output_tokens=600 on a thinking model stops at MAX_TOKENS with 134 tokens "
              "of text. Where did the rest of the budget go?",
              right=("To thought tokens, spent from the same budget before the text",

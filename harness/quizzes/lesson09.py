@@ -9,7 +9,8 @@ QUESTIONS = [
              wrong=[("Compact the history", "Compaction is lossy and rewrites the whole past; when tool outputs dominate, "
                                             "masking them first does most of the work for free."),
                     ("Nothing: 7,600 is under the window", "The trigger is threshold x window (7,000), not the window: "
-                                                            "it leaves room for the answer and the next tool output.")]),
+                                                            "it leaves room for the answer and the next tool output.")],
+             exercise="9.2"),
     Question("Documents are at 2,100 tokens, their allocation 20% of 10,000; the total is only 4,000. What fires?",
              right=("Drop the least relevant document",
                     "A category past its own allocation gets its own remedy, whatever the total: 2,100 > 2,000."),
@@ -27,5 +28,6 @@ QUESTIONS = [
              right=("History", "The call is the model's move; only the function response, the tool's output, counts "
                                "as a tool output."),
              wrong=[("Tool outputs", "Only the response part holds the output; masking replaces responses, never calls."),
-                    ("Tool definitions", "Definitions are the declarations sent with every request, not the calls.")]),
+                    ("Tool definitions", "Definitions are the declarations sent with every request, not the calls.")],
+             exercise="9.1"),
 ]

@@ -12,7 +12,8 @@ QUESTIONS = [
                      "come, and compaction would have to fire again and again."),
                     ("Compact at 70% and keep one agent",
                      "Compaction at 70% is the remedy inside one context; the guide reserves partitioning for a "
-                     "task whose estimate already passes 60% before it starts.")]),
+                     "task whose estimate already passes 60% before it starts.")],
+             exercise="10.1"),
     Question("Why does partitioning cost more than one agent on a task with one sub-task?",
              right=("The coordinator's own call comes on top of the same work",
                     "One sub-agent does exactly what the single agent did, and the coordinator then reads its "
@@ -31,5 +32,6 @@ QUESTIONS = [
                      "The first partition's fix is then lost silently, and its tests, which passed in its own "
                      "workspace, fail after the merge."),
                     ("Merge them: both partitions finished",
-                     "Finishing is necessary, not sufficient: two finished partitions can still conflict.")]),
+                     "Finishing is necessary, not sufficient: two finished partitions can still conflict.")],
+             exercise="10.2"),
 ]

@@ -77,6 +77,7 @@ QUESTIONS = [
                 "another method (and a wrong answer to 12.1).",
             ),
         ],
+        exercise="12.1",
     ),
     Question(
         "The article drops everything scoring below 0.10 after its re-ranker. Why can this lesson "
@@ -100,6 +101,7 @@ QUESTIONS = [
                 "They are sums of 1/(k + rank): positive and small, never above one term per list.",
             ),
         ],
+        exercise="12.2",
     ),
     Question(
         "A wiki of 100,000 tokens fits in Gemini's window of 1,048,576. Why retrieve instead of "

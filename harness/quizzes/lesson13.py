@@ -44,6 +44,7 @@ QUESTIONS = [
                 "not.",
             ),
         ],
+        exercise="13.1",
     ),
     Question(
         "The tutor article switched its corpus shell off. What happened to grounding, and why does "
@@ -87,5 +88,6 @@ QUESTIONS = [
                 "prevents.",
             ),
         ],
+        exercise="13.2",
     ),
 ]

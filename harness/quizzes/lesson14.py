@@ -10,5 +10,6 @@ QUESTIONS = [
              right=("Cap tool outputs",
                     "It needs no model and shrinks the context without rewriting it, so the cached prefix stays."),
              wrong=[("Summarise every turn", "Every summary rewrites the prefix and loses old facts."),
-                    ("Drop the system instruction", "The system instruction anchors the behaviour: never cut it.")]),
+                    ("Drop the system instruction", "The system instruction anchors the behaviour: never cut it.")],
+             exercise="14.1"),
 ]

@@ -20,6 +20,7 @@ from harness.agent import AgentConfig, run_agent
 from harness.billing import cache_hit_rate
 from harness.capstone import WINDOW, full_history, measure, verdict
 from harness.probes import Strategy
+from harness.widgets.chart import Chart
 from harness.widgets.lesson02 import stacked
 
 _LAYOUT = dict(layout=widgets.Layout(width="420px"), style={"description_width": "150px"},
@@ -80,9 +81,10 @@ def agent_readout(report, config: AgentConfig) -> str:
             f"(it compacts past {config.compact_threshold:,.0f} prompt tokens)</p>")
 
 
-def _bars(report) -> dict:
-    """One bar per agent turn: its cached prompt tokens, the uncached ones on top."""
-    return stacked([(t.prompt_tokens, t.cached_tokens) for t in report.turns], x=[t.turn for t in report.turns])
+def _bars(report) -> list[go.Bar]:
+    """Per agent turn: its cached prompt tokens, the uncached ones on top."""
+    calls = [(t.prompt_tokens, t.cached_tokens) for t in report.turns]
+    return stacked(calls, x=[t.turn for t in report.turns], what="turn")
 
 
 def _threshold(report, config: AgentConfig) -> dict:
@@ -99,24 +101,21 @@ def _line(got: dict) -> dict:
 _CHART = dict(height=300, width=460, margin=dict(l=60, r=10, t=40, b=40), showlegend=False)
 
 
-def _agent_figure(report, config: AgentConfig) -> go.FigureWidget:
-    """The agent's prompt per turn, cached part first, against its compaction threshold.
-
-    NOTE: ONE bar trace (see `stacked`) and a line, each built with its data: a FigureWidget with two
-    bar traces, or with traces filled in before display, may draw nothing in JupyterLab (measured here).
-    """
-    return go.FigureWidget(data=[
-        go.Bar(**_bars(report), hovertemplate="turn %{x}: %{y:,} tokens<extra></extra>"),
+def _agent_figure(report, config: AgentConfig) -> go.Figure:
+    """The agent's prompt per turn, cached part first, against its compaction threshold."""
+    return go.Figure(data=[
+        *_bars(report),
         go.Scatter(**_threshold(report, config), mode="lines", line=dict(dash="dash", color="grey"),
                    hovertemplate="compacts past %{y:,.0f} tokens<extra></extra>")],
-        layout=go.Layout(**_CHART, title=dict(text="agent: cached (green), full price; dashed compaction",
-                                              font=dict(size=12)),
+        layout=go.Layout(**_CHART, barmode="stack",
+                         title=dict(text="agent: cached (green), full price; dashed compaction",
+                                    font=dict(size=12)),
                          xaxis_title="agent turn", yaxis_title="prompt tokens"))
 
 
-def _tutor_figure(got: dict) -> go.FigureWidget:
+def _tutor_figure(got: dict) -> go.Figure:
     """The tutor's prompt per call against the window."""
-    figure = go.FigureWidget(data=[go.Scatter(**_line(got), mode="lines+markers", line=dict(color="#264653"),
+    figure = go.Figure(data=[go.Scatter(**_line(got), mode="lines+markers", line=dict(color="#264653"),
                                               hovertemplate="call %{x}: %{y:,} tokens<extra></extra>")],
                              layout=go.Layout(**_CHART, title=dict(text="tutor: prompt per call, window dashed",
                                                                    font=dict(size=12)),
@@ -143,7 +142,7 @@ class CapstonePanel(widgets.VBox):
         self.status = widgets.Label()
         report = report or run_agent(self.agent_config, client=self.client)
         got = self._measure_tutor()
-        self.tutor_figure, self.agent_figure = _tutor_figure(got), _agent_figure(report, self.agent_config)
+        self.tutor_chart, self.agent_chart = Chart(_tutor_figure(got)), Chart(_agent_figure(report, self.agent_config))
         self._show_agent_text(report, self.agent_config)
         self.tutor_readout.value = tutor_readout(got, full_history())
         for knob in self.tutor_knobs.values():
@@ -155,9 +154,9 @@ class CapstonePanel(widgets.VBox):
         column = widgets.Layout(width="470px", flex="0 0 auto")
         columns = widgets.HBox([
             widgets.VBox([widgets.HTML("<b>tutor session</b>"), *self.tutor_knobs.values(), self.tutor_readout,
-                          self.tutor_figure], layout=column),
+                          self.tutor_chart], layout=column),
             widgets.VBox([widgets.HTML("<b>agent</b>"), *self.agent_knobs.values(), self.agent_readout,
-                          self.agent_figure], layout=column)])
+                          self.agent_chart], layout=column)])
         super().__init__([self.status, columns, self.table])
 
     def _measure_tutor(self) -> dict:
@@ -167,7 +166,7 @@ class CapstonePanel(widgets.VBox):
         """Run exercise 14.1's session with the tutor's knobs; show and return its measurement."""
         self.status.value = "running the tutor session…"
         got = self._measure_tutor()
-        self.tutor_figure.data[0].update(**_line(got))
+        self.tutor_chart.show(_tutor_figure(got))
         self.tutor_readout.value = tutor_readout(got, full_history())
         self.status.value = ""
         return got
@@ -182,9 +181,7 @@ class CapstonePanel(widgets.VBox):
         return report
 
     def show_agent(self, report, config: AgentConfig) -> None:
-        with self.agent_figure.batch_update():
-            self.agent_figure.data[0].update(**_bars(report))
-            self.agent_figure.data[1].update(**_threshold(report, config))
+        self.agent_chart.show(_agent_figure(report, config))
         self._show_agent_text(report, config)
 
     def _show_agent_text(self, report, config: AgentConfig) -> None:

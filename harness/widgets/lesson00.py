@@ -17,6 +17,7 @@ from google.genai import types
 
 from harness.billing import PRICE_SHEETS, PRICES, bill, price_for, priced_model
 from harness.usage import describe_usage
+from harness.widgets.chart import Chart
 
 PARTS = ("uncached input", "cached input", "output")
 COLOURS = ("#e76f51", "#2a9d8f", "#264653")
@@ -68,16 +69,16 @@ def bill_panel(usage, model: str | None = None) -> widgets.VBox:
 
     costs, text = shown()
     readout = widgets.HTML(text)
-    # NOTE: the traces get their data when built; a FigureWidget changed before it is displayed may
-    # draw empty in the browser.
-    figure = go.FigureWidget(
+    figure = go.Figure(
         data=[go.Bar(x=list(PARTS), y=costs, marker_color=list(COLOURS),
                      hovertemplate="%{x}: $%{y:.6f}<extra></extra>")],
         layout=go.Layout(height=300, margin=dict(l=70, r=20, t=30, b=40), yaxis_title="dollars per call",
                          yaxis_tickformat="$,.6f"))  # plain dollars: the default SI format read "50μ"
+    chart = Chart(figure)
 
     def redraw(_change=None):
         figure.data[0].y, readout.value = shown()
+        chart.show(figure)
 
     def follow_prompt(_change=None):
         cached.max = prompt.value  # ipywidgets lowers cached.value with it
@@ -85,4 +86,4 @@ def bill_panel(usage, model: str | None = None) -> widgets.VBox:
     prompt.observe(follow_prompt, names="value")
     for control in (prompt, cached, output, models):
         control.observe(redraw, names="value")
-    return widgets.VBox([widgets.HBox([prompt, cached]), widgets.HBox([output, models]), readout, figure])
+    return widgets.VBox([widgets.HBox([prompt, cached]), widgets.HBox([output, models]), readout, chart])

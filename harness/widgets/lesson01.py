@@ -10,6 +10,7 @@ import ipywidgets as widgets
 import plotly.graph_objects as go
 
 from harness.history import naive_prompt_sizes
+from harness.widgets.chart import Chart
 
 
 def _session(prompt_sizes, system_tokens: int, turns: int, turn_size: int) -> list[int]:
@@ -39,21 +40,20 @@ def growth_panel(turns: int = 13, turn_size: int = 400, system_tokens: int = 300
 
     turn_numbers, sizes, cumulative = series()
     readout = widgets.HTML(_readout(prompt_sizes, system_tokens, turns_slider.value, size_slider.value))
-    # NOTE: the traces get their data when built; a FigureWidget changed before it is displayed may
-    # draw empty in the browser.
-    figure = go.FigureWidget(
+    figure = go.Figure(
         data=[go.Bar(name="prompt of this turn", x=turn_numbers, y=sizes),
               go.Scatter(name="cumulative input", mode="lines+markers", x=turn_numbers, y=cumulative)],
         layout=go.Layout(height=360, margin=dict(l=60, r=20, t=30, b=40), xaxis_title="turn",
                          yaxis_title="input tokens", legend=dict(orientation="h", y=1.1)))
+    chart = Chart(figure)
 
     def redraw(_change=None):
         turn_numbers, sizes, cumulative = series()
-        with figure.batch_update():
-            figure.data[0].x = figure.data[1].x = turn_numbers
-            figure.data[0].y, figure.data[1].y = sizes, cumulative
+        figure.data[0].x = figure.data[1].x = turn_numbers
+        figure.data[0].y, figure.data[1].y = sizes, cumulative
+        chart.show(figure)
         readout.value = _readout(prompt_sizes, system_tokens, turns_slider.value, size_slider.value)
 
     turns_slider.observe(redraw, names="value")
     size_slider.observe(redraw, names="value")
-    return widgets.VBox([widgets.HBox([turns_slider, size_slider]), readout, figure])
+    return widgets.VBox([widgets.HBox([turns_slider, size_slider]), readout, chart])

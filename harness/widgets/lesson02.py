@@ -13,6 +13,7 @@ import ipywidgets as widgets
 import plotly.graph_objects as go
 
 from harness.models import Price
+from harness.widgets.chart import Chart
 
 CACHED, UNCACHED = "#2a9d8f", "#e76f51"
 
@@ -25,18 +26,19 @@ def _readout(choice: str, calls, price: Price) -> str:
             f"against ${prompt * price.input / 1e6:.6f} with no cache.")
 
 
-def stacked(calls, x=None) -> dict:
-    """Bar data for (prompt, cached) per call: two bars at each x (default 1, 2, ...), the uncached
-    one based on the cached, so ONE bar trace looks stacked (two bar traces draw nothing, see below).
+def stacked(calls, x=None, what: str = "call") -> list[go.Bar]:
+    """Two bar traces for (prompt, cached) per call, for a figure with barmode="stack": each call's
+    cached tokens, its uncached ones on top; at x = 1, 2, ... unless given.
 
-    >>> stacked([(1500, 0), (1600, 1480)])["base"]
-    [0, 0, 0, 1480]
+    >>> [list(bar.y) for bar in stacked([(1500, 0), (1600, 1480)])]
+    [[0, 1480], [1500, 120]]
     """
     x = list(x) if x is not None else list(range(1, len(calls) + 1))
-    return dict(x=[n for n in x for _ in (0, 1)],
-                y=[tokens for prompt, cached in calls for tokens in (cached, prompt - cached)],
-                base=[base for _, cached in calls for base in (0, cached)],
-                marker_color=[CACHED, UNCACHED] * len(calls))
+    parts = (("served from the cache", CACHED, [cached for _, cached in calls]),
+             ("read at full price", UNCACHED, [prompt - cached for prompt, cached in calls]))
+    return [go.Bar(name=name, x=x, y=y, marker_color=colour,
+                   hovertemplate=f"{what} %{{x}}: %{{y:,}} tokens {name}<extra></extra>")
+            for name, colour, y in parts]
 
 
 def cache_panel(measure, choices, price: Price, description: str = "layout") -> widgets.VBox:
@@ -48,19 +50,21 @@ def cache_panel(measure, choices, price: Price, description: str = "layout") -> 
                               layout=widgets.Layout(width="420px"))
     first = measure(choices[0])
     readout = widgets.HTML(_readout(choices[0], first, price))
-    # NOTE: ONE bar trace, each call's cached part with its uncached part on top (`base`): a
-    # FigureWidget with two bar traces draws nothing in JupyterLab (plotly 7.1, measured here).
-    # And the trace gets its data when built: a FigureWidget changed before display may draw empty.
-    figure = go.FigureWidget(
-        data=[go.Bar(**stacked(first), hovertemplate="call %{x}: %{y:,} tokens<extra></extra>")],
-        layout=go.Layout(height=320, margin=dict(l=60, r=20, t=40, b=40), xaxis=dict(title="call", dtick=1),
-                         yaxis_title="prompt tokens", title=dict(
-                             text="green: served from the cache · orange: read at full price", font=dict(size=13))))
+
+    def figure_of(calls) -> go.Figure:
+        return go.Figure(
+            data=stacked(calls),
+            layout=go.Layout(barmode="stack", height=320, margin=dict(l=60, r=20, t=40, b=40),
+                             xaxis=dict(title="call", dtick=1), yaxis_title="prompt tokens", showlegend=False,
+                             title=dict(text="green: served from the cache · orange: read at full price",
+                                        font=dict(size=13))))
+
+    chart = Chart(figure_of(first))
 
     def redraw(_change=None):
         calls = measure(picker.value)
-        figure.data[0].update(**stacked(calls))
+        chart.show(figure_of(calls))
         readout.value = _readout(picker.value, calls, price)
 
     picker.observe(redraw, names="value")
-    return widgets.VBox([picker, readout, figure])
+    return widgets.VBox([picker, readout, chart])

@@ -17,6 +17,7 @@ import plotly.graph_objects as go
 
 from harness.context import build_context
 from harness.tokens import approx_tokens
+from harness.widgets.chart import Chart
 
 KEPT, DROPPED = "#2a9d8f", "#d0d0d0"
 NEVER_CUT = ("system", "summary", "question")
@@ -86,16 +87,16 @@ def budget_panel(system, facts, summary, turns, question, docs=(), budget=None, 
 
     colours, text = shown()
     readout = widgets.HTML(text)
-    # NOTE: the traces get their data when built; a FigureWidget changed before it is displayed may
-    # draw empty in the browser.
-    figure = go.FigureWidget(
+    figure = go.Figure(
         data=[go.Bar(orientation="h", y=labels, x=costs, marker_color=colours,
                      hovertemplate="%{y}: %{x} tokens<extra></extra>")],
         layout=go.Layout(height=120 + 22 * len(blocks), margin=dict(l=110, r=20, t=10, b=40),
                          xaxis_title="tokens (block alone)", yaxis=dict(autorange="reversed")))
+    chart = Chart(figure)
 
     def redraw(_change=None):
         figure.data[0].marker.color, readout.value = shown()
+        chart.show(figure)
 
     slider.observe(redraw, names="value")
-    return widgets.VBox([slider, readout, figure])
+    return widgets.VBox([slider, readout, chart])

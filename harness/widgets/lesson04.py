@@ -14,6 +14,7 @@ import ipywidgets as widgets
 import plotly.graph_objects as go
 
 from harness.tokens import approx_tokens
+from harness.widgets.chart import Chart
 
 _MARKER = re.compile(r"\n?\[\.\.\. .*? omitted \.\.\.\]\n?")
 
@@ -46,20 +47,20 @@ def cap_panel(log: str, truncate_output, extract_verdict) -> widgets.VBox:
                                 continuous_update=False)
     shown = truncate_output(log, cap.value, ratio.value)
     verdict_line = widgets.HTML(_readout(log, shown, extract_verdict))
-    # The bars are built with their data, so the browser draws them from the first render.
-    figure = go.FigureWidget(
+    figure = go.Figure(
         data=[go.Bar(name=name, orientation="h", y=["log"], x=x, marker_color=colour)
               for (name, colour), x in zip((("head kept", "#2a9d8f"), ("omitted", "#d3d3d3"), ("tail kept", "#264653")),
                                            _bars(log, shown))],
         layout=go.Layout(barmode="stack", height=240, xaxis_title="characters of the pytest log",
                          yaxis=dict(showticklabels=False), margin=dict(t=30, b=40)))
+    chart = Chart(figure)
 
     def redraw(_change=None):
         shown = truncate_output(log, cap.value, ratio.value)
-        # Plain assignments, not batch_update: a batch sent before the browser has drawn the figure blanks it.
         figure.data[0].x, figure.data[1].x, figure.data[2].x = _bars(log, shown)
+        chart.show(figure)
         verdict_line.value = _readout(log, shown, extract_verdict)
 
     cap.observe(redraw, names="value")
     ratio.observe(redraw, names="value")
-    return widgets.VBox([widgets.HBox([cap, ratio]), verdict_line, figure])
+    return widgets.VBox([widgets.HBox([cap, ratio]), verdict_line, chart])

@@ -9,6 +9,7 @@ import ipywidgets as widgets
 import plotly.graph_objects as go
 
 from harness.agent import AgentConfig, run_agent
+from harness.widgets.chart import Chart
 
 STYLES = [dict(name="prompt", mode="lines+markers"),
           dict(name="threshold", mode="lines", line=dict(dash="dash", color="grey")),
@@ -39,20 +40,19 @@ def compaction_panel(compact, client=None) -> widgets.VBox:
         config = AgentConfig(context_budget=budget.value, compact_ratio=ratio.value, keep_recent_turns=keep.value)
         return run_agent(config, client=client, compact=compact), config.compact_threshold
 
-    # The figure is built with its data and changed only once it is on screen: a FigureWidget updated
-    # before the browser first drew it stayed blank there.
+    def figure_of(report, threshold) -> go.Figure:
+        return go.Figure(data=[go.Scatter(x=x, y=y, **style) for (x, y), style in zip(traces_of(report, threshold), STYLES)],
+                         layout=go.Layout(height=320, xaxis_title="turn", yaxis_title="prompt tokens", margin=dict(t=30)))
+
     first, threshold = run_with_sliders()
     status = widgets.HTML(status_of(first))
-    figure = go.FigureWidget(data=[go.Scatter(x=x, y=y, **style) for (x, y), style in zip(traces_of(first, threshold), STYLES)],
-                             layout=go.Layout(height=320, xaxis_title="turn", yaxis_title="prompt tokens",
-                                              margin=dict(t=30)))
+    chart = Chart(figure_of(first, threshold))
 
     def redraw(_change=None):
         report, threshold = run_with_sliders()
-        for trace, (x, y) in zip(figure.data, traces_of(report, threshold)):
-            trace.x, trace.y = x, y
+        chart.show(figure_of(report, threshold))
         status.value = status_of(report)
 
     for slider in (budget, ratio, keep):
         slider.observe(redraw, names="value")
-    return widgets.VBox([widgets.HBox([budget, ratio, keep]), status, figure])
+    return widgets.VBox([widgets.HBox([budget, ratio, keep]), status, chart])

@@ -10,6 +10,8 @@ import itertools
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
+from harness.widgets.chart import Chart
+
 RAN, STOPPED = "#2a9d8f", "#d3d3d3"
 
 
@@ -31,22 +33,21 @@ def token_cap_panel(report) -> widgets.VBox:
                             continuous_update=False)
     label = widgets.HTML()
     turns = [t.turn for t in report.turns]
-    # Both traces are built with their data: a bar trace added empty and filled later by batch_update
-    # never drew in the browser (its x and y stayed unset on the front end).
-    figure = go.FigureWidget(
+    figure = go.Figure(
         data=[go.Bar(name="session tokens", x=turns, y=cumulative, marker_color=[RAN] * len(turns)),
               go.Scatter(name="cap", mode="lines", line=dict(dash="dash", color="crimson"),
                          x=[0.5, len(turns) + 0.5], y=[cap.value] * 2)],
         layout=go.Layout(height=300, xaxis_title="turn", yaxis_title="session tokens so far", margin=dict(t=30)))
+    chart = Chart()
 
     def redraw(_change=None):
         ran = calls_made(cumulative, cap.value)
-        # Plain assignments, not batch_update: a batch sent before the browser has drawn the figure blanked it.
         figure.data[0].marker.color = [RAN if index < ran else STOPPED for index in range(len(turns))]
         figure.data[1].y = [cap.value] * 2
+        chart.show(figure)
         label.value = (f"with a cap of {cap.value:,} tokens the run makes {ran} of its {len(cumulative)} calls "
                        f"and spends {cumulative[ran - 1]:,} tokens")
 
     cap.observe(redraw, names="value")
     redraw()
-    return widgets.VBox([cap, label, figure])
+    return widgets.VBox([cap, label, chart])

@@ -11,6 +11,7 @@ import ipywidgets as widgets
 import plotly.graph_objects as go
 
 from harness.billing import Price, bill, break_even_cached_price, rate
+from harness.widgets.chart import Chart
 
 MAX_PRICE = 1.0  # $/M on the x axis: beyond Gemini's and the Towards AI tutor article's frontier-model cached rates
 
@@ -62,10 +63,8 @@ def cost_panel(runs: dict, price, keep: str = "capped outputs", compacting: str 
     length = widgets.IntSlider(value=last_turn, min=1, max=last_turn, description="turns",
                                layout=widgets.Layout(width="500px"))
     readout = widgets.HTML(readout_text(runs, price, cached.value, last_turn, keep, compacting))
-    # NOTE: every trace gets its data when built; a FigureWidget whose traces are filled in before
-    # it is displayed may draw empty in JupyterLab (plotly 7.1, measured here in headless chromium).
     data = _traces(runs, price, cached.value, last_turn, keep, compacting)
-    figure = go.FigureWidget(
+    figure = go.Figure(
         data=[go.Scatter(**line, mode="lines", name=name) for line, name in zip(data, runs)]
         + [go.Scatter(**data[-2], mode="markers", marker=dict(size=12, symbol="x", color="black"), name="break-even"),
            # Joined by a line: moved markers alone change only a transform, which the browser test cannot see.
@@ -73,13 +72,14 @@ def cost_panel(runs: dict, price, keep: str = "capped outputs", compacting: str 
                       name="at this cached price", hovertemplate="%{text}: $%{y:.5f}<extra></extra>")],
         layout=go.Layout(height=380, margin=dict(l=60, r=20, t=30, b=50), xaxis_title="cached input price ($ per million tokens)",
                          yaxis_title="session cost ($)"))
+    chart = Chart(figure)
 
     def redraw(_change=None):
-        with figure.batch_update():
-            for trace, values in zip(figure.data, _traces(runs, price, cached.value, length.value, keep, compacting)):
-                trace.update(**values)
+        for trace, values in zip(figure.data, _traces(runs, price, cached.value, length.value, keep, compacting)):
+            trace.update(**values)
+        chart.show(figure)
         readout.value = readout_text(runs, price, cached.value, length.value, keep, compacting)
 
     cached.observe(redraw, names="value")
     length.observe(redraw, names="value")
-    return widgets.VBox([cached, length, readout, figure])
+    return widgets.VBox([cached, length, readout, chart])

@@ -14,6 +14,7 @@ import plotly.graph_objects as go
 
 from harness.billing import PRICE_SHEETS, PRICES, bill, priced_model
 from harness.probes import compaction_fired_before_probe, grade_probe
+from harness.widgets.chart import Chart
 
 
 def _strategy(run) -> str:
@@ -60,9 +61,8 @@ def recall_cost_panel(runs, prices: dict = PRICES, sheet: str | None = None, gra
                               layout=widgets.Layout(width="420px"))
     groups = _groups(runs)
     readout = widgets.HTML(readout_text(groups, prices, picker.value, recall))
-    # NOTE: every trace gets its data when built (one filled in before display may draw empty in
-    # JupyterLab, measured here); a strategy's runs are joined by a line, shortest session first.
-    figure = go.FigureWidget(
+    # A strategy's runs are joined by a line, shortest session first.
+    figure = go.Figure(
         data=[go.Scatter(x=[bill(r.usages(), prices[picker.value]) for r in group], y=[recall(r) for r in group],
                          mode="lines+markers", name=name, line=dict(width=1, dash="dot"),
                          text=[f"{r.name}: {r.compaction_count()} compaction(s)" for r in group],
@@ -72,12 +72,13 @@ def recall_cost_panel(runs, prices: dict = PRICES, sheet: str | None = None, gra
               for name, group in groups.items()],
         layout=go.Layout(height=380, margin=dict(l=60, r=20, t=30, b=50), xaxis_title="session cost ($)",
                          yaxis=dict(title="recall of planted facts", tickformat=".0%", range=[-0.05, 1.05])))
+    chart = Chart(figure)
 
     def redraw(_change=None):
-        with figure.batch_update():
-            for trace, group in zip(figure.data, groups.values()):
-                trace.x = [bill(r.usages(), prices[picker.value]) for r in group]
+        for trace, group in zip(figure.data, groups.values()):
+            trace.x = [bill(r.usages(), prices[picker.value]) for r in group]
+        chart.show(figure)
         readout.value = readout_text(groups, prices, picker.value, recall)
 
     picker.observe(redraw, names="value")
-    return widgets.VBox([picker, readout, figure])
+    return widgets.VBox([picker, readout, chart])

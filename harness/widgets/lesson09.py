@@ -13,6 +13,7 @@ from harness.agent import AgentConfig, run_agent
 from harness.budgets import CATEGORIES, SEED_ALLOCATIONS
 from harness.scenarios.retrieval import retrieved_documents
 from harness.triggers import THRESHOLD, TriggerPolicy
+from harness.widgets.chart import Chart
 
 COLOURS = {"system": "#8c8c8c", "tools": "#bdbdbd", "documents": "#9467bd", "history": "#1f77b4",
            "tool_outputs": "#ff7f0e"}
@@ -67,25 +68,25 @@ def budget_panel(split, decide, window: int = 6000, client=None) -> widgets.VBox
         report, policy = run_policy(split, decide, allocations, window, threshold.value, client)
         return (report, policy), status_of(report, policy)
 
-    # The figure is built with its data: a FigureWidget filled in before the browser first drew it stayed blank.
     (report, policy), status.value = run_with_sliders()
     data = traces_of(report, policy, window, threshold.value)
-    figure = go.FigureWidget(
+    figure = go.Figure(
         data=[go.Bar(**bars, name=name.replace("_", " "), marker_color=COLOURS[name]) for bars, name in zip(data, CATEGORIES)]
         + [go.Scatter(**data[-2], mode="lines", name="threshold x window", line=dict(dash="dash", color="black")),
            go.Scatter(**data[-1], mode="markers+text", name="actions before the call", textposition="top center",
                       marker=dict(symbol="triangle-down", size=12, color="crimson"))],
         layout=go.Layout(barmode="stack", height=420, margin=dict(t=30), xaxis_title="turn (model call)",
                          yaxis_title=f"tokens sent (window {window:,})", legend=dict(orientation="h", y=-0.2)))
+    chart = Chart(figure)
 
     def redraw(_change=None):
         run, status.value = run_with_sliders()
         if run is None:
             return
-        with figure.batch_update():
-            for trace, values in zip(figure.data, traces_of(*run, window, threshold.value)):
-                trace.update(**values)
+        for trace, values in zip(figure.data, traces_of(*run, window, threshold.value)):
+            trace.update(**values)
+        chart.show(figure)
 
     for slider in (*sliders.values(), threshold):
         slider.observe(redraw, names="value")
-    return widgets.VBox([widgets.HBox([widgets.VBox(list(sliders.values())), threshold]), status, figure])
+    return widgets.VBox([widgets.HBox([widgets.VBox(list(sliders.values())), threshold]), status, chart])

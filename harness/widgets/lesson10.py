@@ -13,6 +13,7 @@ import ipywidgets as widgets
 import plotly.graph_objects as go
 
 from harness.coordinator import CONFIG, PACKAGES, WINDOW, coordinate, crossing, plan, run_single, tokens_of
+from harness.widgets.chart import Chart
 
 STYLES = [dict(name="one agent, with compaction", mode="lines+markers"),
           dict(name="coordinator + sub-agents", mode="lines+markers"),
@@ -65,20 +66,20 @@ def partition_panel(split, merge) -> widgets.VBox:
     def current():
         return rows_for(split, merge, share.value, SUBAGENT_TURNS[turns.value])
 
-    # Built with its data, changed only once on screen: a FigureWidget updated before the browser
-    # first drew it stayed blank there (lesson 05's panel).
+    def figure_of(rows) -> go.Figure:
+        return go.Figure(data=[go.Scatter(x=x, y=y, **style) for (x, y), style in zip(traces_of(rows), STYLES)],
+                         layout=go.Layout(height=340, xaxis_title="sub-tasks", yaxis_title="tokens (input + output)",
+                                          xaxis=dict(dtick=1), margin=dict(t=30)))
+
     first = current()
     status = widgets.HTML(status_of(first, share.value))
-    figure = go.FigureWidget(data=[go.Scatter(x=x, y=y, **style) for (x, y), style in zip(traces_of(first), STYLES)],
-                             layout=go.Layout(height=340, xaxis_title="sub-tasks", yaxis_title="tokens (input + output)",
-                                              xaxis=dict(dtick=1), margin=dict(t=30)))
+    chart = Chart(figure_of(first))
 
     def redraw(_change=None):
         rows = current()
-        for trace, (x, y) in zip(figure.data, traces_of(rows)):
-            trace.x, trace.y = x, y
+        chart.show(figure_of(rows))
         status.value = status_of(rows, share.value)
 
     share.observe(redraw, names="value")
     turns.observe(redraw, names="value")
-    return widgets.VBox([widgets.HBox([share, turns]), status, figure])
+    return widgets.VBox([widgets.HBox([share, turns]), status, chart])

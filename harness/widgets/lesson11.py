@@ -14,6 +14,7 @@ import plotly.graph_objects as go
 from harness.billing import bill, cache_hit_rate, price_for
 from harness.probes import probe_results
 from harness.server_state import ServerPlan, run_server_session
+from harness.widgets.chart import Chart
 
 KEEP_ALL = ServerPlan("server-held, no restart")
 MAX_QUESTIONS = 28  # twice the lesson's session: long enough for restarting to start paying here
@@ -60,6 +61,15 @@ def _traces(runs: dict, price) -> list[dict]:
     return data
 
 
+def _figure(data: list[dict]) -> go.Figure:
+    return go.Figure(
+        data=[go.Scatter(**data[0], mode="lines+markers", name=KEEP_ALL.name),
+              go.Scatter(**data[1], mode="lines+markers", name="restart with your should_restart"),
+              go.Scatter(**data[2], mode="markers", marker=dict(size=13, symbol="x", color="black"), name="restart")],
+        layout=go.Layout(height=380, margin=dict(l=60, r=20, t=30, b=50), xaxis_title="turn",
+                         yaxis_title="bill so far ($)"))
+
+
 def restart_panel(client, should_restart, questions: int = 14, budget: int = 6_000, price=None) -> widgets.VBox:
     """Sliders for the session length and the restart budget; the two sessions' bills turn by turn."""
     price = price or price_for()
@@ -69,17 +79,11 @@ def restart_panel(client, should_restart, questions: int = 14, budget: int = 6_0
                               description="budget", continuous_update=False, layout=widgets.Layout(width="500px"))
     runs = _runs(client, should_restart, length.value, limit.value)
     readout = widgets.HTML(readout_text(runs, price, limit.value))
-    data = _traces(runs, price)
-    figure = go.FigureWidget(
-        data=[go.Scatter(**data[0], mode="lines+markers", name=KEEP_ALL.name),
-              go.Scatter(**data[1], mode="lines+markers", name="restart with your should_restart"),
-              go.Scatter(**data[2], mode="markers", marker=dict(size=13, symbol="x", color="black"), name="restart")],
-        layout=go.Layout(height=380, margin=dict(l=60, r=20, t=30, b=50), xaxis_title="turn",
-                         yaxis_title="bill so far ($)"))
+    chart = Chart(_figure(_traces(runs, price)))
 
     def redraw(_change=None):
         # NOTE: a redraw runs sessions for a second or more, and a slider moved meanwhile can be applied
-        # (and redrawn) inside it, while plotly syncs the figure (seen here in headless chromium): so
+        # (and redrawn) inside it (seen here in headless chromium): so
         # each pass reads both values once, and the last pass is the one that drew the values shown.
         while True:
             questions, budget = length.value, limit.value
@@ -87,13 +91,11 @@ def restart_panel(client, should_restart, questions: int = 14, budget: int = 6_0
             # say so at once rather than look frozen.
             readout.value = f"<p>running the {questions}-question sessions at a budget of {budget:,} tokens…</p>"
             now = _runs(client, should_restart, questions, budget)
-            with figure.batch_update():
-                for trace, values in zip(figure.data, _traces(now, price)):
-                    trace.update(**values)
+            chart.show(_figure(_traces(now, price)))
             readout.value = readout_text(now, price, budget)
             if (length.value, limit.value) == (questions, budget):
                 return
 
     length.observe(redraw, names="value")
     limit.observe(redraw, names="value")
-    return widgets.VBox([length, limit, readout, figure])
+    return widgets.VBox([length, limit, readout, chart])

@@ -15,6 +15,7 @@ import plotly.graph_objects as go
 from harness.retrieval import BUDGET, DENSE_K, THRESHOLD, Knobs, needle_recall
 from harness.retrieval import fill_budget as reference_fill
 from harness.retrieval import reciprocal_rank_fusion as reference_fusion
+from harness.widgets.chart import Chart
 
 MAX_BUDGET = 6000  # the budget slider's top; the tokens axis is fixed to it, so a move shows
 STAGES = {
@@ -43,6 +44,32 @@ def traces_of(rows) -> list[dict]:
         for stage in STAGES
     ]
     return bars + [dict(x=[row["kind"] for row in rows], y=[row["tokens"] for row in rows])]
+
+
+def figure_of(rows) -> go.Figure:
+    """Grouped bars of the share each stage finds, and the tokens sent on a right-hand axis."""
+    bars = [go.Bar(name=name, **data) for name, data in zip(STAGES.values(), traces_of(rows))]
+    tokens = go.Scatter(
+        name="tokens sent per question",
+        mode="lines+markers",
+        line=dict(dash="dot", color="black"),
+        yaxis="y2",
+        marker=dict(size=14, symbol="diamond", color="black"),
+        **traces_of(rows)[-1],
+    )
+    return go.Figure(
+        data=bars + [tokens],
+        layout=go.Layout(
+            height=360,
+            barmode="group",
+            margin=dict(t=30),
+            yaxis=dict(title="needles found (%)", range=[0, 105]),
+            yaxis2=dict(
+                title="tokens sent", overlaying="y", side="right", range=[0, 1.05 * MAX_BUDGET]
+            ),
+            legend=dict(orientation="h", y=-0.2),
+        ),
+    )
 
 
 def whose(fn, reference) -> str:
@@ -96,41 +123,17 @@ def retrieval_panel(indexes: dict, wiki, queries, fuse, fill) -> widgets.VBox:
         index = indexes[size.value]
         return rows_for(index, wiki, queries, knobs, fuse, fill), knobs, len(index.ids)
 
-    # Built with its data, changed only once on screen: a FigureWidget updated before the browser
-    # first drew it stayed blank there (lesson 05's panel).
     rows, knobs, pages = current()
     status = widgets.HTML(status_of(rows, knobs, pages, fuse, fill))
-    bars = [go.Bar(name=name, **data) for name, data in zip(STAGES.values(), traces_of(rows))]
-    tokens = go.Scatter(
-        name="tokens sent per question",
-        mode="lines+markers",
-        line=dict(dash="dot", color="black"),
-        yaxis="y2",
-        marker=dict(size=14, symbol="diamond", color="black"),
-        **traces_of(rows)[-1],
-    )
-    figure = go.FigureWidget(
-        data=bars + [tokens],
-        layout=go.Layout(
-            height=360,
-            barmode="group",
-            margin=dict(t=30),
-            yaxis=dict(title="needles found (%)", range=[0, 105]),
-            yaxis2=dict(
-                title="tokens sent", overlaying="y", side="right", range=[0, 1.05 * MAX_BUDGET]
-            ),
-            legend=dict(orientation="h", y=-0.2),
-        ),
-    )
+    chart = Chart(figure_of(rows))
 
     def redraw(_change=None):
         rows, knobs, pages = current()
-        for trace, data in zip(figure.data, traces_of(rows)):
-            trace.x, trace.y = data["x"], data["y"]
+        chart.show(figure_of(rows))
         status.value = status_of(rows, knobs, pages, fuse, fill)
 
     for control in (size, top, threshold, budget):
         control.observe(redraw, names="value")
     return widgets.VBox(
-        [widgets.HBox([size, top]), widgets.HBox([threshold, budget]), status, figure]
+        [widgets.HBox([size, top]), widgets.HBox([threshold, budget]), status, chart]
     )

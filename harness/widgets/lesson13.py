@@ -15,6 +15,7 @@ import plotly.graph_objects as go
 
 from harness.library import LibraryPlan, budget_plan, run_library_session, turn_prompts
 from harness.probes import probe_results
+from harness.widgets.chart import Chart
 
 KEPT = LibraryPlan("every turn kept", offload=False)
 MAX_QUESTIONS = 28
@@ -38,6 +39,23 @@ def chart_data(runs: dict) -> list[dict]:
         )
         for run in runs.values()
     ]
+
+
+def figure_of(runs: dict) -> go.Figure:
+    """Each session's prompt tokens, turn by turn."""
+    data = chart_data(runs)
+    return go.Figure(
+        data=[
+            go.Scatter(**data[0], mode="lines+markers", name=KEPT.name),
+            go.Scatter(**data[1], mode="lines+markers", name="moved out, your build_index"),
+        ],
+        layout=go.Layout(
+            height=380,
+            margin=dict(l=60, r=20, t=30, b=50),
+            xaxis_title="turn",
+            yaxis_title="prompt tokens",
+        ),
+    )
 
 
 def readout_text(runs: dict) -> str:
@@ -78,19 +96,7 @@ def offload_panel(
     grep = widgets.Checkbox(value=shell, description="corpus shell (grep)")
     runs = runs_for(client, build_index, length.value, index.value, grep.value)
     readout = widgets.HTML(readout_text(runs))
-    data = chart_data(runs)
-    figure = go.FigureWidget(
-        data=[
-            go.Scatter(**data[0], mode="lines+markers", name=KEPT.name),
-            go.Scatter(**data[1], mode="lines+markers", name="moved out, your build_index"),
-        ],
-        layout=go.Layout(
-            height=380,
-            margin=dict(l=60, r=20, t=30, b=50),
-            xaxis_title="turn",
-            yaxis_title="prompt tokens",
-        ),
-    )
+    chart = Chart(figure_of(runs))
 
     def redraw(_change=None):
         # NOTE: a slider moved while a session runs is read again at the end of this pass (see
@@ -99,13 +105,11 @@ def offload_panel(
             shown = (length.value, index.value, grep.value)
             readout.value = f"<p>running the {shown[0]}-question sessions…</p>"
             now = runs_for(client, build_index, *shown)
-            with figure.batch_update():
-                for trace, values in zip(figure.data, chart_data(now)):
-                    trace.update(**values)
+            chart.show(figure_of(now))
             readout.value = readout_text(now)
             if (length.value, index.value, grep.value) == shown:
                 return
 
     for control in (length, index, grep):
         control.observe(redraw, names="value")
-    return widgets.VBox([length, index, grep, readout, figure])
+    return widgets.VBox([length, index, grep, readout, chart])

@@ -6,7 +6,7 @@
     ok  key         none found (GOOGLE_API_KEY, GEMINI_API_KEY or .env here): the lessons run offline
     ok  glass box   answered one call in 0.14 s (51 tokens)
     ok  commands    the agent's commands run with no network, in a jail (the task's folder and Python only)
-    ok  jupyterlab  4.6.6 serves /lab (started in 4.8 s); widgets: anywidget, ipywidgets, plotly; news toast off
+    ok  jupyterlab  4.6.6 serves /lab (started in 4.8 s); widgets: ipywidgets, plotly; news toast off
     ok  lesson 00   00_first_call.ipynb ran headless in 3.5 s here (offline; checks reported: 1)
 
 The first line says whether WORKBOOK_MODEL is in the workbook's table (harness/models.py) and open to
@@ -34,8 +34,9 @@ from harness.plumbing.client import connect, is_offline, mode_line
 from harness.plumbing.keys import KEY_VARIABLES, api_key, dotenv_path, read_dotenv
 from harness.workbook import LESSONS, LessonsNotFound, find_workbook
 
-WIDGET_EXTENSIONS = {"ipywidgets": "@jupyter-widgets/jupyterlab-manager", "anywidget": "anywidget",
-                     "plotly": "jupyterlab-plotly"}  # front-end name -> its labextension folder
+# Front-end name -> its labextension folder. Without plotly's, a panel's chart shows as the line
+# "plotly chart: N trace(s)" (harness/widgets/chart.py).
+WIDGET_EXTENSIONS = {"ipywidgets": "@jupyter-widgets/jupyterlab-manager", "plotly": "jupyterlab-plotly"}
 LAB_START_SECONDS = 60
 PING = "Reply with the single word OK."
 NOT_IN_TABLE = "is not in the workbook's table (harness/models.py)"
@@ -207,7 +208,7 @@ def jupyterlab_line(quick: bool) -> tuple[bool, str]:
         except (RuntimeError, TimeoutError, OSError) as error:
             ok, parts[0] = False, parts[0] + f" does not start: {error}"
     parts.append("widgets: " + ", ".join(sorted(extensions)) + (f"; MISSING {', '.join(missing)} "
-                 "(reinstall: pip install --force-reinstall ipywidgets anywidget plotly)" if missing else ""))
+                 "(reinstall: pip install --force-reinstall ipywidgets plotly)" if missing else ""))
     toast_off = _news_toast_off()
     parts.append("news toast off" if toast_off else
                  f"news toast ON: copy jupyter/overrides.json to {Path(sys.prefix, 'share/jupyter/lab/settings')}/")

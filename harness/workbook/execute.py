@@ -26,7 +26,7 @@ from nbformat.v4 import new_output
 
 from harness.workbook.sandbox import Sandbox
 
-OUTPUT_LIMIT = 2_000_000  # bytes of output kept per cell
+OUTPUT_LIMIT = 2_000_000  # characters of output kept per cell (of each message's content, as text)
 GRADER_CELL_TIMEOUT = 180  # the import cell loads the harness: slow on a loaded machine
 
 
@@ -85,7 +85,7 @@ class GradingClient(NotebookClient):
         if shown > self.output_limit:
             if shown - size <= self.output_limit:  # say it once
                 outs.append(new_output("stream", name="stderr",
-                                       text=f"[the grader stopped keeping output here: more than {self.output_limit:,} bytes]\n"))
+                                       text=f"[the grader stopped keeping output here: more than {self.output_limit:,} characters]\n"))
             return None
         return super().output(outs, msg, display_id, cell_index)
 

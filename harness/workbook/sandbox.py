@@ -20,71 +20,36 @@ What is enforced, and how:
   marker in each process's environment) still hold, the rest is reported "not enforced".
 Memory and CPU are not capped here: give the grading machine (or container) its own limits.
 """
-import fcntl
 import os
-import pwd
 import secrets
 import shutil
 import signal
 import stat
 import sys
-import threading
 import time
 from contextlib import suppress
 from pathlib import Path
 
 from harness.plumbing import jail as jail_program
+from harness.plumbing.jail import FIRST_UID, UIDS  # noqa: F401  (this module's names before)
 from harness.plumbing.keys import KEY_VARIABLES
 from harness.tools import jail_mode
 from harness.workbook import ROOT
 
-FIRST_UID = 61000            # no account on a Debian or Ubuntu system uses 61000-61999
-UIDS = range(FIRST_UID, FIRST_UID + 1000)
 MAX_PROCESSES = 256          # per user: stops a fork bomb, leaves room for the kernel's threads
 TMP_BYTES = 64 << 20         # the kernel's private /tmp and /dev/shm, each
 KEPT_VARIABLES = ("PATH", "LANG", "LC_ALL", "TZ")
 MARKER = "WORKBOOK_GRADING_RUN"  # in every graded process's environment, to find them again
 
-# NOTE: a uid must be free across PROCESSES, not only threads: two graders (or two test workers)
-# sharing one would kill each other's kernels when one of them ends. Each uid in use holds an
-# exclusive flock on its own file, which the OS releases even if the grader dies. The folder is
-# fixed, not TMPDIR's: two graders with different TMPDIRs must still see each other's locks.
-UID_LOCKS = Path("/tmp/workbook-grading-uids")
-_uids_in_use: dict[int, int] = {}  # uid -> the file descriptor holding its lock
-_uids_lock = threading.Lock()
-
-
-def _claim(uid: int) -> int | None:
-    """The fd of `uid`'s lock file, locked for this process; None when another process holds it."""
-    UID_LOCKS.mkdir(mode=0o700, exist_ok=True)
-    fd = os.open(UID_LOCKS / str(uid), os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        os.close(fd)
-        return None
-    return fd
+# The pool of uids, shared with the agent's commands, lives in the jail (harness.plumbing.jail).
+_free_uid, _claim, _uids_in_use, _uids_lock = (jail_program.claim_uid, jail_program.lock_uid,
+                                               jail_program.uids_in_use, jail_program.uids_lock)
+UID_LOCKS = Path(jail_program.UID_LOCKS)  # a Path here, as before the pool moved
 
 
 def can_isolate() -> bool:
     """Whether this process may run kernels as other users in namespaces of their own."""
     return os.geteuid() == 0 and shutil.which("unshare") is not None and shutil.which("mount") is not None
-
-
-def _free_uid() -> int:
-    with _uids_lock:
-        for uid in UIDS:
-            if uid in _uids_in_use:
-                continue
-            with suppress(KeyError):
-                pwd.getpwuid(uid)
-                continue  # an account has it
-            fd = _claim(uid)
-            if fd is None:
-                continue  # another grading process has it
-            _uids_in_use[uid] = fd
-            return uid
-    raise RuntimeError("no free uid left for grading: grade fewer notebooks at once (--jobs)")
 
 
 def kill_leftovers() -> int:

@@ -36,6 +36,9 @@ LAB_SETTINGS = {
     "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
     # Every cell kept in the DOM, so widgets far down the notebook can be found.
     "@jupyterlab/notebook-extension:tracker": {"windowingMode": "none"},
+    # The served copies stay as the repository has them: a lesson opened again in the same page
+    # (tests/browser/test_lessons_browser.py) starts with no outputs, and nothing is saved unasked.
+    "@jupyterlab/docmanager-extension:plugin": {"autosave": False},
 }
 
 

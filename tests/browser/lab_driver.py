@@ -30,7 +30,18 @@ PYTHON_KERNEL = '{"name":"python3"}'  # the dialog's option value for "start a P
 KERNEL_NAME = f'{NOTEBOOK} [data-jp-item-name="kernelName"]'
 IDLE = f'{NOTEBOOK} .jp-Notebook-ExecutionIndicator[data-status="idle"]'
 CHART_PATHS = ".js-plotly-plot g.trace path"
-CONTROLS = ".widget-slider, .widget-dropdown"
+# The file browser's item for ([name, folder]): its tooltip reads "Name: <name>" then, in a
+# folder, "Path: <folder>".
+LISTED = """([name, folder]) => [...document.querySelectorAll('#filebrowser .jp-DirListing-item')]
+    .find(item => {
+        const [first, ...rest] = item.title.split('\\n');
+        const path = rest.find(line => line.startsWith('Path: '));
+        return first === `Name: ${name}` && (path ? path.slice(6) : '') === folder;
+    })"""
+# The tab in front is the document at `path`: its tooltip reads "Name: ...", "Path: <path>", ...
+OPENED = """path => (document.querySelector('#jp-main-dock-panel .lm-TabBar-tab.lm-mod-current')
+    ?.title ?? '').includes(`\\nPath: ${path}\\n`)"""
+CONTROLS = ".widget-slider, .widget-dropdown, .widget-checkbox"
 # Ready: the toolbar names the Python kernel and it is idle, or a dialog wants an answer.
 KERNEL_READY = f"""() => document.querySelector('.jp-Dialog') !== null
     || ((document.querySelector('{KERNEL_NAME}')?.textContent ?? '').includes('Python 3')
@@ -53,6 +64,61 @@ def open_notebook(page, lab, path: str) -> None:
     page.goto(f"{lab.url}/lab/tree/{path}?reset")
     page.wait_for_selector(f"{NOTEBOOK} .jp-Cell", timeout=OPEN_TIMEOUT_MS)
     wait_for_python_kernel(page, lab)
+
+
+def open_from_file_browser(page, lab, path: str) -> None:
+    """Open `path` as a student does in a JupyterLab open for a while: double-click it in the file
+    browser of the page already open (its heap and loaded modules live on), after closing the tabs
+    open. The kernel is started first, as open_notebook explains."""
+    close_tabs(page)
+    lab.start_kernel(path)
+    page.locator(".jp-BreadCrumbs-home").first.click(timeout=CLICK_TIMEOUT_MS)
+    parts = path.split("/")
+    try:
+        for depth, name in enumerate(parts):
+            # The listing of that folder, not the one it replaces (pristine/ holds the same names).
+            folder = "/".join(parts[:depth])
+            item = page.wait_for_function(
+                LISTED, arg=[name, folder], timeout=OPEN_TIMEOUT_MS, polling=POLL_MS
+            )
+            item.as_element().dblclick(timeout=CLICK_TIMEOUT_MS)
+        page.wait_for_function(OPENED, arg=path, timeout=OPEN_TIMEOUT_MS, polling=POLL_MS)
+    except PlaywrightTimeout:
+        listed = page.locator(".jp-DirListing-itemText").all_inner_texts()
+        tab = page.locator("#jp-main-dock-panel .lm-TabBar-tab.lm-mod-current")
+        front = tab.first.get_attribute("title") if tab.count() else None
+        raise AssertionError(
+            f"{path} did not open from the file browser: it lists {listed}; the tab in front is"
+            f" {front!r}" + diagnosis(page, lab, "open-failed")
+        ) from None
+    page.wait_for_selector(f"{NOTEBOOK} .jp-Cell", timeout=OPEN_TIMEOUT_MS)
+    wait_for_python_kernel(page, lab)
+
+
+def close_tabs(page) -> None:
+    """File > Close All Tabs, discarding unsaved changes (a test's Run All and typed answers), as a
+    student done with a lesson closes it; until no notebook is left in the page."""
+    if not page.locator(".jp-NotebookPanel, .jp-MarkdownViewer").count():
+        return
+    page.locator(".lm-MenuBar-itemLabel", has_text="File").first.click(timeout=CLICK_TIMEOUT_MS)
+    page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Close All Tabs$")).click(
+        timeout=CLICK_TIMEOUT_MS
+    )
+    discard = page.locator(".jp-Dialog button", has_text=re.compile(r"^(Discard|Don't Save)$"))
+    for _ in range(ATTEMPTS * 10):  # one "Save your work" dialog per notebook changed
+        page.wait_for_function(
+            "() => document.querySelector('.jp-Dialog') !== null"
+            " || document.querySelector('.jp-NotebookPanel, .jp-MarkdownViewer') === null",
+            timeout=OPEN_TIMEOUT_MS,
+            polling=POLL_MS,
+        )
+        dialog = page.locator(".jp-Dialog")
+        if not dialog.count():
+            return
+        assert discard.count(), f"closing the tabs, an unexpected dialog: {dialog.inner_text()!r}"
+        discard.first.click(timeout=CLICK_TIMEOUT_MS)
+        page.locator(".jp-Dialog").wait_for(state="detached", timeout=CLICK_TIMEOUT_MS)
+    raise AssertionError("Close All Tabs: a dialog still asks after every tab was discarded")
 
 
 def wait_for_idle_kernel(page) -> None:
@@ -85,11 +151,13 @@ def wait_for_python_kernel(page, lab) -> None:
     raise AssertionError(f"the notebook found no idle Python kernel after {ATTEMPTS} tries" + diagnosis(page, lab))
 
 
-def run_all_cells(page, lab) -> None:
+def run_all_cells(page, lab, may_reload: bool = True) -> None:
     """Run > Run All Cells, until every code cell ran or one shows an error.
 
     A "Select Kernel" dialog during the run means the kernel went away and the queued cells were
-    dropped: answer it, wait for the kernel, run again.
+    dropped: answer it, wait for the kernel, run again. Replies lost on the way (see
+    stuck_without_a_busy_kernel): the page is reloaded and the cells run again; in a long session
+    (`may_reload=False`) the page is kept and only the cells run again.
     """
     hung = None
     for _ in range(ATTEMPTS):
@@ -105,8 +173,9 @@ def run_all_cells(page, lab) -> None:
             page.wait_for_function(RUN_SETTLED, timeout=KERNEL_TIMEOUT_MS, polling=POLL_MS)
         except PlaywrightTimeout:
             if stuck_without_a_busy_kernel(page, lab):
-                page.once("dialog", lambda dialog: dialog.accept())  # "leave the page?": the run is being redone
-                page.reload()  # the replies went astray on their way to the page: ask again
+                if may_reload:
+                    page.once("dialog", lambda dialog: dialog.accept())  # "leave the page?": the run is being redone
+                    page.reload()  # the replies went astray on their way to the page: ask again
                 continue
             if hung:
                 raise AssertionError(f"Run All Cells hung twice (after {KERNEL_TIMEOUT_MS // 1000} s each); the first"
@@ -207,10 +276,10 @@ def errors_shown(page) -> list[str]:
     return page.locator(ERROR_OUTPUTS).all_inner_texts()
 
 
-# Panels: every slider and dropdown the lesson's outputs show, whoever wrote the panel.
+# Panels: every slider, dropdown and checkbox the lesson's outputs show, whoever wrote the panel.
 
 def panels(page) -> list:
-    """The output areas that hold at least one slider or dropdown, in notebook order."""
+    """The output areas that hold at least one slider, dropdown or checkbox, in notebook order."""
     areas = page.locator(f"{NOTEBOOK} .jp-Cell-outputArea", has=page.locator(CONTROLS))
     return [areas.nth(i) for i in range(areas.count())]
 
@@ -233,14 +302,22 @@ def wait_for_chart(page, panel) -> None:
 
 
 def control_name(control) -> str:
-    label = control.locator(".widget-label")
-    return label.first.inner_text().strip() if label.count() else "(no label)"
+    """A slider's or dropdown's label; a checkbox's description, which sits beside its box."""
+    names = control.locator(".widget-label, .widget-label-basic").all_inner_texts()
+    return next((name.strip() for name in names if name.strip()), "(no label)")
 
 
 def nudge(control, attempt: int) -> None:
     """Move a slider by keyboard, away from the end of its range it is nearest; pick a dropdown's
     next option (headless Chromium's closed <select> ignores arrow keys, so it is chosen as a
-    click on the option would)."""
+    click on the option would); tick or untick a checkbox with the space bar, once (a second
+    press would put it back while the first redraw runs)."""
+    box = control.locator("input[type=checkbox]")
+    if box.count():
+        if attempt == 0:
+            box.focus()
+            box.press("Space")
+        return
     if control.locator("select").count():
         select = control.locator("select")
         options = select.locator("option").count()
