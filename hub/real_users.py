@@ -21,10 +21,13 @@ import secrets
 import stat
 import subprocess
 import threading
+from contextlib import suppress
 from pathlib import Path
 
 from jupyterhub.spawner import LocalProcessSpawner, set_user_setuid
 from traitlets import Unicode
+
+from harness.workbook.sandbox import kill_user_processes
 
 
 _ACCOUNTS = threading.Lock()
@@ -62,6 +65,14 @@ class StudentSpawner(LocalProcessSpawner):
                 ensure_account(self.account, self.account_group, self.home)
         await asyncio.to_thread(ensure)
         return await super().start()
+
+    async def stop(self, now=False):
+        """Stop the server, then every process left under the student's account: a kernel's child
+        started with setsid (or a double fork) is in no process group the server's stop reaches."""
+        await super().stop(now=now)
+        with suppress(KeyError):
+            uid = pwd.getpwnam(self.account).pw_uid
+            await asyncio.to_thread(kill_user_processes, uid)
 
     def make_preexec_fn(self, name):
         return set_user_setuid(self.account)  # not the hub name JupyterHub passes

@@ -22,6 +22,7 @@ rule the smallest case breaks, in the words of the check's `differ`:
 Every input is also checked for changes: an answer that modifies its arguments (sorts the caller's
 list, pops the caller's turns) fails, whatever it returns. Leaf of the checks: it knows no exercise.
 """
+import contextlib
 import copy
 import random
 import re
@@ -32,13 +33,33 @@ from harness.checks import call, rule, tried
 
 SEED = 16             # the generators' seed: every run tries the same inputs
 MAX_SHRINK_CALLS = 300  # calls of the answer spent shrinking one difference (keeps a check under a second)
+# The grader checks twice: on SEED's inputs, then on inputs drawn from a seed of its own run that no
+# student can know (`hidden_seed`), so an answer that is a table of the inputs seen at home fails.
+_seed = {"hidden": None, "drawn": False}
 # Exercise id -> the generated inputs its checks have compared in this process: docs.py states the
 # range from it (README and INSTRUCTORS.md give the figures, tests/test_instructors_docs.py holds them).
 COMPARED: dict[str, int] = {}
 
 
 def generator() -> random.Random:
-    return random.Random(SEED)
+    _seed["drawn"] = True
+    return random.Random(SEED if _seed["hidden"] is None else _seed["hidden"])
+
+
+@contextlib.contextmanager
+def hidden_seed(seed: int | None):
+    """Within it, `generator()` draws from `seed`; `drew()` says whether a check asked for inputs."""
+    before = dict(_seed)
+    _seed.update(hidden=seed, drawn=False)
+    try:
+        yield
+    finally:
+        _seed.update(before)
+
+
+def drew() -> bool:
+    """Whether a check called `generator()` since `hidden_seed` was entered."""
+    return _seed["drawn"]
 
 
 class Case:

@@ -110,12 +110,18 @@ def _tcase(text, max_chars, head_ratio) -> Case:
 
 
 def _truncation_cases() -> list:
-    """Every cap and ratio with texts one short of, equal to, one over and well over the cap;
-    then bad arguments on texts that fit (a check made after the fit test misses them)."""
+    """Every cap and ratio with texts one short of, equal to, one over and well over the cap, drawn
+    texts around the caps; then bad arguments on texts that fit (a check made after the fit test
+    misses them)."""
     cases = []
     for max_chars, ratio in product((1, 2, 3, 5, 7, 10, 13, 40), _RATIOS):
         for length in (max_chars - 1, max_chars, max_chars + 1, 2 * max_chars + 3, 50):
             cases.append(_tcase((_LETTERS * 4)[:length], max_chars, ratio))
+    rng = generator()  # and drawn texts around the caps: at grading, from a seed no table of these covers
+    for _ in range(40):
+        max_chars, ratio = rng.choice((1, 2, 3, 5, 7, 10, 13, 40)), rng.choice(_RATIOS)
+        length = max(max_chars + rng.choice((-1, 0, 1, 3, 30)), 0)
+        cases.append(_tcase("".join(rng.choice(_LETTERS) for _ in range(length)), max_chars, ratio))
     bad = (("abc", 10, 1.5), ("abc", 10, -0.1), ("", 0, 0.4), ("abc", 0, 0.4), ("ab", -3, 0.5), ("a" * 20, 10, 2.0))
     return cases + [_tcase(*args) for args in bad]
 

@@ -5,7 +5,10 @@
     (set(), None)
 
 Every cell runs (`allow_errors`): an exception is an error output and the next cell goes on. A cell
-still busy after `cell_timeout` seconds is interrupted and recorded in `timed_out`. Outputs stop
+still busy after `cell_timeout` seconds is interrupted and recorded in `timed_out`. A cell that
+ends the kernel stops the run at that cell, `stopped_at`: `exit()` (whose reply asks the frontend
+to end the kernel, which ipykernel then does a tenth of a second later: whether the next cell
+started first was a race) as surely as `os._exit` or a signal (the cell never replies). Outputs stop
 being kept once a cell has shown `output_limit` bytes (the rest is replaced by one line), so
 50 MB of prints cannot fill the grader's memory or the gradebook. The kernel talks to the grader
 over Unix sockets in the sandbox's folder, which no other student's kernel can open. If the whole
@@ -40,6 +43,11 @@ class Run:
     notebook: nbformat.NotebookNode
     timed_out: set[int] = field(default_factory=set)  # indexes of the cells interrupted
     stopped: str | None = None                         # why the run ended early, if it did
+    stopped_at: int | None = None                      # the index of the cell running when it did
+
+
+class KernelExited(Exception):
+    """A cell called exit() or quit(): the run ends there, as the kernel is about to."""
 
 
 class SandboxedKernelManager(AsyncKernelManager):
@@ -54,6 +62,17 @@ class GradingClient(NotebookClient):
     def __init__(self, notebook, output_limit: int, **kwargs):
         super().__init__(notebook, **kwargs)
         self.output_limit, self.output_bytes, self.timed_out = output_limit, {}, set()
+        self.running: int | None = None  # the cell being run: where a kernel that dies stopped
+
+    async def async_execute_cell(self, cell, cell_index: int, *args, **kwargs):
+        self.running = cell_index
+        return await super().async_execute_cell(cell, cell_index, *args, **kwargs)
+
+    async def _check_raise_for_error(self, cell, cell_index: int, exec_reply) -> None:
+        payloads = ((exec_reply or {}).get("content") or {}).get("payload") or []
+        if any(p.get("source") == "ask_exit" and not p.get("keepkernel") for p in payloads if isinstance(p, dict)):
+            raise KernelExited()
+        await super()._check_raise_for_error(cell, cell_index, exec_reply)
 
     async def _async_handle_timeout(self, timeout, cell=None):
         if cell is not None:
@@ -96,6 +115,8 @@ def execute(notebook: nbformat.NotebookNode, box: Sandbox, cell_timeout: float,
         # killed, its process unwaited; this one is ours to end (and `box.kill_all` ends the rest).
         client.execute(cwd=str(box.folder), env=box.env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                        cleanup_kc=True)
+    except KernelExited:
+        run.stopped = "the cell called exit(), which ends the kernel"
     except DeadKernelError:
         run.stopped = "the kernel died (the notebook ended Python, or ran out of memory or time)"
     except Exception as error:  # the grader goes on with the next notebook whatever happened here
@@ -106,4 +127,5 @@ def execute(notebook: nbformat.NotebookNode, box: Sandbox, cell_timeout: float,
         if fired.is_set():
             run.stopped = f"the notebook was stopped after {total_timeout:g} s in all"
     run.timed_out = client.timed_out
+    run.stopped_at = client.running if run.stopped else None
     return run

@@ -18,10 +18,13 @@ Run again after a crash (or when a few students hand in late), `grade` keeps eve
 already graded on the same submission (SHA-256) against the same pristine lesson and runs the
 rest; `--force` regrades everything, and a student named with `--student` is always regraded.
 Processes left by a grader that was killed are killed when the next one starts. Notebooks run
-on the glass box unless `--online` is given, with PYTHONHASHSEED=0.
+on the glass box unless `--online` is given, with PYTHONHASHSEED=0; each check also draws inputs
+from a seed of this run's own that no student can know. `--out` is made the grading account's
+alone (0700, its files 0600): on a hub, a student could otherwise read the class's grades.
 """
 import argparse
 import hashlib
+import secrets
 import sys
 import threading
 import time
@@ -95,10 +98,12 @@ def fingerprints(found: dict[str, Path], lessons: dict[str, nbformat.NotebookNod
 
 
 def grade_student(found: dict[str, Path], skipped: list[dict], lessons: dict[str, nbformat.NotebookNode],
-                  cell_timeout: float, offline: bool, hide: list[Path]) -> dict[str, list[Result]]:
-    """One student's results, lesson -> Results, from their copies (`collect`) and what was skipped."""
+                  cell_timeout: float, offline: bool, hide: list[Path], seed: int) -> dict[str, list[Result]]:
+    """One student's results, lesson -> Results, from their copies (`collect`) and what was skipped;
+    `seed` draws the hidden inputs, the same for every student of a run."""
     expected = {lesson: exercise_ids(notebook) for lesson, notebook in lessons.items()}
-    results = run_notebooks(found, cell_timeout, offline, expected, pristine=lessons, isolated=True, hide=hide) if found else []
+    results = run_notebooks(found, cell_timeout, offline, expected, pristine=lessons, isolated=True, hide=hide,
+                            seed=seed) if found else []
     graded = {}
     for lesson in lessons:
         graded[lesson] = [r for r in results if r.lesson == lesson]
@@ -126,7 +131,7 @@ def grade(submissions: Path, out: Path, lessons: dict[str, nbformat.NotebookNode
     folders, _ = find_student_folders(submissions)
     chosen = {n: f for n, f in folders.items() if not students or n in students}
     saved = gradebook.check_merge(out, list(lessons), list(chosen))
-    out.mkdir(parents=True, exist_ok=True)
+    gradebook.close(out)
     gradebook.remove_partials(out)
     hide = [submissions.resolve(), out.resolve()]
     enforced = enforcement(online=not offline)
@@ -144,10 +149,10 @@ def grade(submissions: Path, out: Path, lessons: dict[str, nbformat.NotebookNode
     if kept:
         print(f"Kept {kept} of {len(chosen) * len(lessons)} results (student x lesson) already graded on these very "
               "submissions; --force regrades them.", file=progress)
-    lock, done = threading.Lock(), 0
+    lock, done, seed = threading.Lock(), 0, secrets.randbits(48)  # the hidden inputs' seed: this run's alone
     # Threads are enough: each notebook runs in a kernel process of its own.
     with ThreadPoolExecutor(max_workers=jobs or 2) as pool:
-        futures = {pool.submit(grade_student, found, skipped, todo, cell_timeout, offline, hide): name
+        futures = {pool.submit(grade_student, found, skipped, todo, cell_timeout, offline, hide, seed): name
                    for name, (found, skipped, _, todo) in work.items()}
         for future in as_completed(futures):
             name = futures[future]
@@ -174,7 +179,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--force", action="store_true",
                         help="regrade students already graded on the same submissions (default: keep their results)")
     parser.add_argument("--jobs", type=command_line_number(1, 64, "--jobs", int), default=None, metavar="N", help="students graded at once (default 2)")
-    parser.add_argument("--cell-timeout", type=command_line_number(1, 86_400, "--cell-timeout"), default=60, metavar="S", help="interrupt a cell after S seconds (default 60)")
+    parser.add_argument("--cell-timeout", type=command_line_number(1, 86_400, "--cell-timeout"), default=60, metavar="S", help="interrupt a cell after S seconds, and give each exercise's function S CPU-seconds (default 60)")
     parser.add_argument("--lessons", type=Path, default=None, metavar="DIR",
                         help="the pristine lessons to grade against (default: the ones built from solutions/)")
     parser.add_argument("--share-of-rules", action="append", default=[], metavar="EXERCISE",
@@ -212,5 +217,6 @@ def main(argv: list[str]) -> int:
     if skipped:
         print(f"Skipped {skipped} file(s) inside student folders: see 'Needs a look' in {args.out / 'gradebook.html'}.")
     print(f"Wrote {args.out / 'gradebook.csv'}, {args.out / 'lms.csv'}, {args.out / 'gradebook.html'}, "
-          f"{args.out / 'projector.html'} and {args.out / 'feedback'}/.")
+          f"{args.out / 'projector.html'} and {args.out / 'feedback'}/, for this account alone (folders 0700, "
+          "files 0600): copy a student's feedback to them yourself.")
     return 0

@@ -34,7 +34,8 @@ from harness.workbook.runner import NOTE, STATUSES, Result
 
 FORMAT = 2  # of results/*.json; 1 (no "format" key) kept no fingerprints
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-NEEDS_A_LOOK = ("error", "missing", "tampered", NOTE)
+NEEDS_A_LOOK = ("error", "tampered", NOTE)  # a missing lesson is counted above the list, not listed
+FOLDER_MODE, FILE_MODE = 0o700, 0o600  # students' grades: the instructor's alone, wherever --out is
 COLOURS = {"skipped": "#6e7781", "passed": "#1a7f37", "failed": "#cf222e", "not attempted": "#6e7781", "error": "#8250df",
            "missing": "#bf8700", "tampered": "#a40e26", NOTE: "#6e7781",
            "review": "#bf8700"}
@@ -82,9 +83,12 @@ def _write_atomically(path: Path, text: str, durable: bool = True) -> None:
     """Write to a hidden temporary file, then rename it over `path`: a reader (or a grader resumed
     after a crash) sees the old file or the new one, never half of one. `durable` also forces the
     file and the rename to disk first (results/; the exports are rebuilt from it, so they skip it)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(mode=FOLDER_MODE, parents=True, exist_ok=True)
+    path.parent.chmod(FOLDER_MODE)
     partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
-    with partial.open("w", encoding="utf-8") as file:
+    descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, FILE_MODE)
+    os.fchmod(descriptor, FILE_MODE)  # a partial left by a killed grader keeps its old mode otherwise
+    with open(descriptor, "w", encoding="utf-8") as file:
         file.write(text)
         if durable:
             file.flush()
@@ -199,8 +203,24 @@ def status_shares(cohort) -> dict[str, dict[str, float]]:
     return shares
 
 
+def close(out: Path) -> None:
+    """`out` and everything in it made the instructor's alone (0700 folders, 0600 files): a hub's
+    students share the machine, and a gradebook outside /root was theirs to read."""
+    out.mkdir(mode=FOLDER_MODE, parents=True, exist_ok=True)
+    for path in [out, *out.rglob("*")]:
+        if not path.is_symlink():
+            path.chmod(FOLDER_MODE if path.is_dir() else FILE_MODE)
+
+
+def missing_lessons(cohort) -> tuple[int, int]:
+    """(lessons not handed in, students who did not hand in one or more)."""
+    missing = {(s, r.lesson) for s, r in rows(cohort) if r.status == "missing"}
+    return len(missing), len({s for s, _ in missing})
+
+
 def needs_a_look(cohort) -> list[tuple[str, str, str, str, str]]:
-    """(student, lesson, exercise, status, message) for errors, missing lessons, tampering, restored cells."""
+    """(student, lesson, exercise, status, message) for errors, tampering, copies, restored cells and
+    skipped files; a lesson not handed in is counted (`missing_lessons`), not listed."""
     found = [(s, r.lesson, r.exercise, r.status, r.message) for s, r in rows(cohort) if r.status in NEEDS_A_LOOK]
     found += [(s, r.lesson, r.exercise, "review", r.review) for s, r in rows(cohort) if r.review]
     for student, entry in cohort.items():
@@ -298,10 +318,12 @@ def write_html(cohort, out: Path, enforced: dict[str, str]) -> None:
         table.append([f"<a href='feedback/{file_key(student)}.html'>{html.escape(student)}</a>"] +
                      [_status(by_exercise[e].status, by_exercise[e].message, missed_rules(by_exercise[e])) if e in by_exercise else "" for e in exercises])
     look = needs_a_look(cohort)
+    lessons, students = missing_lessons(cohort)
+    absent = f"<p>{lessons} lesson(s) not handed in, by {students} student(s): the table below shows which.</p>"
     body = (f"<p>{html.escape(summary(cohort))}</p>" + cohort_figures(cohort) +
-            "<h2>Needs a look</h2>" + (_table(["student", "lesson", "exercise", "what", "why"],
+            "<h2>Needs a look</h2>" + (absent if lessons else "") + (_table(["student", "lesson", "exercise", "what", "why"],
                                               [[html.escape(str(x)) for x in item[:3]] + [_status(item[3]), html.escape(redact(item[4]))]
-                                               for item in look]) if look else "<p>Nothing.</p>") +
+                                               for item in look]) if look else "" if lessons else "<p>Nothing.</p>") +
             "<h2>Each student</h2>" + _table(["student", *exercises], table) +
             "<h2>How the notebooks were run</h2>" +
             _table(["protection", "here"], [[html.escape(k), html.escape(v)] for k, v in enforced.items()]))

@@ -17,14 +17,17 @@ changed module attribute, a class that redefines how its values compare or compu
 subtraction gives 0), and `mine(...)` anywhere but its lesson form `f = mine("N.M", f)`. `reached`
 finds the exercise's own reference named through an import or a module attribute; `verify.py`
 also catches it at run time, however it was found (`sys.modules`, `getattr` chains, `mine`).
-`matches_reference` says whether the function is the reference's code with other names and layout.
+`changed_from_reference` says whether the function is the reference's code with other names and
+layout, or that with a few statements added, removed or changed (a copy with a no-op line in it).
 None of it is secret: a student who reads this file learns what not to write.
 """
 import ast
+import copy
+import difflib
 import inspect
 import textwrap
 
-from harness.workbook.rebuild import Rebuilt
+from harness.workbook.rebuild import Rebuilt, parse
 
 RUNTIME_CODE = {"exec", "eval", "compile", "__import__", "globals", "locals", "breakpoint", "get_ipython",
                 "__builtins__", "__loader__", "__spec__", "setattr", "delattr", "open", "input", "exit", "quit"}
@@ -39,6 +42,8 @@ ALLOWED_DUNDERS = {"__name__", "__doc__", "__class__", "__init__", "__post_init_
 INTROSPECTION = {"f_back", "f_globals", "f_locals", "f_builtins", "f_code", "tb_frame", "tb_next", "gi_frame", "cr_frame",
                  "ag_frame", "gi_code", "cr_code", "co_code", "co_consts", "modules", "setprofile", "settrace",
                  "getsource", "run_cell", "import_module", "attrgetter", "methodcaller", "_CHECKS", "_LAST_STATUS"}
+NEAR_COPY = 3  # statements changed, at most, for a function still to be shown as the reference's
+LONG = 10  # statements: a reference this long is not written again, statement for statement, by chance
 HARMLESS_CLASS_DUNDERS = {"__init__", "__post_init__", "__repr__", "__str__", "__slots__", "__doc__", "__module__",
                           "__qualname__", "__annotations__"}
 
@@ -96,6 +101,8 @@ def _findings(tree: ast.Module) -> list[tuple[int, str]]:
                     found.append((line, f"imports {module}, which can change how the check runs"))
                 elif isinstance(node, ast.Import) and (module == CHECKS_PACKAGE or module.startswith(CHECKS_PACKAGE + ".")):
                     found.append((line, f"imports the module {module}, the checks' own code"))
+                elif isinstance(node, ast.ImportFrom) and module.startswith(CHECKS_PACKAGE):
+                    found += [(line, f"imports the checks' {a.name}") for a in node.names if a.name in CHECKS_MACHINERY]
         elif isinstance(node, ast.Name) and node.id in RUNTIME_CODE:
             found.append((line, f"uses {node.id}, which runs or reaches code the notebook does not show"))
         elif isinstance(node, ast.Name) and node.id == "mine" and id(node) not in lesson_mine:
@@ -145,13 +152,13 @@ def _shown(rebuilt: Rebuilt, line: int, why: str) -> str:
 
 def evidence(rebuilt: Rebuilt) -> list[str]:
     """Each line of the rebuilt code that could decide the check instead of computing, and why."""
-    tree = ast.parse(rebuilt.source)
+    tree = parse(rebuilt.source)
     return [_shown(rebuilt, line, why) for line, why in sorted(set(_findings(tree)))]
 
 
 def reached(rebuilt: Rebuilt, reference: str) -> list[str]:
     """Each line naming the exercise's reference (`harness.usage.describe_usage`) through an import or attribute."""
-    tree = ast.parse(rebuilt.source)
+    tree = parse(rebuilt.source)
     imported = _imports(tree)
     found = [(node.lineno, ".".join([imported[root], *names])) for node, root, names in chains(tree) if root in imported]
     found += [(node.lineno, imported[node.id]) for node in ast.walk(tree) if isinstance(node, ast.Name) and node.id in imported]
@@ -159,51 +166,84 @@ def reached(rebuilt: Rebuilt, reference: str) -> list[str]:
     return [_shown(rebuilt, line, why) for line, path in sorted(set(found)) if path == reference]
 
 
-class _Names(ast.NodeTransformer):
-    """Every name, argument and attribute renamed by order of first appearance; docstrings dropped."""
+class _Locals(ast.NodeTransformer):
+    """The function's own names (parameters, locals, its name) made one; docstrings and annotations
+    dropped. Names from outside (builtins, the helpers it imports) are kept: they are the code's."""
 
-    def __init__(self):
-        self.names: dict[str, str] = {}
-
-    def _new(self, name: str) -> str:
-        return self.names.setdefault(name, f"v{len(self.names)}")
+    def __init__(self, local: set[str]):
+        self.local = local
 
     def visit_Name(self, node):
-        return ast.copy_location(ast.Name(self._new(node.id), node.ctx), node)
+        return ast.copy_location(ast.Name("_" if node.id in self.local else node.id, node.ctx), node)
 
     def visit_arg(self, node):
-        node.arg, node.annotation = self._new(node.arg), None
+        node.arg, node.annotation = "_", None
         return node
 
     def visit_FunctionDef(self, node):
-        node.name, node.returns = self._new(node.name), None
-        body = node.body[1:] if node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant) \
-            and isinstance(node.body[0].value.value, str) else node.body
-        node.body = body or [ast.Pass()]
+        node.name, node.returns = "_", None
+        docstring = node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)
+        node.body = node.body[1:] if docstring and isinstance(node.body[0].value.value, str) else node.body
+        node.body = node.body or [ast.Pass()]
         self.generic_visit(node)
         return node
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
 
-def normalised(function_source: str) -> str:
-    """The function's structure with names, annotations, docstrings, comments and layout taken out."""
-    tree = ast.parse(textwrap.dedent(function_source))
-    return ast.dump(_Names().visit(tree), annotate_fields=False)
+BODIES = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def statements(function_source: str) -> list[str]:
+    """The function's statements, in order, each as its normalised shape without the statements
+    nested in it: what two copies of one function share however they are named and laid out."""
+    tree = parse(textwrap.dedent(function_source))
+    local = {n.arg for n in ast.walk(tree) if isinstance(n, ast.arg)}
+    local |= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))}
+    local |= {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    found = []
+
+    def visit(node):
+        if isinstance(node, ast.stmt):
+            shallow = copy.copy(node)
+            for name in BODIES:
+                if hasattr(shallow, name):
+                    setattr(shallow, name, [])
+            found.append(ast.dump(shallow, annotate_fields=False))
+        for name in BODIES:
+            for child in getattr(node, name, []) or []:
+                visit(child)
+
+    for node in _Locals(local).visit(tree).body:
+        visit(node)
+    return found
 
 
 def function_source(rebuilt: Rebuilt, name: str) -> str | None:
     """The source of the last `def name` in the rebuilt code."""
-    tree = ast.parse(rebuilt.source)
+    tree = parse(rebuilt.source)
     defs = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name]
     return ast.get_source_segment(rebuilt.source, defs[-1]) if defs else None
 
 
-def matches_reference(rebuilt: Rebuilt, name: str, reference) -> bool:
-    """Whether `name` is, once normalised, the reference's own code."""
+def changed_from_reference(rebuilt: Rebuilt, name: str, reference) -> int | None:
+    """How many statements tell the function from the reference's code (names and layout aside) when
+    it is a copy: the reference's statements all there, in order, and at most NEAR_COPY others (a
+    copy with a no-op line in it), or, for a reference of LONG statements or more, at most
+    NEAR_COPY added, removed or changed. None when it is not a copy, or cannot be read. A short
+    reference less a statement is left alone: that is how an honest one-line answer looks."""
     mine = function_source(rebuilt, name)
     try:
-        theirs = inspect.getsource(reference)
-    except (OSError, TypeError):
-        return False
-    return mine is not None and normalised(mine) == normalised(theirs)
+        theirs = statements(inspect.getsource(reference))
+    except (OSError, TypeError, SyntaxError):
+        return None
+    if mine is None:
+        return None
+    ours = statements(mine)
+    kept = sum(b.size for b in difflib.SequenceMatcher(None, theirs, ours, autojunk=False).get_matching_blocks())
+    missing, added = len(theirs) - kept, len(ours) - kept
+    if missing == 0 and added <= NEAR_COPY:
+        return added
+    if len(theirs) >= LONG and missing + added <= min(NEAR_COPY, len(theirs) // 5):
+        return missing + added
+    return None

@@ -11,12 +11,16 @@ to bottom by nbclient in a sandbox of its own (`sandbox.py`, `execute.py`): that
 other cells failed and where the kernel stopped, nothing about the exercises. Each exercise's
 function is then rebuilt from the notebook's source as it stood above its check cell
 (`rebuild.py`), read for ways to reach the reference or change the check (`guard.py`), and
-checked in a fresh confined interpreter (`verify.py`), one per call, a time limit per exercise.
-Nothing printed or shown by the notebook is read, so no forged output, patched check or leftover
-callback in the kernel counts. An exercise whose check cell comes after the cell where the kernel
-stopped (`exit()`, `os._exit`) is "error: the kernel stopped at cell N"; work above it is graded.
+checked by the grader's checker (`verify.py`) while the function runs in a jailed process of its
+own that can import only the student surface (`surface.py`, `service.py`), a time limit per
+exercise. Nothing printed or shown by the notebook is read, so no forged output, patched check or
+leftover callback in the kernel counts. A cell that ends the kernel (`exit()`, `os._exit`) costs
+the exercises nothing, wherever it is: each is graded from its source; the stop is a "-" row.
 """
-import ast
+import os
+import secrets
+import shutil
+import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,13 +29,13 @@ import nbformat
 
 import harness.checks as checks
 from harness.checks import NOT_ATTEMPTED
-from harness.workbook import guard
+from harness.workbook import guard, surface
 from harness.workbook.build import expected_lessons
 from harness.workbook.execute import Run, execute
-from harness.workbook.rebuild import Rebuilt, binds, rebuild
+from harness.workbook.rebuild import Rebuilt, binds, parse, rebuild
 from harness.plumbing.redaction import redact
 from harness.workbook.restore import Prepared, prepare
-from harness.workbook.sandbox import Sandbox
+from harness.workbook.sandbox import MAX_PROCESSES, Sandbox
 from harness.workbook.verify import Job, verify
 
 STATUSES = ("passed", "failed", "not attempted", "error", "missing", "tampered")
@@ -69,7 +73,7 @@ def pristine_exercises() -> dict[str, list[str]]:
 
 def run_notebooks(notebooks: dict[str, Path], cell_timeout: float = 60, offline: bool | None = None,
                   expected: dict[str, list[str]] | None = None, pristine: dict | None = None,
-                  isolated: bool = False, hide: list[Path] = ()) -> list[Result]:
+                  isolated: bool = False, hide: list[Path] = (), seed: int | None = None) -> list[Result]:
     """Run each notebook (lesson name -> path) on a copy; return one Result per exercise.
 
     `pristine` (lesson name -> notebook) gives the check cells to restore (grading); without it a
@@ -77,7 +81,7 @@ def run_notebooks(notebooks: dict[str, Path], cell_timeout: float = 60, offline:
     exercises each lesson should check, so a deleted check cell shows up as "missing".
     `isolated` grades in a clean environment (`offline=False` keeps a key); otherwise the caller's
     environment is kept and `offline=True` forces the glass box. Each exercise may take
-    `cell_timeout` seconds in its check.
+    `cell_timeout` seconds in its check. `seed` draws the hidden inputs (default: a fresh secret).
     """
     expected = pristine_exercises() if expected is None else expected
     results, ran = [], []
@@ -92,13 +96,39 @@ def run_notebooks(notebooks: dict[str, Path], cell_timeout: float = 60, offline:
         planned = [(lesson, prepared, run, plan(lesson, prepared, run, cell_timeout)) for lesson, prepared, run in ran]
         jobs = [job for *_, exercises in planned for job, _ in exercises.values() if isinstance(job, Job)]
         with Sandbox.create(Path(tmp), hide=hide, offline=offline, inherit=not isolated) as box:
-            checked = iter(verify(jobs, box))
+            checked = iter(check_functions(jobs, box, seed))
         for lesson, prepared, run, exercises in planned:
             verdicts = {e: job if isinstance(job, Result) else from_check(lesson, e, next(checked), rebuilt, job.name)
                         for e, (job, rebuilt) in exercises.items()}
             results += results_of(lesson, prepared, run, expected.get(lesson, []), cell_timeout, verdicts)
     return [Result(r.lesson, r.exercise, r.status, redact(r.message), redact(r.rule),
                    [{"name": redact(x["name"]), "passed": x["passed"]} for x in r.rules], redact(r.review)) for r in results]
+
+
+def check_functions(jobs: list[Job], box: Sandbox, seed: int | None = None) -> list[dict]:
+    """Each job's result from the checker (`verify.py`), the functions served from a student surface
+    built beside `box`'s folder for this call. `seed` draws the hidden inputs (default: a fresh secret)."""
+    if not jobs:
+        return []
+    references = {e.reference for e in checks.exercises().values() if e.reference.startswith("harness.")}
+    folder = box.folder.parent / f"surface-{secrets.token_hex(8)}"
+    try:
+        boot = surface.build(folder, references)
+        return verify(jobs, box, service_spec(box, boot), secrets.randbits(48) if seed is None else seed)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def service_spec(box: Sandbox, boot: Path) -> dict:
+    """How the checker starts the service that serves the graded functions, jailed by `box` (seeing
+    the student surface and Python only, no network): forked from the checker into `jail` with
+    `path` as its sys.path, or, to replace one, `command` (PYTHONHASHSEED kept: no -E)."""
+    read = surface.read_only_paths(boot.parent)
+    python = os.path.realpath(sys._base_executable)
+    return {"jail": box.jail(read, network=False), "path": surface.service_path(boot.parent),
+            "processes": MAX_PROCESSES if box.uid is not None else None, "cwd": str(box.folder),
+            "command": box.wrap([python, "-S", "-s", str(boot)], str(box.folder), read=read, network=False),
+            "env": {name: value for name, value in box.env().items() if name != "PYTHONPATH"}}
 
 
 def read_notebook(path: Path) -> nbformat.NotebookNode:
@@ -139,11 +169,8 @@ def _cell_name(cell) -> str:
 
 
 def stopped_at(run: Run) -> int | None:
-    """The index of the last cell the kernel started when the run ended early, else None."""
-    if not run.stopped:
-        return None
-    started = [i for i, c in enumerate(run.notebook.cells) if c.get("cell_type") == "code" and c.get("execution_count")]
-    return started[-1] if started else 0
+    """The index of the cell the kernel was running when the run ended early, else None."""
+    return (run.stopped_at or 0) if run.stopped else None
 
 
 def _reference_path(exercise: str) -> str | None:
@@ -152,16 +179,13 @@ def _reference_path(exercise: str) -> str | None:
 
 
 def plan(lesson: str, prepared: Prepared, run: Run, cell_timeout: float) -> dict[str, tuple]:
-    """Exercise -> (a Job to check, or its Result already known; the rebuilt source)."""
-    cells, stop = run.notebook.cells, stopped_at(run)
+    """Exercise -> (a Job to check, or its Result already known; the rebuilt source). Where the
+    kernel stopped does not matter: each function is rebuilt from the notebook's source."""
+    cells = run.notebook.cells
     setup = next((c["source"] for c in cells if c.get("metadata", {}).get("workbook", {}).get("import")), "")
     planned = {}
     for check in prepared.checks:
         if check.exercise in planned:
-            continue
-        if stop is not None and check.check_index > stop:
-            why = f"the kernel stopped at cell {stop + 1} ({_cell_name(cells[stop])}) before this check: {run.stopped}"
-            planned[check.exercise] = (Result(lesson, check.exercise, "error", why), None)
             continue
         source = [(i + 1, str(c.get("source", ""))) for i, c in enumerate(cells[:check.check_index]) if c.get("cell_type") == "code"]
         rebuilt = rebuild(source, check.name)
@@ -173,7 +197,8 @@ def plan(lesson: str, prepared: Prepared, run: Run, cell_timeout: float) -> dict
         elif found:
             planned[check.exercise] = (tampered(lesson, check.exercise, found), rebuilt)
         else:
-            planned[check.exercise] = (Job(check.exercise, check.name, rebuilt.source, cell_timeout, setup), rebuilt)
+            planned[check.exercise] = (Job(check.exercise, check.name, rebuilt.source, cell_timeout, setup, lesson),
+                                       rebuilt)
     return planned
 
 
@@ -182,30 +207,39 @@ def tampered(lesson: str, exercise: str, evidence: list[str]) -> Result:
                   "itself. " + "; ".join(dict.fromkeys(evidence)))
 
 
+def binding_line(rebuilt: Rebuilt, name: str) -> int:
+    """The line of the rebuilt source that last binds `name` (what the check was handed)."""
+    return max([n.lineno for n in parse(rebuilt.source).body if name in binds(n)], default=0)
+
+
+def copy_review(exercise: str, rebuilt: Rebuilt, name: str) -> str:
+    """For the instructor: the function is the reference's code, or nearly (never a verdict)."""
+    reference = _reference_path(exercise)
+    changed = guard.changed_from_reference(rebuilt, name, checks.reference(exercise)) if reference else None
+    if changed is None:
+        return ""
+    how = "once names and layout are set aside" if not changed else \
+        f"but for {changed} statement{'s' if changed > 1 else ''} added, removed or changed (names and layout aside)"
+    return f"matches the reference ({reference}) {how}: worth a look"
+
+
 def from_check(lesson: str, exercise: str, found: dict, rebuilt: Rebuilt, name: str) -> Result:
-    """The exercise's Result from what the fresh interpreter reported."""
-    evidence = [f"{rebuilt.where(n)}: `{rebuilt.source.splitlines()[n - 1].strip()[:120]}` (calls the harness's own "
-                "reference for this exercise)" for n in found["reached"] if 1 <= n <= len(rebuilt.source.splitlines())]
-    evidence += [f"{rebuilt.where(n or binding_line(rebuilt, name))}: {why}" for n, why in found["found"]]
+    """The exercise's Result from what the checker reported. A request for the reference of the
+    exercise being graded ("reached") is the checker's own record: the line is the service's word."""
+    lines, why = rebuilt.source.splitlines(), "calls the harness's own reference for this exercise"
+    at = [n if 1 <= n <= len(lines) else binding_line(rebuilt, name) for n in found["reached"]]  # 0: from the check
+    evidence = [f"{rebuilt.where(n)}: `{lines[n - 1].strip()[:120]}` ({why})" if 1 <= n <= len(lines)
+                else f"the function {why}, which the grader refused" for n in at]
     if evidence:
         return tampered(lesson, exercise, evidence)
     status, rule, hint, rules = found["status"], found["rule"], found["hint"], found["rules"]
     if status == "passed":
-        reference = _reference_path(exercise)
-        review = ""
-        if reference and guard.matches_reference(rebuilt, name, checks.reference(exercise)):
-            review = f"matches the reference ({reference}) once names and layout are set aside: worth a look"
-        return Result(lesson, exercise, "passed", rules=rules, review=review)
+        return Result(lesson, exercise, "passed", rules=rules, review=copy_review(exercise, rebuilt, name))
     if status == "not attempted":
         return Result(lesson, exercise, status, f"Exercise {exercise} is {NOT_ATTEMPTED}: the function still raises NotImplementedError.")
     if status not in STATUSES:
         return Result(lesson, exercise, "error", f"the check reported an unknown status {status[:40]!r}")
     return Result(lesson, exercise, status, f"Exercise {exercise}: {rule}" + (f"\n  Hint: {hint}" if hint else ""), rule, rules)
-
-
-def binding_line(rebuilt: Rebuilt, name: str) -> int:
-    """The line of the rebuilt source that last binds `name` (what the check was handed)."""
-    return max([n.lineno for n in ast.parse(rebuilt.source).body if name in binds(n)], default=0)
 
 
 def results_of(lesson: str, prepared: Prepared, run: Run, expected: list[str], cell_timeout: float,

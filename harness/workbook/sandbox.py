@@ -33,6 +33,7 @@ from pathlib import Path
 from harness.plumbing import jail as jail_program
 from harness.plumbing.jail import FIRST_UID, UIDS  # noqa: F401  (this module's names before)
 from harness.plumbing.keys import KEY_VARIABLES
+from harness.tools import jail_mode
 from harness.workbook import ROOT
 
 MAX_PROCESSES = 256          # per user: stops a fork bomb, leaves room for the kernel's threads
@@ -68,6 +69,12 @@ def kill_leftovers() -> int:
             finally:
                 os.close(fd)
     return len(killed)
+
+
+def kill_user_processes(uid: int) -> int:
+    """Kill every process of the account `uid`, detached (setsid, double fork) or not; how many.
+    The hub calls it when it stops a student's server: each student has an account of their own."""
+    return len(_kill_until_gone(lambda owner, _environ: owner == uid))
 
 
 def _kill_until_gone(chosen) -> set[int]:
@@ -157,22 +164,42 @@ class Sandbox:
         read = sorted({str((ROOT / "harness").resolve()), *jail_program.python_paths()})
         return [str(self.folder)], read
 
-    def wrap(self, command: list[str], connection_file: str) -> list[str]:
-        """The kernel command, run inside the jail when this process can isolate it."""
-        if self.uid is None:
-            return command
-        write, read = self.visible_paths()
+    def jail(self, read: list[str] | None = None, network: bool = True) -> dict | None:
+        """What `harness.plumbing.jail.enter` takes to jail a process of this sandbox, or None where it
+        runs unjailed. `read` replaces what the kernel reads (`visible_paths`), for the service that
+        serves a graded function, which is jailed without a uid of its own too (`workbook check`: in a
+        user namespace, where the machine allows it); `network=False` leaves not even loopback."""
+        own_user = self.uid is not None
+        if not own_user and (read is None or jail_mode() is None):
+            return None
+        write, read = self.visible_paths()[0], read if read is not None else self.visible_paths()[1]
         shown = [Path(p) for p in write + read]
         for hidden in self.hide:  # the allow-list must never show what the caller asked to keep out
             if any(hidden == p or p in hidden.parents for p in shown):
                 raise RuntimeError(f"the grading jail would show {hidden}; grade from a folder outside it")
         offline = self.offline is not False  # --online grading must reach Gemini
-        jail = [sys.executable, "-I", "-S", jail_program.__file__, "--cwd", str(self.folder), "--uid", str(self.uid),
-                "--gid", str(self.uid), "--own", connection_file, "--max-processes", str(MAX_PROCESSES),
-                "--tmp-bytes", str(TMP_BYTES), *(["--loopback"] if offline else ["--network"])]
-        jail += [word for path in write for word in ("--write", path)]
-        jail += [word for path in read for word in ("--read", path)]
-        return [*jail, "--", *command]
+        settings = {"write": write, "read": read, "cwd": str(self.folder), "tmp_bytes": TMP_BYTES,
+                    "loopback": network and offline, "network": network and not offline}
+        if own_user:
+            return {**settings, "uid": self.uid, "gid": self.uid}
+        return {**settings, "user_namespace": jail_mode() == "user namespace"}
+
+    def wrap(self, command: list[str], connection_file: str, read: list[str] | None = None,
+             network: bool = True) -> list[str]:
+        """The command, run inside the jail (`jail`) when this process can isolate it."""
+        settings = self.jail(read, network)
+        if settings is None:
+            return command
+        words = [sys.executable, "-I", "-S", jail_program.__file__, "--cwd", settings["cwd"], "--tmp-bytes",
+                 str(TMP_BYTES)]
+        if "uid" in settings:
+            words += ["--uid", str(self.uid), "--gid", str(self.uid), "--own", connection_file, "--max-processes",
+                      str(MAX_PROCESSES)]
+        words += ["--user-namespace"] if settings.get("user_namespace") else []
+        words += ["--loopback"] if settings["loopback"] else ["--network"] if settings["network"] else []
+        words += [word for path in settings["write"] for word in ("--write", path)]
+        words += [word for path in settings["read"] for word in ("--read", path)]
+        return [*words, "--", *command]
 
     def kill_all(self) -> None:
         """Kill every process this notebook started, detached or not (by uid, else by marker)."""
@@ -195,6 +222,11 @@ def enforcement(online: bool = False) -> dict[str, str]:
         ("by file permissions only" if not os.stat(ROOT).st_mode & stat.S_IWOTH else why_not),
         "no network (loopback only)": "not enforced: --online grading calls Gemini" if online else
         "enforced" if isolated else why_not,
+        "each exercise's function run apart from its check, in a process that sees the student surface only (no "
+        "reference body, no check, no quiz), starts no process, and sends back plain data": "enforced" if isolated else
+        "apart from its check and plain data only: enforced; the rest not enforced (not root: no jail, so the "
+        "function runs as the instructor and could read the installed harness)",
+        "inputs each check draws from a seed of this run, which no student sees": "enforced",
         "every process killed at the end": "enforced (by uid)" if isolated else
         "by a marker in each process's environment (a process that clears its environment escapes)",
         "memory and CPU limits": "not enforced here: give the grading machine or container its own",

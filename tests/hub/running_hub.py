@@ -175,8 +175,8 @@ def student_accounts_hub(log_copy: Path, **extra_env: str):
         subprocess.run(["git", "clone", "--quiet", "--bare", str(ROOT), str(base / "course.git")], check=True)
         run_documented("git clone", paths)  # step 1: the closed clone, the venv, the proxy
         run_documented("harness release", paths)  # the release, pushed to branch student
-        run_documented("safe.directory", paths)  # step 5
-        run_documented("class_password)", paths)  # step 2
+        run_documented("safe.directory", paths)  # step 2, the route without a git host
+        run_documented("class_password)", paths)  # step 3
         with running_hub(base, paths, WORKBOOK_HUB_ACCOUNT_PREFIX=prefix, WORKBOOK_HUB_ACCOUNT_GROUP=group,
                          **extra_env) as running:
             yield {**running, "repo": str(base / "course.git"), "clone": base / "workbook", "paths": paths,

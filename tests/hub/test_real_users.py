@@ -30,6 +30,7 @@ import pytest
 import requests
 
 from harness.workbook import ROOT
+from harness.workbook.gradebook import file_key
 from hub_client import Student
 from running_hub import CLASS_PASSWORD, remove_accounts
 
@@ -37,8 +38,8 @@ LESSON = "03_budgeted_assembly"
 TARGET = "context-engineering-workbook"
 NAMES = ("ivy", "root")  # a student who calls themselves root gets an account of their own, not root's
 
-# Run in one student's kernel: who am I, and what does the OS let me do to a classmate's files?
-PROBE = '''
+# The start of each probe run in a student's kernel: what the OS says to one action.
+ATTEMPT = '''
 import errno, json, os, pwd
 
 def attempt(action):
@@ -47,7 +48,9 @@ def attempt(action):
         return "allowed"
     except OSError as error:
         return errno.errorcode[error.errno]
-
+'''
+# Run in one student's kernel: who am I, and what does the OS let me do to a classmate's files?
+PROBE = ATTEMPT + '''
 other_home, other_notebook, hub_files = {other_home!r}, {other_notebook!r}, {hub_files!r}
 hub_secrets = {{name: attempt(lambda path=path: open(path, "rb").read()) for name, path in hub_files.items()}}
 print(json.dumps({{
@@ -61,6 +64,15 @@ print(json.dumps({{
     "list_homes": attempt(lambda: os.listdir(os.path.dirname(other_home))),
 }}))
 '''
+
+
+# Run in a student's kernel after grading: what the OS lets them do to the instructor's grades.
+GRADES_PROBE = ATTEMPT + '''
+print(json.dumps({{**{{name: attempt(lambda path=path: open(path, "rb").read()) for name, path in {grades!r}.items()}},
+                  "list": attempt(lambda: os.listdir({out!r}))}}))
+'''
+# Run in a student's kernel: a process in a session of its own, which outlives its kernel.
+DETACH = "import subprocess\nprint(subprocess.Popen(['sleep', '3600'], start_new_session=True).pid)"
 
 
 def run_cell(student: Student, code: str) -> str:
@@ -155,6 +167,36 @@ def test_students_are_separate_os_accounts(hub):
     figures["check_s"] = round(time.monotonic() - start, 1)
     said = re.findall(rf"^\s*{LESSON}\s+(\S+)\s+not attempted", re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", output), re.M)
     assert status == 1 and sorted(said) == ["3.1", "3.2"], f"`workbook check 03` said:\n{output[-1500:]}"
+
+    # 5. Graded into a folder a student can reach (INSTRUCTORS.md's /root/grades is closed anyway): grade
+    # makes it the instructor's alone, so no student reads the gradebook nor a classmate's results.
+    collected, out, pristine = hub["base"] / "collected", hub["base"] / "grades-outside-root", hub["base"] / "lesson"
+    shutil.copytree(homes, collected, symlinks=True)
+    pristine.mkdir()
+    shutil.copy2(hub["release"] / "lessons" / f"{LESSON}.ipynb", pristine)
+    graded = subprocess.run([sys.executable, "-m", "harness", "grade", str(collected), "--out", str(out),
+                             "--lessons", str(pristine), "--jobs", "1"], cwd=ROOT, capture_output=True, text=True,
+                            timeout=1800)
+    assert graded.returncode == 0 and "0700" in graded.stdout, graded.stdout[-1500:] + graded.stderr[-1500:]
+    for name, other in zip(NAMES, reversed(NAMES)):
+        grades = {"gradebook": str(out / "gradebook.csv"), "lms": str(out / "lms.csv"),
+                  "classmate": str(out / "results" / f"{file_key(other)}.json"),
+                  "own_feedback": str(out / "feedback" / f"{file_key(name)}.html")}
+        assert all(Path(path).is_file() for path in grades.values()), grades
+        tried = json.loads(run_cell(students[name], GRADES_PROBE.format(grades=grades, out=str(out))))
+        assert tried == dict.fromkeys(tried, errno.errorcode[errno.EACCES]), f"{name} reached the grades: {tried}"
+
+    # 6. A process a kernel detached (a new session: no signal to the server's group reaches it) ends with
+    # the student's server: the spawner's stop ends every process of the account.
+    detached = int(run_cell(first, DETACH).strip())
+    uid = accounts[NAMES[0]].pw_uid
+    assert psutil.Process(detached).uids().real == uid
+    stopped = requests.delete(f"{hub['url']}/hub/api/users/{NAMES[0]}/server", headers=hub["admin"], timeout=300)
+    assert stopped.status_code in (202, 204), f"stopping the server: {stopped.status_code} {stopped.text[:300]}"
+    while requests.get(f"{hub['url']}/hub/api/users/{NAMES[0]}", headers=hub["admin"]).json()["servers"]:
+        time.sleep(0.5)  # 202: the stop is under way; the API lists the server until its stop() has returned
+    left = [p.pid for p in psutil.process_iter(["uids"]) if p.info["uids"] and p.info["uids"].real == uid]
+    assert not left, f"{NAMES[0]}'s processes {left} outlived the server (the detached one was {detached})"
 
     figures["load_average_1min"] = round(os.getloadavg()[0], 1)  # other work on the machine at the time
     print("\nreal-users hub figures (measured here):", json.dumps(figures))
