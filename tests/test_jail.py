@@ -609,6 +609,33 @@ def test_a_graded_kernel_still_jails_the_agent_s_commands(tmp_path):
     assert _printed(out, "MODE") == "user namespace" and _printed(out, "FIRST") == "exit code 1", out
 
 
+INTERRUPTED = """import signal, sys, time
+signal.signal(signal.SIGINT, lambda *_: (print("INTERRUPTED", flush=True), sys.exit(0)))
+print("READY", flush=True)
+time.sleep(60)
+"""
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a program runs as a uid of its own as root only")
+def test_an_interrupt_reaches_a_program_running_as_its_own_uid(tmp_path):
+    """A graded kernel's cell is interrupted by SIGINT to the jail: the keeper (uid 0, no other
+    capability) must pass it on to the program, which runs as a pool uid, not die trying."""
+    uid = jail_program.claim_uid()
+    tmp_path.chmod(0o777)
+    try:
+        words = [sys.executable, "-I", "-S", jail_program.__file__, "--uid", str(uid),
+                 "--write", str(tmp_path), "--cwd", str(tmp_path)]
+        words += [word for path in jail_program.python_paths() for word in ("--read", path)]
+        process = subprocess.Popen([*words, "--", sys.executable, "-c", INTERRUPTED], text=True,
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        assert process.stdout.readline().strip() == "READY"
+        process.send_signal(signal.SIGINT)
+        out, _ = process.communicate(timeout=60)
+    finally:
+        jail_program.release_uid(uid)
+    assert "INTERRUPTED" in out and process.returncode == 0, (process.returncode, out)
+
+
 # Test code that meets a limit, and the limit; each ends by printing TOUCHED all, if it gets there.
 LIMIT_HITS = {
     "mmap": ("import mmap\nblock = mmap.mmap(-1, 768 << 20)\n"
@@ -631,23 +658,31 @@ NAMED = {"memory": "memory", "processes": "processes", "disk": "MiB"}  # what th
 
 
 @pytest.mark.parametrize("name", LIMIT_HITS)
-def test_every_way_to_a_limit_meets_it_and_says_so(jailed, name):
+def test_every_way_to_a_limit_meets_it_and_says_so(jailed, name, cgroups_made):
     body, limit = LIMIT_HITS[name]
     out = _run_test(jailed, body + "print('TOUCHED all', flush=True)\n")
     assert "TOUCHED all" not in out and _names_the_limit(out, NAMED[limit]), out[:1500]
-    assert _jail_leftovers() == ([], []), "a cgroup or a process of the jail outlived its command"
+    assert _jail_leftovers(cgroups_made) == ([], []), "a cgroup or a process of the jail outlived its command"
 
 
-def _jail_leftovers() -> tuple[list[str], list[str]]:
-    """The jails' cgroups left on the machine, and the processes of this process's command uid."""
-    found = []
-    for top in ("/sys/fs/cgroup", "/sys/fs/cgroup/unified"):
-        for folder, subfolders, _ in os.walk(top):
-            found += [
-                os.path.join(folder, name)
-                for name in subfolders
-                if name.startswith("workbook-jail-report-")
-            ]
+@pytest.fixture
+def cgroups_made(monkeypatch) -> list[str]:
+    """The cgroups this test's commands were given: others' commands, run at the same time by
+    another test process, have theirs too, which must not count here."""
+    made = []
+
+    def recorded(*args, **kwargs):
+        made.extend(folders := real(*args, **kwargs))
+        return folders
+
+    real = jail_program.cgroups_for
+    monkeypatch.setattr(jail_program, "cgroups_for", recorded)
+    return made
+
+
+def _jail_leftovers(cgroups_made: list[str]) -> tuple[list[str], list[str]]:
+    """This test's cgroups still on the machine, and the processes of this process's command uid."""
+    found = [folder for folder in cgroups_made if os.path.exists(folder)]
     uid = tools._command_uid() if os.geteuid() == 0 else None
     mine = []
     for pid in filter(str.isdigit, os.listdir("/proc")):
@@ -703,7 +738,8 @@ def _tree(root) -> dict:
     return found
 
 
-def test_what_a_command_makes_is_gone_and_the_workspace_as_it_was(jailed, outside, removed_at_end):
+def test_what_a_command_makes_is_gone_and_the_workspace_as_it_was(jailed, outside, removed_at_end,
+                                                                    cgroups_made):
     removed_at_end.append(jailed.root / "deep")  # were it written through: 1,200 levels deep
     before = _tree(jailed.root)
     out = _run_test(
@@ -753,7 +789,7 @@ def test_what_a_command_makes_is_gone_and_the_workspace_as_it_was(jailed, outsid
         after.keys() ^ before.keys()
     )
     assert {path: after[path] for path in before} == before
-    assert _jail_leftovers() == ([], [])
+    assert _jail_leftovers(cgroups_made) == ([], [])
 
 
 def test_a_workspace_path_with_overlay_syntax_in_it_is_shown_throwaway(tmp_path):

@@ -63,6 +63,7 @@ SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 # Of /etc, only what a program needs to start and name its user: no host keys, no shadow, no config.
 ETC = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/localtime", "/etc/passwd", "/etc/group", "/etc/nsswitch.conf")
 DEVICES = ("null", "zero", "full", "random", "urandom")
+CAP_KILL = 5  # linux/capability.h
 FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2)
 
 _libc = ctypes.CDLL(None, use_errno=True)
@@ -309,12 +310,13 @@ def _build_root(write: list[str], read: list[str], tmp_bytes: int, with_proc: bo
     _mount(None, "/", None, MS_REMOUNT | MS_BIND | MS_RDONLY | kept)  # no new top-level folder either
 
 
-def _drop_capabilities(uid: int | None = None, gid: int | None = None) -> None:
+def _drop_capabilities(uid: int | None = None, gid: int | None = None, keep: int | None = None) -> None:
     """No capability now, none through exec (even of a setuid or a root-owned program), none to
-    regain; then, as root, become `uid` (and `gid`, else the same number). In that order: dropping
-    from the bounding set takes a capability that becoming another user takes away."""
+    regain, but `keep` if given; then, as root, become `uid` (and `gid`, else the same number). In
+    that order: dropping from the bounding set takes a capability that becoming another user takes
+    away."""
     for capability in range(64):
-        if _libc.prctl(PR_CAPBSET_DROP, capability, 0, 0, 0) != 0:
+        if capability != keep and _libc.prctl(PR_CAPBSET_DROP, capability, 0, 0, 0) != 0:
             break  # past the last capability this kernel knows
     _libc.prctl(PR_CAP_AMBIENT, 4, 0, 0, 0)  # PR_CAP_AMBIENT_CLEAR_ALL
     if uid is not None:
@@ -323,6 +325,8 @@ def _drop_capabilities(uid: int | None = None, gid: int | None = None) -> None:
         os.setresuid(uid, uid, uid)
     header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
     data = (ctypes.c_uint32 * 6)()                  # effective, permitted, inheritable: all empty
+    if keep is not None:                            # but `keep`, effective and permitted
+        data[0] = data[1] = 1 << keep
     _check(_libc.capset(header, data), "capset")
     _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
 
@@ -460,7 +464,9 @@ def _init(status_write: int, uid: int | None, gid: int | None, watched: list[str
             _libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)  # its own /proc/self, as any program's
             _refuse_calls(namespaces)
             return
-        _drop_capabilities()
+        # CAP_KILL alone: the program runs as another uid, and a signal passed on to it (a
+        # kernel's interrupt) would otherwise fail with EPERM and end the keeper instead.
+        _drop_capabilities(keep=CAP_KILL)
         _pass_on_signals(program)
         status = _wait_for(program)
         os.write(status_write, REPORT.pack(status, FILLED if _filled(watched) else 0))
