@@ -36,6 +36,7 @@ lab: setup
 	PATH="$(abspath $(VENV))/bin:$$PATH" $(VENV)/bin/jupyter lab --notebook-dir=lessons $(if $(filter 0,$(shell id -u)),--allow-root)
 
 test: setup
+	$(PY) -m ruff check --quiet . && $(PY) -m ruff format --check --quiet .
 	$(PY) -m pytest -n 2 --dist loadfile --nbval-lax --nbval-current-env -p no:randomly
 	$(PY) -m pytest -p no:randomly --doctest-modules harness --ignore-glob='*/scenarios/*/task/*'
 

@@ -1,4 +1,5 @@
 """Test-wide settings, for the unit tests and the notebooks run by nbval alike."""
+
 import os
 import sys
 import tempfile

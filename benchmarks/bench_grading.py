@@ -17,6 +17,7 @@ handed out (every exercise a stub) or the solution notebook under the lesson's n
 who pasted the answers), so the grader runs the same cells a real cohort makes it run.
 Prints figures only; nothing here passes or fails.
 """
+
 import os
 import resource
 import shutil
@@ -33,9 +34,22 @@ from harness.workbook.grade import grade  # noqa: E402
 from harness.workbook.runner import exercise_ids, pristine_lessons  # noqa: E402
 from harness.workbook.sandbox import can_isolate  # noqa: E402
 
-
-# Names from several scripts, and pairs a lossy file name would merge (Zoé/Zoë, 王伟/李娜, case, spaces).
-NAMES = ["Zoé", "Zoë", "王伟", "李娜", "Ольга", "محمد", "Nguyễn Văn An", "ann lee", "Ann Lee", "annlee", " =1+1", "\t=1+1"]
+# Names from several scripts, and pairs a lossy file name would merge (Zoé/Zoë, 王伟/李娜, case,
+# spaces).
+NAMES = [
+    "Zoé",
+    "Zoë",
+    "王伟",
+    "李娜",
+    "Ольга",
+    "محمد",
+    "Nguyễn Văn An",
+    "ann lee",
+    "Ann Lee",
+    "annlee",
+    " =1+1",
+    "\t=1+1",
+]
 
 
 def student_name(index: int) -> str:
@@ -47,23 +61,30 @@ def is_solved(student: int, lesson: int) -> bool:
 
 
 def make_submissions(folder: Path, students: int, lessons: list[str]) -> None:
-    """One folder per student; about two lessons in three solved, in a pattern that varies by student."""
+    """One folder per student; about two lessons in three solved, in a pattern that varies by
+    student."""
     for s in range(students):
         student = folder / student_name(s)
         student.mkdir(parents=True)
         for n, lesson in enumerate(lessons):
-            shutil.copy((SOLUTIONS if is_solved(s, n) else LESSONS) / f"{lesson}.ipynb", student / f"{lesson}.ipynb")
+            shutil.copy(
+                (SOLUTIONS if is_solved(s, n) else LESSONS) / f"{lesson}.ipynb",
+                student / f"{lesson}.ipynb",
+            )
 
 
 def graded_right(cohort: dict, students: int, lessons: list[str]) -> tuple[int, int]:
-    """(exercises graded as they deserve, exercises): passed where solved, not attempted where a stub."""
+    """(exercises graded as they deserve, exercises): passed where solved, not attempted where a
+    stub."""
     right = total = 0
     for s in range(students):
         results = cohort.get(student_name(s), {}).get("results", [])
         for n, lesson in enumerate(lessons):
             mine = [r for r in results if r.lesson == lesson and r.exercise != "-"]
             total += len(mine)
-            right += sum(r.status == ("passed" if is_solved(s, n) else "not attempted") for r in mine)
+            right += sum(
+                r.status == ("passed" if is_solved(s, n) else "not attempted") for r in mine
+            )
     return right, total
 
 
@@ -73,7 +94,9 @@ def tree_memory(root_pid: int) -> dict[int, int]:
     for entry in os.scandir("/proc"):
         if entry.name.isdigit():
             try:  # the field after the command's closing parenthesis: state, then the parent's pid
-                parents[int(entry.name)] = int(Path(entry.path, "stat").read_text().rsplit(")", 1)[1].split()[1])
+                parents[int(entry.name)] = int(
+                    Path(entry.path, "stat").read_text().rsplit(")", 1)[1].split()[1]
+                )
             except (OSError, IndexError, ValueError):
                 continue  # ended meanwhile
     tree, grew = {root_pid}, True
@@ -84,11 +107,19 @@ def tree_memory(root_pid: int) -> dict[int, int]:
                 tree.add(pid)
                 grew = True
     sizes = {}
-    for pid in tree:  # only the tree: reading every process's smaps would cost this process more than it measures
+    for pid in (
+        tree
+    ):  # only the tree: reading every process's smaps would cost this process more than it measures
         try:
             rollup = Path(f"/proc/{pid}/smaps_rollup")
-            lines = (rollup if rollup.exists() else Path(f"/proc/{pid}/status")).read_text().splitlines()
-            sizes[pid] = 1024 * next(int(line.split()[1]) for line in lines if line.startswith(("Pss:", "VmRSS:")))
+            lines = (
+                (rollup if rollup.exists() else Path(f"/proc/{pid}/status"))
+                .read_text()
+                .splitlines()
+            )
+            sizes[pid] = 1024 * next(
+                int(line.split()[1]) for line in lines if line.startswith(("Pss:", "VmRSS:"))
+            )
         except (OSError, StopIteration, IndexError, ValueError):
             continue  # ended meanwhile, or a zombie without memory
     return sizes
@@ -97,6 +128,7 @@ def tree_memory(root_pid: int) -> dict[int, int]:
 class PeakMemory(threading.Thread):
     """Samples `tree_memory` of this process every `every` seconds until stopped: `.peak` is the
     most the whole tree held at once, `.largest_child` the most one descendant (a kernel) held."""
+
     def __init__(self, every: float = 0.5):
         super().__init__(daemon=True)
         self.every, self.peak, self.largest_child, self.done = every, 0, 0, threading.Event()
@@ -105,12 +137,17 @@ class PeakMemory(threading.Thread):
         while not self.done.wait(self.every):
             sizes = tree_memory(os.getpid())
             self.peak = max(self.peak, sum(sizes.values()))
-            self.largest_child = max([self.largest_child] + [size for pid, size in sizes.items() if pid != os.getpid()])
+            self.largest_child = max(
+                [self.largest_child] + [size for pid, size in sizes.items() if pid != os.getpid()]
+            )
 
 
 def cpu_seconds() -> float:
     """user+sys so far of this process and of the children it has waited for."""
-    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    own, children = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
@@ -119,7 +156,10 @@ def bench_grading(students: int = 10, lessons: int = 3, jobs: int = 2) -> float:
     expected = {name: nb for name, nb in pristine_lessons().items() if exercise_ids(nb)}
     chosen = dict(list(expected.items())[:lessons])
     if len(chosen) < lessons or not all((LESSONS / f"{name}.ipynb").is_file() for name in chosen):
-        sys.exit(f"Need {lessons} built lessons with exercises in {LESSONS}: run `python -m harness build` first.")
+        sys.exit(
+            f"Need {lessons} built lessons with exercises in {LESSONS}: run `python -m harness"
+            " build` first."
+        )
     with tempfile.TemporaryDirectory(prefix="bench-grading-") as tmp:
         make_submissions(Path(tmp) / "submissions", students, list(chosen))
         sampler, cpu_before = PeakMemory(), cpu_seconds()
@@ -133,16 +173,28 @@ def bench_grading(students: int = 10, lessons: int = 3, jobs: int = 2) -> float:
     rate = students / seconds * 60
     mib = 1 << 20
     load = os.getloadavg()[0]
-    print(f"graded {students} students x {len(chosen)} lessons ({', '.join(chosen)}) in {seconds:.0f} s "
-          f"with {jobs} jobs on {os.cpu_count()} cores ({'sandboxed as root' if can_isolate() else 'not root'}): {rate:.1f} students/min, "
-          f"{seconds / (students * len(chosen)):.2f} s per notebook")
-    print(f"CPU: {cpu / students:.1f} s per student, {cpu / (students * len(chosen)):.1f} s per notebook (user+sys of the "
-          f"grader and its kernels; {cpu / seconds:.2f} cores busy on average, load average {load:.1f} at the end)")
-    print(f"memory: grader {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 / mib:.0f} MiB at its peak, "
-          f"largest kernel {sampler.largest_child / mib:.0f} MiB, grader and its {jobs} jobs' kernels together "
-          f"{sampler.peak / mib:.0f} MiB at the peak (PSS, sampled every {sampler.every:g} s)")
+    print(
+        f"graded {students} students x {len(chosen)} lessons ({', '.join(chosen)}) in {seconds:.0f}"
+        f" s with {jobs} jobs on {os.cpu_count()} cores"
+        f" ({'sandboxed as root' if can_isolate() else 'not root'}): {rate:.1f} students/min,"
+        f" {seconds / (students * len(chosen)):.2f} s per notebook"
+    )
+    print(
+        f"CPU: {cpu / students:.1f} s per student, {cpu / (students * len(chosen)):.1f} s per"
+        f" notebook (user+sys of the grader and its kernels; {cpu / seconds:.2f} cores busy on"
+        f" average, load average {load:.1f} at the end)"
+    )
+    print(
+        f"memory: grader {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 / mib:.0f} MiB"
+        f" at its peak, largest kernel {sampler.largest_child / mib:.0f} MiB, grader and its {jobs}"
+        f" jobs' kernels together {sampler.peak / mib:.0f} MiB at the peak (PSS, sampled every"
+        f" {sampler.every:g} s)"
+    )
     right, total = graded_right(cohort, students, list(chosen))
-    print(f"graded right: {right} of {total} exercises ({len(cohort)} students in the gradebook, names in several scripts)")
+    print(
+        f"graded right: {right} of {total} exercises ({len(cohort)} students in the gradebook,"
+        " names in several scripts)"
+    )
 
     return rate
 

@@ -3,6 +3,7 @@
 Prints figures only. Issue 9 measured, before the listen queue was raised, 22 of 320 raw requests
 hanging 20 s behind socketserver's backlog of 5. Run: .venv/bin/python benchmarks/bench_wire.py
 """
+
 import json
 import os
 import socket
@@ -29,19 +30,27 @@ def one_request(host: str, port: int, payload: bytes, seconds: list) -> None:
 def main() -> None:
     url = urlparse(ensure_running())
     body = json.dumps({"contents": [{"parts": [{"text": "When does the office open?"}]}]}).encode()
-    payload = (f"POST /v1beta/models/gemini-3.8-flash:generateContent HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
-               f"Content-Type: application/json\r\nx-goog-api-key: offline\r\nContent-Length: {len(body)}\r\n\r\n").encode() + body
+    payload = (
+        "POST /v1beta/models/gemini-3.8-flash:generateContent HTTP/1.1\r\nHost: x\r\nConnection:"
+        " close\r\nContent-Type: application/json\r\nx-goog-api-key: offline\r\nContent-Length:"
+        f" {len(body)}\r\n\r\n"
+    ).encode() + body
     seconds = []
     for _ in range(WAVES):
-        threads = [threading.Thread(target=one_request, args=(url.hostname, url.port, payload, seconds))
-                   for _ in range(AT_ONCE)]
+        threads = [
+            threading.Thread(target=one_request, args=(url.hostname, url.port, payload, seconds))
+            for _ in range(AT_ONCE)
+        ]
         for thread in threads:
             thread.start()
         for thread in threads:
             thread.join()
     slow = sum(1 for s in seconds if s > SLOW_SECONDS)
-    print(f"{len(seconds)} raw requests, {AT_ONCE} at a time: median {statistics.median(seconds) * 1000:.1f} ms, "
-          f"slowest {max(seconds) * 1000:.0f} ms, {slow} over {SLOW_SECONDS:g} s (issue 9 before: 22 of 320 hung 20 s)")
+    print(
+        f"{len(seconds)} raw requests, {AT_ONCE} at a time: median"
+        f" {statistics.median(seconds) * 1000:.1f} ms, slowest {max(seconds) * 1000:.0f} ms, {slow}"
+        f" over {SLOW_SECONDS:g} s (issue 9 before: 22 of 320 hung 20 s)"
+    )
 
 
 if __name__ == "__main__":

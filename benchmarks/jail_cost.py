@@ -12,6 +12,7 @@ between them, not within one) and needs root: a uid of its own and the cgroups a
 `git archive COMMIT | tar -x -C DIR`), in two worker processes, one run of each in turn.
 Prints one line per command or variant; nothing is asserted.
 """
+
 import os
 import statistics
 import subprocess
@@ -48,7 +49,10 @@ def jailed_and_off(ws: Workspace) -> None:
     unjailed = {command: timed(ws, command) for command in COMMANDS}
     tools._discard_warm_helper()
     for command in COMMANDS:
-        print(f"{command:28} jailed {jailed[command] * 1000:6.0f} ms   jail off {unjailed[command] * 1000:6.0f} ms")
+        print(
+            f"{command:28} jailed {jailed[command] * 1000:6.0f} ms   jail off"
+            f" {unjailed[command] * 1000:6.0f} ms"
+        )
 
 
 @contextmanager
@@ -107,8 +111,14 @@ def against(other: str) -> None:
     workers = {}
     for name, tree in (("this checkout", here), ("the other", os.path.abspath(other))):
         env = {**os.environ, "PYTHONPATH": tree}
-        workers[name] = subprocess.Popen([sys.executable, "-c", WORKER], cwd=tree, env=env,
-                                         text=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        workers[name] = subprocess.Popen(
+            [sys.executable, "-c", WORKER],
+            cwd=tree,
+            env=env,
+            text=True,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+        )
     times = {(name, command): [] for name in workers for command in COMMANDS}
     for command in COMMANDS:
         for run in range(RUNS + 1):

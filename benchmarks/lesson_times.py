@@ -7,6 +7,7 @@ lessons named by their two digits), one after the other, offline, and prints the
 reports (kernel start-up and every cell: what a student waits for), the process's whole wall time
 (pytest's own start-up too) and the load average, since other work on the machine slows it down.
 """
+
 import os
 import subprocess
 import sys
@@ -17,19 +18,38 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def main() -> None:
-    print(f"{time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores, "
-          f"load average {os.getloadavg()[0]:.1f} at the start")
+    print(
+        f"{time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores, "
+        f"load average {os.getloadavg()[0]:.1f} at the start"
+    )
     for notebook in sorted((ROOT / "solutions").glob("*.ipynb")):
         if sys.argv[1:] and notebook.name[:2] not in sys.argv[1:]:
             continue
         start = time.perf_counter()
-        run = subprocess.run([sys.executable, "-m", "pytest", "-q", "--nbval-lax", "--nbval-current-env",
-                              "-p", "no:randomly", str(notebook.relative_to(ROOT))], cwd=ROOT, capture_output=True,
-                             text=True, env={**os.environ, "WORKBOOK_OFFLINE": "1"})
+        run = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                "-q",
+                "--nbval-lax",
+                "--nbval-current-env",
+                "-p",
+                "no:randomly",
+                str(notebook.relative_to(ROOT)),
+            ],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "WORKBOOK_OFFLINE": "1"},
+        )
         seconds = time.perf_counter() - start
         verdict = run.stdout.strip().splitlines()[-1] if run.stdout.strip() else "no output"
-        print(f"{notebook.stem:28} {verdict:34} {seconds:5.1f} s wall with pytest's start-up; "
-              f"load {os.getloadavg()[0]:.1f}", flush=True)
+        print(
+            f"{notebook.stem:28} {verdict:34} {seconds:5.1f} s wall with pytest's start-up; "
+            f"load {os.getloadavg()[0]:.1f}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ Figures computed from a clock still differ (lesson 03's speed ratios, the byte s
 checkpoint, which records each turn's seconds): `--show` on that notebook tells them apart.
 Give notebook paths to digest only those; `--show` prints the normalised text instead of its digest.
 """
+
 import hashlib
 import json
 import os
@@ -38,8 +39,12 @@ def output_text(output) -> str:
     if output.output_type == "error":
         return f"{output.ename}: {output.evalue}\n"
     data = output.get("data", {})
-    return "".join((data[kind] if isinstance(data[kind], str) else json.dumps(data[kind], sort_keys=True)) + "\n"
-                   for kind in TEXT_TYPES if kind in data)
+    return "".join(
+        (data[kind] if isinstance(data[kind], str) else json.dumps(data[kind], sort_keys=True))
+        + "\n"
+        for kind in TEXT_TYPES
+        if kind in data
+    )
 
 
 def normalised(text: str) -> str:
@@ -50,8 +55,13 @@ def executed(path: Path):
     notebook = nbformat.read(path, as_version=4)
     env = {"WORKBOOK_OFFLINE": "1", "WORKBOOK_CHECKS_RAISE": "1"}
     os.environ.update(env)
-    NotebookClient(notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}},
-                   allow_errors=True).execute()
+    NotebookClient(
+        notebook,
+        timeout=600,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(path.parent)}},
+        allow_errors=True,
+    ).execute()
     return notebook
 
 
@@ -63,7 +73,8 @@ def cell_lines(path: Path, show: bool):
         if "NBVAL_IGNORE_OUTPUT" in cell.source:
             yield f"{path.name} cell {index}: ignored"
             continue
-        # Joined with nothing between: a kernel may send one print as one stream output or as several.
+        # Joined with nothing between: a kernel may send one print as one stream output or as
+        # several.
         text = normalised("".join(output_text(o) for o in cell.outputs))
         shown = text if show else hashlib.sha256(text.encode()).hexdigest()[:16]
         yield f"{path.name} cell {index}: {shown}"

@@ -10,11 +10,12 @@ level are the course, in lesson order:
     tools: the agent's workspace · tokens, models, formats: the counter and tables every layer shares
 
 beside the packages `agent` (the loop the later lessons run), `checks`, `quizzes`, `widgets` (what a
-lesson cell shows), `scenarios` (the tasks), `engine` (the glass box), `workbook` (build, check, grade)
-and `plumbing` (client, keys, recording, jail: what the course runs on and does not teach).
+lesson cell shows), `scenarios` (the tasks), `engine` (the glass box), `workbook` (build, check,
+grade) and `plumbing` (client, keys, recording, jail: what the course runs on and does not teach).
 Importing it changes nothing of the interpreter: the start-up speed-ups of plumbing/startup.py are
 loaded by pytest and by a lesson kernel's start, not by this package.
 """
+
 import os
 
 from harness.models import DEFAULT_MODEL

@@ -7,23 +7,43 @@ Each command lives in its own module with a `main(argv) -> int`; this file dispa
 anything a command did not expect into one line naming the command and what went wrong (exit 1),
 never a traceback: a student in a terminal can act on a sentence, not on a stack.
 """
+
 import importlib
 import sys
 
 COMMANDS = {
     "build": ("harness.workbook.build", "generate lessons/ from solutions/ (--check: only verify)"),
-    "check": ("harness.workbook.check", "run your lesson notebooks and list each exercise's status"),
+    "check": (
+        "harness.workbook.check",
+        "run your lesson notebooks and list each exercise's status",
+    ),
     "grade": ("harness.workbook.grade", "grade a cohort: one folder of notebooks per student"),
-    "update": ("harness.workbook.update", "pull your instructor's fixes; bring back any the pull dropped"),
+    "update": (
+        "harness.workbook.update",
+        "pull your instructor's fixes; bring back any the pull dropped",
+    ),
     "reset": ("harness.workbook.reset", "restore a pristine lesson, keeping yours as a backup"),
-    "release": ("harness.workbook.release", "write what a student gets (lessons, no solutions) to a folder or branch"),
-    "doctor": ("harness.workbook.doctor", "check this machine before class: mode, key, model, JupyterLab, timing"),
-    "demo": ("harness.agent.demo", "run the agent on a coding task offline (--task) and print its turns"),
+    "release": (
+        "harness.workbook.release",
+        "write what a student gets (lessons, no solutions) to a folder or branch",
+    ),
+    "doctor": (
+        "harness.workbook.doctor",
+        "check this machine before class: mode, key, model, JupyterLab, timing",
+    ),
+    "demo": (
+        "harness.agent.demo",
+        "run the agent on a coding task offline (--task) and print its turns",
+    ),
 }
 
 
 def usage() -> str:
-    lines = ["usage: workbook COMMAND [ARGS]   (or: python -m harness COMMAND [ARGS])", "", "commands:"]
+    lines = [
+        "usage: workbook COMMAND [ARGS]   (or: python -m harness COMMAND [ARGS])",
+        "",
+        "commands:",
+    ]
     lines += [f"  {name:<14} {about}" for name, (_, about) in COMMANDS.items()]
     return "\n".join(lines)
 
@@ -44,9 +64,12 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except Exception as error:  # noqa: BLE001 - the last resort: what the command did not foresee
         problem = str(error).splitlines()[0][:300] if str(error) else "(no message)"
-        print(f"workbook {argv[0]}: {type(error).__name__}: {problem}\nNothing else was changed. Check the "
-              f"arguments (workbook {argv[0]} --help); if they are right, show this line to your instructor.",
-              file=sys.stderr)
+        print(
+            f"workbook {argv[0]}: {type(error).__name__}: {problem}\nNothing else was changed."
+            f" Check the arguments (workbook {argv[0]} --help); if they are right, show this line"
+            " to your instructor.",
+            file=sys.stderr,
+        )
         return 1
 
 

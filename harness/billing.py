@@ -18,20 +18,28 @@ which 8,000 cached, and 200 output tokens costs
 
 Edit PRICES (or make your own `Price`) to re-bill a recorded session at another provider's rates.
 """
+
 from collections.abc import Mapping
 
-from harness.plumbing.arguments import checked, require_instance, require_non_empty_text, require_number, shown
 from harness.models import LATEST, MODELS, ROUTED, Price
+from harness.plumbing.arguments import (
+    checked,
+    require_instance,
+    require_non_empty_text,
+    require_number,
+    shown,
+)
 from harness.usage import Usage, output_tokens, require_usage, token_count
 
 Usages = Usage | list[Usage] | tuple[Usage, ...]  # one usage record or a session's list of them
-PRICES_AS_OF = "2026-12-01"  # the date of harness/models.py's rows; check the provider's page before you rely on them
+# the date of harness/models.py's rows; check the provider's page before you rely on them
+PRICES_AS_OF = "2026-12-01"
 
 
 class PriceSheets(dict):
-    """name -> Price, where a deprecated id or a `-latest` alias reads as the model Gemini serves for it
-    (`PRICES["gemini-3.7-flash"] is PRICES["gemini-3.8-flash"]`): that model bills the call. Only the
-    table's own rows are listed, so a menu of sheets shows each price once."""
+    """name -> Price, where a deprecated id or a `-latest` alias reads as the model Gemini serves
+    for it (`PRICES["gemini-3.7-flash"] is PRICES["gemini-3.8-flash"]`): that model bills the
+    call. Only the table's own rows are listed, so a menu of sheets shows each price once."""
 
     def __missing__(self, name):
         short = name.removeprefix("models/") if isinstance(name, str) else name
@@ -41,14 +49,22 @@ class PriceSheets(dict):
         return self[served]
 
 
-# One price sheet per model of harness/models.py (the one table of model facts), plus a contrast row.
+# One price sheet per model of harness/models.py (the one table of model facts), plus a contrast
+# row.
 PRICES = PriceSheets({name: row.price for name, row in MODELS.items()})
-# The contrast the Towards AI tutor article draws: cached input 50x cheaper than input (0.0028 vs 0.14 $/M).
-# NOTE: its output rate is an assumption made for the lessons (twice the input rate), not a quote.
-PRICES["contrast-50x (DeepSeek-like)"] = Price(0.14, 0.0028, 0.28, 0.0,
-                                               note="input and cached rates as the Towards AI tutor article reports them; output assumed")
-# The sheets from cheapest input to dearest, as the panels' menus list them. NOTE: 3.8 and 3.6 Flash are
-# priced in the same proportions, so next to each other in a menu their bar charts look the same.
+# The contrast the Towards AI tutor article draws: cached input 50x cheaper than input (0.0028 vs
+# 0.14 $/M). NOTE: its output rate is an assumption made for the lessons (twice the input rate), not
+# a quote.
+PRICES["contrast-50x (DeepSeek-like)"] = Price(
+    0.14,
+    0.0028,
+    0.28,
+    0.0,
+    note="input and cached rates as the Towards AI tutor article reports them; output assumed",
+)
+# The sheets from cheapest input to dearest, as the panels' menus list them. NOTE: 3.8 and 3.6 Flash
+# are priced in the same proportions, so next to each other in a menu their bar charts look the
+# same.
 PRICE_SHEETS = sorted(PRICES, key=lambda name: PRICES[name].input)
 
 
@@ -56,15 +72,20 @@ PRICE_SHEETS = sorted(PRICES, key=lambda name: PRICES[name].input)
 def priced_model(model: str | None = None) -> str:
     """The PRICES key for `model` (default: harness.MODEL, the model the lessons call).
 
-    A deprecated id or a `-latest` alias is priced as the model Gemini serves for it, since that model
-    bills the call: `priced_model("gemini-3.7-flash")` -> 'gemini-3.8-flash' (harness.models.ROUTED)."""
+    A deprecated id or a `-latest` alias is priced as the model Gemini serves for it, since that
+    model bills the call: `priced_model("gemini-3.7-flash")` -> 'gemini-3.8-flash'
+    (harness.models.ROUTED).
+    """
     from harness import MODEL
 
     model = (model or MODEL).strip().removeprefix("models/")
     model = model if model in PRICES else ROUTED.get(model) or LATEST.get(model) or model
     if model not in PRICES:
-        raise ValueError(f"No price for model {shown(model)} in harness.billing.PRICES (it has {', '.join(PRICES)}). "
-                         f"Add a row: PRICES[{shown(model)}] = Price(input=..., cached_input=..., output=...).")
+        raise ValueError(
+            f"No price for model {shown(model)} in harness.billing.PRICES (it has"
+            f" {', '.join(PRICES)}). Add a row: PRICES[{shown(model)}] = Price(input=...,"
+            " cached_input=..., output=...)."
+        )
     return model
 
 
@@ -76,13 +97,17 @@ def price_for(model: str | None = None) -> Price:
 
 def _price_object(name: str, price) -> None:
     if price is None or isinstance(price, (str, bytes, int, float, list, tuple)):
-        raise TypeError(f"{name} must be a Price (e.g. PRICES['gemini-2.5-flash']), a dict or an object of "
-                        f"per-million rates, got {type(price).__name__} {shown(price)}.")
+        raise TypeError(
+            f"{name} must be a Price (e.g. PRICES['gemini-2.5-flash']), a dict or an object of "
+            f"per-million rates, got {type(price).__name__} {shown(price)}."
+        )
 
 
 def require_price(name: str, price) -> None:
     """A Price, a dict or an object whose rates `input`, `cached_input` and `output` are each a
-    finite number of dollars per million tokens, at least 0; else TypeError / ValueError naming `name`."""
+    finite number of dollars per million tokens, at least 0; else TypeError / ValueError naming
+    `name`.
+    """
     _price_object(name, price)
     for rate_name in ("input", "cached_input", "output"):
         _rate(price, rate_name, name)
@@ -91,14 +116,17 @@ def require_price(name: str, price) -> None:
 def _rate(price, name: str, price_name: str = "price") -> float:
     value = price.get(name) if isinstance(price, Mapping) else getattr(price, name, None)
     if value is None:
-        raise ValueError(f"The {price_name} has no rate named {name!r}. Give per-million rates for "
-                         "'input', 'cached_input' and 'output', e.g. PRICES['gemini-2.5-flash'].")
+        raise ValueError(
+            f"The {price_name} has no rate named {name!r}. Give per-million rates for "
+            "'input', 'cached_input' and 'output', e.g. PRICES['gemini-2.5-flash']."
+        )
     return require_number(f"{price_name}'s {name} rate", value, 0)
 
 
 @checked(price=_price_object, name=require_non_empty_text)
 def rate(price, name: str) -> float:
-    """`price.name` or `price[name]`: a Price, any object with the attribute, or a dict; a finite rate >= 0."""
+    """`price.name` or `price[name]`: a Price, any object with the attribute, or a dict; a finite
+    rate >= 0."""
     return _rate(price, name)
 
 
@@ -107,10 +135,16 @@ def require_usages(name: str, usage) -> None:
     more tokens than its prompt holds; else TypeError / ValueError naming `name` or `name[i]`."""
     for where, one in _records(name, usage):
         require_usage(where, one)
-        prompt, hit = token_count(one, "prompt_token_count"), token_count(one, "cached_content_token_count")
+        prompt, hit = (
+            token_count(one, "prompt_token_count"),
+            token_count(one, "cached_content_token_count"),
+        )
         if hit > prompt:
-            raise ValueError(f"{where}: {hit} cached tokens but a prompt of {prompt}; the prompt count includes "
-                             "the cached tokens, so cached can never exceed it. Pass the response's own usage_metadata.")
+            raise ValueError(
+                f"{where}: {hit} cached tokens but a prompt of {prompt}; the prompt count includes"
+                " the cached tokens, so cached can never exceed it. Pass the response's own"
+                " usage_metadata."
+            )
 
 
 def _records(name: str, usage) -> list[tuple[str, object]]:
@@ -130,7 +164,10 @@ def split_tokens(usage: Usages) -> tuple[int, int, int]:
     """(uncached input, cached input, output) tokens summed over one usage record or a list."""
     uncached = cached = output = 0
     for one in usages_of.unchecked(usage):
-        prompt, hit = token_count(one, "prompt_token_count"), token_count(one, "cached_content_token_count")
+        prompt, hit = (
+            token_count(one, "prompt_token_count"),
+            token_count(one, "cached_content_token_count"),
+        )
         uncached += prompt - hit  # the prompt count includes the cached tokens
         cached += hit
         output += output_tokens(one)
@@ -141,8 +178,11 @@ def split_tokens(usage: Usages) -> tuple[int, int, int]:
 def bill(usage: Usages, price) -> float:
     """Dollars for `usage` (one UsageMetadata or a list) at `price`'s per-million rates."""
     uncached, cached, output = split_tokens.unchecked(usage)
-    return (uncached * _rate(price, "input") + cached * _rate(price, "cached_input")
-            + output * _rate(price, "output")) / 1e6
+    return (
+        uncached * _rate(price, "input")
+        + cached * _rate(price, "cached_input")
+        + output * _rate(price, "output")
+    ) / 1e6
 
 
 @checked(trace_a=require_usages, trace_b=require_usages, price=require_price)
@@ -161,8 +201,9 @@ def break_even_cached_price(trace_a: Usages, trace_b: Usages, price) -> float | 
     uncached_b, cached_b, output_b = split_tokens.unchecked(trace_b)
     if cached_a == cached_b:
         return None
-    fixed_gap = ((uncached_b - uncached_a) * _rate(price, "input")
-                 + (output_b - output_a) * _rate(price, "output"))
+    fixed_gap = (uncached_b - uncached_a) * _rate(price, "input") + (output_b - output_a) * _rate(
+        price, "output"
+    )
     return fixed_gap / (cached_a - cached_b)
 
 
@@ -196,8 +237,11 @@ def perfect_cache_floor(usage: Usages, price) -> float:
         prompt = token_count(one, "prompt_token_count")
         new = max(prompt - previous, 0)
         output = output_tokens(one)
-        total += (new * _rate(price, "input") + (prompt - new) * _rate(price, "cached_input")
-                  + output * _rate(price, "output"))
+        total += (
+            new * _rate(price, "input")
+            + (prompt - new) * _rate(price, "cached_input")
+            + output * _rate(price, "output")
+        )
         previous = prompt
     return total / 1e6
 
@@ -205,13 +249,16 @@ def perfect_cache_floor(usage: Usages, price) -> float:
 def _price_sheets(name: str, prices) -> None:
     """None (PRICES), or a dict of price sheets: name -> a price `require_price` takes."""
     if prices is not None:
-        require_instance(name, prices, Mapping, "a dict of price sheets, name -> Price (like billing.PRICES)")
+        require_instance(
+            name, prices, Mapping, "a dict of price sheets, name -> Price (like billing.PRICES)"
+        )
         for sheet, price in prices.items():
             require_price(f"{name}[{sheet!r}]", price)
 
 
 @checked(usage=require_usages, prices=_price_sheets)
 def rebill(usage: Usages, prices: Mapping | None = None) -> dict[str, float]:
-    """The same usage billed at every price sheet in `prices` (PRICES by default): name -> dollars."""
+    """The same usage billed at every price sheet in `prices` (PRICES by default): name ->
+    dollars."""
     prices = PRICES if prices is None else prices
     return {name: bill.unchecked(usage, price) for name, price in prices.items()}

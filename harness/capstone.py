@@ -1,4 +1,5 @@
-"""The capstone's target (lesson 14): the tutor session of 14 questions and the planted-fact probes, under a window.
+"""The capstone's target (lesson 14): the tutor session of 14 questions and the planted-fact probes,
+under a window.
 
 A configuration meets the target when, on that session, billed at the prices of harness.MODEL:
     - no request is above WINDOW prompt tokens;
@@ -7,8 +8,8 @@ A configuration meets the target when, on that session, billed at the prices of 
     - the bill is at most COST_SHARE times the full history's on the same session.
 
 The window is the real one scaled down. gemini-3.8-flash takes 1,048,576 input tokens (its row in
-harness/models.py); here the window is 1,600, about 1/655 of it, so a 14-question session does what a
-working day of long searches does to a real one: the full history peaks near 12,700 tokens, eight
+harness/models.py); here the window is 1,600, about 1/655 of it, so a 14-question session does what
+a working day of long searches does to a real one: the full history peaks near 12,700 tokens, eight
 windows. Even with every tool output cut to 1 character, the questions, calls and answers alone
 reach about 1,785 tokens (measured here on the glass box, 2026-12-01): no cap, head share or
 truncation mode fits, only compaction does (tests/test_capstone_sweep.py sweeps them). Under a
@@ -17,13 +18,14 @@ paid at the full input rate: the cost target prices it.
 
     >>> verdict(measure(reference_config()), full_history())   # doctest: +SKIP
 """
+
 from collections.abc import Callable
 from functools import lru_cache
 
 from harness.plumbing.arguments import checked, require_instance, require_number
 
-WINDOW = 1_600      # prompt tokens, the largest request allowed: the real input window scaled down
-COST_SHARE = 1.10   # times the full history's bill on the same session
+WINDOW = 1_600  # prompt tokens, the largest request allowed: the real input window scaled down
+COST_SHARE = 1.10  # times the full history's bill on the same session
 
 
 def scale() -> float:
@@ -40,7 +42,12 @@ def _strategy(name: str, strategy) -> None:
     require_instance(name, strategy, Strategy, "a probes.Strategy, e.g. reference_config()")
 
 
-MEASURES = ("largest request", "recall", "whole answers", "cost")  # what verdict reads of a measurement
+MEASURES = (
+    "largest request",
+    "recall",
+    "whole answers",
+    "cost",
+)  # what verdict reads of a measurement
 
 
 def _measurement(name: str, measured) -> None:
@@ -54,19 +61,24 @@ def _measurement(name: str, measured) -> None:
 
 @checked(strategy=_strategy)
 def measure(strategy) -> dict:
-    """Run the target's session under `strategy`: largest request, recall, whole answers, bill, compactions,
-    and each call's prompt tokens (the capstone panel draws them)."""
+    """Run the target's session under `strategy`: largest request, recall, whole answers, bill,
+    compactions, and each call's prompt tokens (the capstone panel draws them)."""
     from harness import connect
     from harness.billing import bill, price_for
     from harness.probes import probe_results, run_session, whole_answer_share
     from harness.scenarios.course.script import PROBES
 
     run = run_session(connect(), strategy)
-    # Recall over every probe of the script: a session stopped early (session_token_cap) has not recalled
-    # the facts it was never asked.
-    return {"largest request": max(b.prompt_tokens for b in run.bundles), "recall": sum(probe_results(run)) / len(PROBES),
-            "whole answers": whole_answer_share(run), "cost": bill(run.usages(), price_for()),
-            "compactions": run.compaction_count(), "prompts": [b.prompt_tokens for b in run.bundles]}
+    # Recall over every probe of the script: a session stopped early (session_token_cap) has not
+    # recalled the facts it was never asked.
+    return {
+        "largest request": max(b.prompt_tokens for b in run.bundles),
+        "recall": sum(probe_results(run)) / len(PROBES),
+        "whole answers": whole_answer_share(run),
+        "cost": bill(run.usages(), price_for()),
+        "compactions": run.compaction_count(),
+        "prompts": [b.prompt_tokens for b in run.bundles],
+    }
 
 
 @lru_cache(maxsize=None)
@@ -89,7 +101,9 @@ def full_history() -> dict:
 def _yardstick(name: str, measured) -> None:
     _measurement(name, measured)
     if measured["cost"] == 0:
-        raise ValueError(f"{name}['cost'] is 0: the costs are compared as a ratio of it; pass full_history().")
+        raise ValueError(
+            f"{name}['cost'] is 0: the costs are compared as a ratio of it; pass full_history()."
+        )
 
 
 @checked(got=_measurement, full=_yardstick)
@@ -97,12 +111,32 @@ def verdict(got: dict, full: dict) -> list[tuple[str, bool, str]]:
     """(target, met?, readout) for each target of 14.1, from two `measure` results."""
     limit = COST_SHARE * full["cost"]
     return [
-        ("window", got["largest request"] <= WINDOW, f"largest request {got['largest request']:,} of {WINDOW:,} tokens"),
-        ("recall", got["recall"] == 1.0, f"planted facts recalled {got['recall']:.0%} (target 100%)"),
-        ("whole answers", got["whole answers"] >= full["whole answers"],
-         f"answers quoting a whole sentence {got['whole answers']:.0%} (full history {full['whole answers']:.0%})"),
-        ("cost", got["cost"] <= limit, f"${got['cost']:.5f}, {got['cost'] / full['cost']:.2f}x the full history "
-                                       f"(target at most {COST_SHARE:.2f}x)"),
+        (
+            "window",
+            got["largest request"] <= WINDOW,
+            f"largest request {got['largest request']:,} of {WINDOW:,} tokens",
+        ),
+        (
+            "recall",
+            got["recall"] == 1.0,
+            f"planted facts recalled {got['recall']:.0%} (target 100%)",
+        ),
+        (
+            "whole answers",
+            got["whole answers"] >= full["whole answers"],
+            (
+                f"answers quoting a whole sentence {got['whole answers']:.0%} (full history"
+                f" {full['whole answers']:.0%})"
+            ),
+        ),
+        (
+            "cost",
+            got["cost"] <= limit,
+            (
+                f"${got['cost']:.5f}, {got['cost'] / full['cost']:.2f}x the full history "
+                f"(target at most {COST_SHARE:.2f}x)"
+            ),
+        ),
     ]
 
 
@@ -110,11 +144,17 @@ def reference_config():
     """One configuration that meets the target (there are others)."""
     from harness.probes import STRATEGIES, with_knobs
 
-    return with_knobs(STRATEGIES["compaction at threshold"], context_budget=1_500, keep_recent_turns=1,
-                      summary_words=100)
+    return with_knobs(
+        STRATEGIES["compaction at threshold"],
+        context_budget=1_500,
+        keep_recent_turns=1,
+        summary_words=100,
+    )
 
 
-OPENING = "capped outputs"  # the panel's configuration until my_config() returns one: it misses the target
+OPENING = (  # the panel's configuration until my_config() returns one: it misses the target
+    "capped outputs"
+)
 
 
 @checked
@@ -126,11 +166,21 @@ def opening_config(my_config: Callable):
     try:
         strategy = my_config()
     except NotImplementedError:
-        return STRATEGIES[OPENING], f"my_config() is not written yet: the panel opens on {OPENING!r}."
+        return (
+            STRATEGIES[OPENING],
+            f"my_config() is not written yet: the panel opens on {OPENING!r}.",
+        )
     except Exception as error:  # noqa: BLE001 - any mistake of the student's: the panel must still open
-        return STRATEGIES[OPENING], (f"my_config() raised {type(error).__name__}: {error}. "
-                                     f"The panel opens on {OPENING!r}.")
+        return (
+            STRATEGIES[OPENING],
+            f"my_config() raised {type(error).__name__}: {error}. The panel opens on {OPENING!r}.",
+        )
     if not isinstance(strategy, Strategy):
-        return STRATEGIES[OPENING], (f"my_config() returned {type(strategy).__name__}, not a Strategy: "
-                                     f"the panel opens on {OPENING!r}.")
+        return (
+            STRATEGIES[OPENING],
+            (
+                f"my_config() returned {type(strategy).__name__}, not a Strategy: "
+                f"the panel opens on {OPENING!r}."
+            ),
+        )
     return strategy, ""

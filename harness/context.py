@@ -17,6 +17,7 @@ them anyway, with `total > budget`, and should shorten the summary.
 >>> [c.parts[0].text for c in contents], total
 (['Hello Ana.', 'Which team am I on?'], 31)
 """
+
 from collections.abc import Collection
 from numbers import Integral
 from typing import Callable, Iterable, NamedTuple, Sequence
@@ -38,7 +39,7 @@ def render_system(system: str, facts: Sequence[str], summary: str) -> str:
 
     >>> render_system("Be brief.", ["Ana likes tea."], "We talked about tea.")
     'Be brief.\\n\\n## Facts to keep in mind\\n- Ana likes tea.\\n\\n## Summary of the conversation so far\\nWe talked about tea.'
-    """
+    """  # noqa: E501
     sections = [system] if system else []
     if facts:
         sections.append(FACTS_HEADING + "\n" + "\n".join(f"- {fact}" for fact in facts))
@@ -64,22 +65,29 @@ def as_content(role: str, text: str) -> types.Content:
 def _budget(name: str, budget) -> None:
     # NOTE: bool is a subclass of int in Python, and `budget=True` is always a mistake.
     if isinstance(budget, bool) or not isinstance(budget, Integral) or budget <= 0:
-        raise ValueError(f"{name} must be a positive whole number of tokens, got {shown(budget)}. "
-                         "Pass an int such as budget=6000.")
+        raise ValueError(
+            f"{name} must be a positive whole number of tokens, got {shown(budget)}. "
+            "Pass an int such as budget=6000."
+        )
 
 
 def _turns(name: str, turns) -> None:
-    """A list of (role, text) pairs, each role 'user' or 'model' (a one-shot iterator passes unread)."""
+    """A list of (role, text) pairs, each role 'user' or 'model' (a one-shot iterator passes
+    unread)."""
     require_list(name, turns, "(role, text) pairs")
     for index, turn in enumerate(turns if isinstance(turns, Collection) else ()):
         if not isinstance(turn, (tuple, list)) or len(turn) != 2:
             raise ValueError(f"{name}[{index}] must be a (role, text) pair, got {shown(turn)}.")
         role, text = turn
         if role not in ROLES:
-            raise ValueError(f"{name}[{index}] has role {shown(role)}, but Gemini only knows 'user' and 'model'. "
-                             "Use 'model' for the assistant's replies and 'user' for everything else.")
+            raise ValueError(
+                f"{name}[{index}] has role {shown(role)}, but Gemini only knows 'user' and 'model'."
+                " Use 'model' for the assistant's replies and 'user' for everything else."
+            )
         if not isinstance(text, str):
-            raise TypeError(f"{name}[{index}]'s text must be a string, got {type(text).__name__} {shown(text)}.")
+            raise TypeError(
+                f"{name}[{index}]'s text must be a string, got {type(text).__name__} {shown(text)}."
+            )
 
 
 # What fit_budget and both builders check at their entry; the rest from their annotations.
@@ -97,6 +105,7 @@ def _assemble(turns: list, docs: list, question: str) -> list[types.Content]:
 class Fit(NamedTuple):
     """What survives a budget: the oldest `turns_dropped` turns go; the first `docs_kept` docs and
     `facts_kept` facts stay; `total` is what the kept context costs."""
+
     turns_dropped: int
     docs_kept: int
     facts_kept: int
@@ -104,9 +113,16 @@ class Fit(NamedTuple):
 
 
 @checked(**_CONTEXT_RULES)
-def fit_budget(system: str, facts: Iterable[str], summary: str, turns: Iterable[tuple[str, str]],
-               question: str, budget: int = 6000, count: Callable[[str], int] = approx_tokens,
-               docs: Iterable[str] = ()) -> Fit:
+def fit_budget(
+    system: str,
+    facts: Iterable[str],
+    summary: str,
+    turns: Iterable[tuple[str, str]],
+    question: str,
+    budget: int = 6000,
+    count: Callable[[str], int] = approx_tokens,
+    docs: Iterable[str] = (),
+) -> Fit:
     """Decide what `build_context` keeps, without building it (the lesson's budget panel uses this).
 
     Linear in the number of turns: each turn is counted once and dropping one only subtracts its
@@ -135,25 +151,40 @@ def fit_budget(system: str, facts: Iterable[str], summary: str, turns: Iterable[
 
 
 @checked(**_CONTEXT_RULES)
-def build_context(system: str, facts: Iterable[str], summary: str, turns: Iterable[tuple[str, str]],
-                  question: str, budget: int = 6000, count: Callable[[str], int] = approx_tokens,
-                  docs: Iterable[str] = ()) -> tuple[str, list[types.Content], int]:
-    """Return `(system_instruction, contents, total)` fitted to `budget` tokens as counted by `count`.
+def build_context(
+    system: str,
+    facts: Iterable[str],
+    summary: str,
+    turns: Iterable[tuple[str, str]],
+    question: str,
+    budget: int = 6000,
+    count: Callable[[str], int] = approx_tokens,
+    docs: Iterable[str] = (),
+) -> tuple[str, list[types.Content], int]:
+    """Return `(system_instruction, contents, total)` fitted to `budget` tokens as counted by
+    `count`.
 
-    `total` is count(system instruction) + count of each turn + count(docs message) + count(question).
-    The caller's lists are never changed.
+    `total` is count(system instruction) + count of each turn + count(docs message) +
+    count(question). The caller's lists are never changed.
     """
     facts, turns, docs = list(facts), list(turns), list(docs)
     fit = fit_budget.unchecked(system, facts, summary, turns, question, budget, count, docs)
-    system_instruction = render_system.unchecked(system, facts[:fit.facts_kept], summary)
-    contents = _assemble(turns[fit.turns_dropped:], docs[:fit.docs_kept], question)
+    system_instruction = render_system.unchecked(system, facts[: fit.facts_kept], summary)
+    contents = _assemble(turns[fit.turns_dropped :], docs[: fit.docs_kept], question)
     return system_instruction, contents, fit.total
 
 
 @checked(**_CONTEXT_RULES)
-def build_context_naive(system: str, facts: Iterable[str], summary: str, turns: Iterable[tuple[str, str]],
-                        question: str, budget: int = 6000, count: Callable[[str], int] = approx_tokens,
-                        docs: Iterable[str] = ()) -> tuple[str, list[types.Content], int]:
+def build_context_naive(
+    system: str,
+    facts: Iterable[str],
+    summary: str,
+    turns: Iterable[tuple[str, str]],
+    question: str,
+    budget: int = 6000,
+    count: Callable[[str], int] = approx_tokens,
+    docs: Iterable[str] = (),
+) -> tuple[str, list[types.Content], int]:
     """Same result as `build_context`, written as « Ordonner le contexte et tenir un budget » writes
     it: drop one block, re-render and re-count everything, repeat. Kept for the lesson's benchmark:
     with n turns to drop it counts about n²/2 turns instead of n.
@@ -162,8 +193,12 @@ def build_context_naive(system: str, facts: Iterable[str], summary: str, turns: 
 
     def render():
         system_instruction = render_system.unchecked(system, facts, summary)
-        total = (count(system_instruction) + sum(count(text) for _, text in turns)
-                 + (count(render_docs.unchecked(docs)) if docs else 0) + count(question))
+        total = (
+            count(system_instruction)
+            + sum(count(text) for _, text in turns)
+            + (count(render_docs.unchecked(docs)) if docs else 0)
+            + count(question)
+        )
         return system_instruction, total
 
     system_instruction, total = render()

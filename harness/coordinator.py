@@ -1,4 +1,5 @@
-"""One agent against a coordinator and its sub-agents, on lesson 10's task: the runs and their tokens.
+"""One agent against a coordinator and its sub-agents, on lesson 10's task: the runs and their
+tokens.
 
 `run_single(packages)` runs one agent (with compaction) on the sub-tasks together. `plan(...)`
 splits them with a `split_task` (10.1); `coordinate(partitions)` runs one sub-agent per partition
@@ -13,6 +14,7 @@ call of its own to report: the coordinator's overhead.
 Runs are deterministic on the glass box, so each (sub-task list, config) is run once per process
 and remembered: the panel redraws from the same runs.
 """
+
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -23,13 +25,19 @@ from google.genai import types
 from harness.agent import AgentConfig, RunReport, run_agent
 from harness.agent.loop import SYSTEM_PROMPT
 from harness.agent.reused_runs import ReusingWorkspace
-from harness.plumbing.arguments import require_instance, require_list
 from harness.formats import verdict_line
 from harness.partitioning import PLAN_SHARE, MergeRefused, SubResult, merge_results, split_task
-from harness.plumbing.arguments import checked, require_fields
+from harness.plumbing.arguments import checked, require_fields, require_instance, require_list
 from harness.scenarios import copy_task
-from harness.scenarios.repairs import (FOLDER, PACKAGES, prompt_for, readme_section, require_package,
-                                      require_packages, subtask)
+from harness.scenarios.repairs import (
+    FOLDER,
+    PACKAGES,
+    prompt_for,
+    readme_section,
+    require_package,
+    require_packages,
+    subtask,
+)
 from harness.tokens import approx_tokens
 from harness.tools import TOOL
 from harness.truncation import TOOL_OUTPUT_MAX_CHARS, truncate_output
@@ -38,10 +46,14 @@ from harness.usage import Usage, output_tokens, require_usage, token_count
 # The lesson's window, scaled down as lesson 12's is: 8,000 tokens here stand for a real model's
 # 1,048,576, so that four small packages already crowd it. One agent compacts at 0.7 x WINDOW.
 WINDOW = 8_000
-CONFIG = AgentConfig(task="repairs", context_budget=WINDOW, max_turns=40)  # 4 turns a package + 4, and detours
+CONFIG = AgentConfig(
+    task="repairs", context_budget=WINDOW, max_turns=40
+)  # 4 turns a package + 4, and detours
 RUNS_PER_SUBTASK = 2  # an estimate's test runs: one to see the failure, one to confirm the fix
-COORDINATOR_PROMPT = ("You coordinate sub-agents that each fixed one part of a task. Read their reports and "
-                      "tell the user, in two sentences, what was changed and whether the tests pass.")
+COORDINATOR_PROMPT = (
+    "You coordinate sub-agents that each fixed one part of a task. Read their reports and "
+    "tell the user, in two sentences, what was changed and whether the tests pass."
+)
 
 _RUNS: dict = {}  # every run, test run and report call, by what it depends on: each made once per process
 
@@ -49,12 +61,13 @@ _RUNS: dict = {}  # every run, test run and report call, by what it depends on: 
 @dataclass
 class Coordination:
     """What the coordinator did: the split, each sub-agent's result, the merge and the tokens."""
+
     partitions: list
-    results: list = field(default_factory=list)      # one SubResult per partition
-    merged: dict | None = None                       # path -> text; None when the merge was refused
-    refused: str = ""                                # why the merge was refused ("" when it merged)
-    verdict: str = ""                                # the whole task's tests after the merge
-    overhead_tokens: int = 0                         # the coordinator's own call
+    results: list = field(default_factory=list)  # one SubResult per partition
+    merged: dict | None = None  # path -> text; None when the merge was refused
+    refused: str = ""  # why the merge was refused ("" when it merged)
+    verdict: str = ""  # the whole task's tests after the merge
+    overhead_tokens: int = 0  # the coordinator's own call
 
     def __post_init__(self):
         require_fields(self, partitions=_partitions)
@@ -72,8 +85,11 @@ class Coordination:
         return passing(self.verdict)
 
     def __repr__(self):
-        return (f"Coordination({self.partitions}, {len(self.partitions)} sub-agents, {self.total_tokens:,} tokens, "
-                f"overhead {self.overhead_tokens:,}, {self.refused or self.verdict!r})")
+        return (
+            f"Coordination({self.partitions}, {len(self.partitions)} sub-agents,"
+            f" {self.total_tokens:,} tokens, overhead {self.overhead_tokens:,},"
+            f" {self.refused or self.verdict!r})"
+        )
 
 
 @checked
@@ -97,7 +113,10 @@ def passing(verdict: str) -> bool:
 def _partitions(name: str, partitions) -> None:
     require_list(name, partitions, "partitions (lists of names)")
     if not partitions:
-        raise ValueError(f"{name} must hold at least one partition, got {partitions!r}; e.g. [['stock'], ['grades']].")
+        raise ValueError(
+            f"{name} must hold at least one partition, got {partitions!r}; e.g. [['stock'],"
+            " ['grades']]."
+        )
     for index, partition in enumerate(partitions):
         require_packages(f"{name}[{index}]", partition)
 
@@ -112,19 +131,22 @@ def estimate_tokens(package: str) -> int:
         with tempfile.TemporaryDirectory(prefix="workbook-estimate-") as folder:
             output = ReusingWorkspace(copy_task(folder, subtask([package]))).run_command("pytest")
         _RUNS["estimate", package] = approx_tokens(truncate_output(output, TOOL_OUTPUT_MAX_CHARS))
-    return sum(approx_tokens(text) for text in files) + RUNS_PER_SUBTASK * _RUNS["estimate", package]
+    return (
+        sum(approx_tokens(text) for text in files) + RUNS_PER_SUBTASK * _RUNS["estimate", package]
+    )
 
 
 @checked(packages=require_packages)
 def estimate_context(packages) -> int:
-    """The estimated context of one agent doing `packages`: its fixed part and every sub-task's estimate."""
+    """The estimated context of one agent doing `packages`: its fixed part and every sub-task's
+    estimate."""
     fixed = approx_tokens(SYSTEM_PROMPT) + approx_tokens(TOOL.model_dump_json(exclude_none=True))
     return fixed + sum(estimate_tokens.unchecked(p) for p in packages)
 
 
 def _run(packages, config: AgentConfig) -> tuple[RunReport, dict]:
-    """One agent on `packages` alone, and the text of each file it edited (each run once per process:
-    one agent on a single sub-task is the same run as that sub-task's sub-agent)."""
+    """One agent on `packages` alone, and the text of each file it edited (each run once per
+    process: one agent on a single sub-task is the same run as that sub-task's sub-agent)."""
     key = (tuple(packages), config)
     if key not in _RUNS:
         with tempfile.TemporaryDirectory(prefix="workbook-agent-") as folder:
@@ -144,7 +166,13 @@ def run_subagent(packages, config: AgentConfig = CONFIG) -> SubResult:
     """A sub-agent on `packages` alone, in a clean context, and its structured result."""
     report, edits = _run(packages, config)
     verdict = report.last_verdict or ""
-    return SubResult(tuple(packages), passing.unchecked(verdict), dict(edits), tokens_of.unchecked(report), verdict)
+    return SubResult(
+        tuple(packages),
+        passing.unchecked(verdict),
+        dict(edits),
+        tokens_of.unchecked(report),
+        verdict,
+    )
 
 
 def _report_call(results) -> int:
@@ -155,37 +183,52 @@ def _report_call(results) -> int:
     if key in _RUNS:
         return _RUNS[key]
 
-    lines = [f"- {', '.join(r.packages)}: {'finished' if r.finished else 'NOT finished'}; tests: {r.verdict or 'none'}; "
-             f"edited: {', '.join(sorted(r.edits)) or 'nothing'}" for r in results]
+    lines = [
+        f"- {', '.join(r.packages)}: {'finished' if r.finished else 'NOT finished'}; tests:"
+        f" {r.verdict or 'none'}; edited: {', '.join(sorted(r.edits)) or 'nothing'}"
+        for r in results
+    ]
     task = prompt_for([p for r in results for p in r.packages])
     prompt = f"The task: {task}\n\nSub-agent reports:\n" + "\n".join(lines)
     client = connect()  # held while the call runs: a client closes its connection when collected
     response = client.models.generate_content(
-        model=MODEL, contents=prompt, config=types.GenerateContentConfig(system_instruction=COORDINATOR_PROMPT))
+        model=MODEL,
+        contents=prompt,
+        config=types.GenerateContentConfig(system_instruction=COORDINATOR_PROMPT),
+    )
     _RUNS[key] = input_and_output(response.usage_metadata)
     return _RUNS[key]
 
 
 def _tests_after(packages: list, merged: dict) -> str:
-    """The verdict of the task's tests on a fresh copy of `packages` with the `merged` edits written in."""
+    """The verdict of the task's tests on a fresh copy of `packages` with the `merged` edits
+    written in."""
     key = ("merged", tuple(packages), tuple(sorted(merged.items())))
     if key not in _RUNS:
         with tempfile.TemporaryDirectory(prefix="workbook-merged-") as folder:
             root = copy_task(folder, subtask(packages))
             for path, text in merged.items():
                 (root / path).write_text(text)
-            _RUNS[key] = (verdict_line(ReusingWorkspace(root).run_command("pytest")) or "").strip("= ")
+            _RUNS[key] = (verdict_line(ReusingWorkspace(root).run_command("pytest")) or "").strip(
+                "= "
+            )
     return _RUNS[key]
 
 
 @checked(packages=require_packages, window=(1, None), share=(0, 1))
-def plan(packages, window: int = WINDOW, share: float = PLAN_SHARE, split: Callable = split_task) -> list[list[str]]:
+def plan(
+    packages, window: int = WINDOW, share: float = PLAN_SHARE, split: Callable = split_task
+) -> list[list[str]]:
     """The partitions `split(subtasks, window, share)` makes of `packages` with their estimates."""
-    return [list(p) for p in split([(p, estimate_tokens.unchecked(p)) for p in packages], window, share)]
+    return [
+        list(p) for p in split([(p, estimate_tokens.unchecked(p)) for p in packages], window, share)
+    ]
 
 
 @checked(partitions=_partitions)
-def coordinate(partitions, *, merge: Callable = merge_results, config: AgentConfig = CONFIG) -> Coordination:
+def coordinate(
+    partitions, *, merge: Callable = merge_results, config: AgentConfig = CONFIG
+) -> Coordination:
     """A sub-agent per partition, `merge(results, partitions)`, the merged edits applied to a fresh
     copy of the task and its tests run, and the coordinator's report call. A MergeRefused leaves
     the task unchanged and says why in `refused`."""
@@ -202,18 +245,30 @@ def coordinate(partitions, *, merge: Callable = merge_results, config: AgentConf
 
 
 @checked(max_subtasks=(1, len(PACKAGES)))
-def sweep(max_subtasks: int = len(PACKAGES), *, merge: Callable = merge_results,
-          config: AgentConfig = CONFIG) -> list[dict]:
+def sweep(
+    max_subtasks: int = len(PACKAGES),
+    *,
+    merge: Callable = merge_results,
+    config: AgentConfig = CONFIG,
+) -> list[dict]:
     """For n = 1..max_subtasks: one agent on the first n sub-tasks against a coordinator giving each
     of them a sub-agent of its own, in tokens (and whether each strategy left the tests passing)."""
     rows = []
     for n in range(1, max_subtasks + 1):
         single = run_single.unchecked(PACKAGES[:n], config)
         done = coordinate.unchecked([[p] for p in PACKAGES[:n]], merge=merge, config=config)
-        rows.append({"subtasks": n, "single": tokens_of(single), "partitioned": done.total_tokens,
-                     "overhead": done.overhead_tokens, "single_passed": passing.unchecked(single.last_verdict or ""),
-                     "partitioned_passed": done.passed, "refused": bool(done.refused),
-                     "estimate": estimate_context.unchecked(PACKAGES[:n])})
+        rows.append(
+            {
+                "subtasks": n,
+                "single": tokens_of(single),
+                "partitioned": done.total_tokens,
+                "overhead": done.overhead_tokens,
+                "single_passed": passing.unchecked(single.last_verdict or ""),
+                "partitioned_passed": done.passed,
+                "refused": bool(done.refused),
+                "estimate": estimate_context.unchecked(PACKAGES[:n]),
+            }
+        )
     return rows
 
 
@@ -221,12 +276,22 @@ def _rows(name: str, rows) -> None:
     require_list(name, rows, "rows of sweep()")
     for index, row in enumerate(rows):
         require_instance(f"{name}[{index}]", row, dict, "a row of sweep() (a dict)")
-        missing = [key for key in ("subtasks", "single", "partitioned", "refused") if key not in row]
+        missing = [
+            key for key in ("subtasks", "single", "partitioned", "refused") if key not in row
+        ]
         if missing:
             raise ValueError(f"{name}[{index}] lacks {missing}: pass the rows sweep() returns.")
 
 
 @checked(rows=_rows)
 def crossing(rows: list[dict]) -> int | None:
-    """The smallest number of sub-tasks at which partitioning costs fewer tokens than one agent, or None."""
-    return next((row["subtasks"] for row in rows if row["partitioned"] < row["single"] and not row["refused"]), None)
+    """The smallest number of sub-tasks at which partitioning costs fewer tokens than one agent,
+    or None."""
+    return next(
+        (
+            row["subtasks"]
+            for row in rows
+            if row["partitioned"] < row["single"] and not row["refused"]
+        ),
+        None,
+    )

@@ -17,13 +17,15 @@ silently break the other (tests/test_formats.py round-trips each one):
 Leaf module: it imports nothing of the workbook but the argument checks, so the engine and the
 harness may both use it.
 """
+
 import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
 from harness.plumbing.arguments import checked
 
-# --- Tool outputs (harness.tools writes them) -------------------------------------------------------
+# --- Tool outputs (harness.tools writes them)
+# -------------------------------------------------------
 ERROR_PREFIX = "ERROR:"  # a refused or failed tool call starts so; the model may try something else
 STALE_EDIT = "old text not found"  # edit_file's error when the file no longer holds the old text
 
@@ -34,18 +36,21 @@ def is_error_output(output: str) -> bool:
     return output.startswith(ERROR_PREFIX)
 
 
-# --- The verdict line (pytest writes it last) -------------------------------------------------------
+# --- The verdict line (pytest writes it last)
+# -------------------------------------------------------
 _VERDICT = re.compile(r"\d+ (passed|failed)")
 
 
 @checked
 def verdict_line(output: str) -> str | None:
-    """The last line of `output` that reports tests (`N passed` or `N failed`), stripped; None if none."""
+    """The last line of `output` that reports tests (`N passed` or `N failed`), stripped; None if
+    none."""
     lines = [line.strip() for line in output.splitlines() if _VERDICT.search(line)]
     return lines[-1] if lines else None
 
 
-# --- The truncation marker (lesson 04's truncate_output writes it between head and tail) ------------
+# --- The truncation marker (lesson 04's truncate_output writes it between head and tail)
+# ------------
 @checked
 def truncation_marker(omitted: int) -> str:
     """The line that stands for the characters a cap cut out."""
@@ -59,8 +64,16 @@ def names_count(text: str, count: int) -> bool:
     return re.search(rf"(?<![\d.]){count}(?![\d])", plain) is not None
 
 
-# --- Summary headings (compaction's and probes' prompts ask for them; the summariser writes them) ----
-AGENT_HEADINGS = ("Objective", "Files read", "Changes made", "Last tests", "Discarded hypotheses", "Still to do")
+# --- Summary headings (compaction's and probes' prompts ask for them; the summariser writes them)
+# ----
+AGENT_HEADINGS = (
+    "Objective",
+    "Files read",
+    "Changes made",
+    "Last tests",
+    "Discarded hypotheses",
+    "Still to do",
+)
 CONVERSATION_HEADINGS = ("User facts", "Topics discussed", "Open questions")
 KNOWN_HEADINGS = AGENT_HEADINGS + CONVERSATION_HEADINGS
 ITEM_SEPARATOR = "; "  # between the items of one heading line
@@ -77,7 +90,8 @@ def heading_line(heading: str, items: Iterable[str]) -> str:
 
 @checked
 def parse_heading(line: str) -> tuple[str, str] | None:
-    """(heading as spelt in KNOWN_HEADINGS, the rest of the line) for a heading line; None otherwise."""
+    """(heading as spelt in KNOWN_HEADINGS, the rest of the line) for a heading line; None
+    otherwise."""
     found = _HEADING_LINE.match(line)
     if not found:
         return None
@@ -108,18 +122,31 @@ def parse_file_item(item: str) -> tuple[str, str] | None:
     return (found.group(1), found.group(2) or "") if found else None
 
 
-# --- The harness-held state block (lesson 06 writes it after a summary) -----------------------------
-STATE_HEADER = "[Harness-held state: recorded by the harness from the tool calls themselves; authoritative.]"
+# --- The harness-held state block (lesson 06 writes it after a summary)
+# -----------------------------
+STATE_HEADER = (
+    "[Harness-held state: recorded by the harness from the tool calls themselves; authoritative.]"
+)
 EDITED_LABEL, VERDICT_LABEL = "Edited files:", "Last test verdict:"
 NO_EDITS, NO_VERDICT = "none", "no tests run yet"
 # A student's block (and a real model) may word its labels otherwise: the glass box reads them all,
-# and the summary's own labels too ("Changes made:", "Last tests:"), since it reads a summary's lines
-# and a state block's alike. These tuples are the one list: the check's hints and the lesson name them.
-FILES_LABELS = ("Edited files", "Files edited", "Modified files", "Files modified", "Changed files",
-                "Files changed", "Changes made")
+# and the summary's own labels too ("Changes made:", "Last tests:"), since it reads a summary's
+# lines and a state block's alike. These tuples are the one list: the check's hints and the lesson
+# name them.
+FILES_LABELS = (
+    "Edited files",
+    "Files edited",
+    "Modified files",
+    "Files modified",
+    "Changed files",
+    "Files changed",
+    "Changes made",
+)
 VERDICT_LABELS = ("Last test verdict", "Last test run", "Last test result", "Last tests")
 # "Harness-held state", "Harness held state", "HARNESS_HELD STATE", "State held by the harness"
-_STATE_HEADING = re.compile(r"harness[\W_]*held[\W_]*state|state[\W_]+held[\W_]+by[\W_]+the[\W_]+harness", re.I)
+_STATE_HEADING = re.compile(
+    r"harness[\W_]*held[\W_]*state|state[\W_]+held[\W_]+by[\W_]+the[\W_]+harness", re.I
+)
 _BULLET = r"[\s>*•+#-]*"  # the prefixes a summary heading may carry too (bullets, bold, "## ")
 
 
@@ -130,7 +157,9 @@ def _label(labels) -> str:
 _EDITED = re.compile(rf"^{_BULLET}(?:{_label(FILES_LABELS)})[\s*]*:[\s*]*(.*)$", re.I)
 _LAST_VERDICT = re.compile(rf"^{_BULLET}(?:{_label(VERDICT_LABELS)})[\s*]*:[\s*]*(.*)$", re.I)
 _ITEM = re.compile(r"^[\s>]*[*•+-]\s*(.+?)\s*$")
-_PATH_TOKEN = re.compile(r"[\w-]+(?:[./][\w-]+)*\.\w+")  # a.py, invoicing/amounts.py, src/b-c/d_e.py
+_PATH_TOKEN = re.compile(
+    r"[\w-]+(?:[./][\w-]+)*\.\w+"
+)  # a.py, invoicing/amounts.py, src/b-c/d_e.py
 _NO_FILES = {"none", "(none)", "no files", "no edits", "nothing", "-"}
 
 
@@ -161,12 +190,14 @@ def _paths(value: str) -> list[str]:
 
 @checked
 def parse_state(text: str) -> tuple[list[str] | None, str | None]:
-    """(edited files, last verdict) from the state block's lines in `text`; None where a line is absent.
+    """(edited files, last verdict) from the state block's lines in `text`; None where a line is
+    absent.
 
     The files line may be labelled as in FILES_LABELS ("Edited files:", "Files edited:", "Changes
     made:" ...) in any case, in bold, as a bullet or a "##" heading, with its paths after the label
-    (separated by commas or semicolons) or as bullet lines below it; "none" means no file. Every files line counts (in
-    order, each path once); the verdict is the last line labelled as in VERDICT_LABELS that reports tests.
+    (separated by commas or semicolons) or as bullet lines below it; "none" means no file. Every
+    files line counts (in order, each path once); the verdict is the last line labelled as in
+    VERDICT_LABELS that reports tests.
 
     >>> parse_state("State held by the harness\\n- **Files edited:**\\n  - `b.py`\\n  - a.py\\nLast test run: 6 passed")
     (['b.py', 'a.py'], '6 passed')
@@ -175,7 +206,11 @@ def parse_state(text: str) -> tuple[list[str] | None, str | None]:
     listing = False  # reading the bullet lines under a files label with nothing after it
     for line in text.splitlines():
         files, last = _EDITED.match(line), _LAST_VERDICT.match(line)
-        item = _ITEM.match(line) if listing and not files and not last and not parse_heading(line) else None
+        item = (
+            _ITEM.match(line)
+            if listing and not files and not last and not parse_heading(line)
+            else None
+        )
         if item:
             edited += [p for p in _paths(item.group(1)) if p not in edited]
             continue
@@ -188,7 +223,8 @@ def parse_state(text: str) -> tuple[list[str] | None, str | None]:
     return edited, verdict
 
 
-# --- Transcript entries (harness.transcript writes them; the summariser reads them) ------------------
+# --- Transcript entries (harness.transcript writes them; the summariser reads them)
+# ------------------
 class Entry(NamedTuple):
     kind: str  # "text", "call" or "response"
     role: str  # "user" or "model"; "tool" for a response
@@ -211,7 +247,9 @@ def response_entry(name: str, output: str) -> str:
     return f"tool {name} returned: {output}"
 
 
-_ENTRY = re.compile(r"^(?:(user|model): (.*)|(user|model) called (\w+)\((.*)\)|tool (\w+) returned: (.*))$")
+_ENTRY = re.compile(
+    r"^(?:(user|model): (.*)|(user|model) called (\w+)\((.*)\)|tool (\w+) returned: (.*))$"
+)
 
 
 @checked
@@ -227,7 +265,8 @@ def parse_entry(line: str) -> Entry | None:
     return Entry("response", "tool", found.group(6), found.group(7))
 
 
-# --- Masked outputs (lesson 04's masking writes them) ------------------------------------------------
+# --- Masked outputs (lesson 04's masking writes them)
+# ------------------------------------------------
 MASK_PREFIX = "[masked "
 
 
@@ -237,13 +276,16 @@ _MASKED = re.compile(rf"^{re.escape(MASK_PREFIX)}([^\s:\]]+)")
 @checked
 def masked_stub(reference: str, key_line: str, length: int) -> str:
     """What the model sees instead of a masked output: its reference, key line and size."""
-    return f"{MASK_PREFIX}{reference}: {key_line[:80]} ({length} chars). Full text kept by the harness under {reference}.]"
+    return (
+        f"{MASK_PREFIX}{reference}: {key_line[:80]} ({length} chars). Full text kept by the harness"
+        f" under {reference}.]"
+    )
 
 
 @checked
 def masked_reference(output: str) -> str | None:
-    """The reference a masked output names (`[masked REF...`); None for an output that is not masked.
-    What follows the reference is free: the glass box reads only this.
+    """The reference a masked output names (`[masked REF...`); None for an output that is not
+    masked. What follows the reference is free: the glass box reads only this.
 
     >>> masked_reference(masked_stub("obs-1", "# title", 300)), masked_reference("# title")
     ('obs-1', None)
@@ -257,7 +299,8 @@ def is_masked(output: str) -> bool:
     return masked_reference.unchecked(output) is not None
 
 
-# --- Which call a function response answers (the wire's rule, whatever the representation) ----------
+# --- Which call a function response answers (the wire's rule, whatever the representation)
+# ----------
 class CallMatcher:
     """Responses answer calls in the order they were made: each takes the oldest unanswered call
     of its name, so two read_file calls in one turn keep their own paths.
@@ -284,13 +327,15 @@ class CallMatcher:
         return default
 
 
-# --- Retrieved documents (lesson 09's harness attaches them; its category split reads them) ---------
+# --- Retrieved documents (lesson 09's harness attaches them; its category split reads them)
+# ---------
 DOCUMENT_PREFIX = "[Retrieved document "
 
 
 @checked(rank=(1, None))
 def document_text(rank: int, title: str, text: str) -> str:
-    """A retrieved document as the model sees it: a header line with its rank (1 = most relevant), then its text.
+    """A retrieved document as the model sees it: a header line with its rank (1 = most relevant),
+    then its text.
 
     >>> document_text(2, "Rounding", "Half up.")
     '[Retrieved document 2: Rounding]\\nHalf up.'
@@ -304,9 +349,12 @@ def is_document(text: str) -> bool:
     return text.startswith(DOCUMENT_PREFIX)
 
 
-# --- A knowledge base's index (lesson 13's harness writes it; the library tutor's glass box reads it) --
+# --- A knowledge base's index (lesson 13's harness writes it; the library tutor's glass box reads
+# it) --
 INDEX_NAME = "INDEX.md"
-INDEX_HEADER = "# INDEX: one line per file, newest first. Read a file when its line matches the question."
+INDEX_HEADER = (
+    "# INDEX: one line per file, newest first. Read a file when its line matches the question."
+)
 _INDEX_ENTRY = re.compile(r"^- ([^\s:()][^\s:]*): (.*)$", re.M)
 
 

@@ -21,16 +21,21 @@ def _exchanges(name: str, exchanges) -> None:
     """A list of (user, model) pairs of token counts."""
     require_list(name, exchanges, "(user, model) token counts")
     for index, pair in enumerate(exchanges):
-        require_instance(f"{name}[{index}]", pair, (tuple, list), "a (user, model) pair of token counts")
+        require_instance(
+            f"{name}[{index}]", pair, (tuple, list), "a (user, model) pair of token counts"
+        )
         if len(pair) != 2:
-            raise ValueError(f"{name}[{index}] must be a (user, model) pair of token counts, got {shown(pair)}.")
+            raise ValueError(
+                f"{name}[{index}] must be a (user, model) pair of token counts, got {shown(pair)}."
+            )
         require_int(f"{name}[{index}][0]", pair[0], 0, 10**12)
         require_int(f"{name}[{index}][1]", pair[1], 0, 10**12)
 
 
 @checked(system_tokens=(0, 10**12), exchanges=_exchanges)
 def naive_prompt_sizes(system_tokens: int, exchanges: list[tuple[int, int]]) -> list[int]:
-    """Prompt tokens of each call of a naive loop; `exchanges` are (user, model) token counts per turn."""
+    """Prompt tokens of each call of a naive loop; `exchanges` are (user, model) token counts per
+    turn."""
     sizes, history = [], system_tokens
     for user_tokens, model_tokens in exchanges:
         sizes.append(history + user_tokens)

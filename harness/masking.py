@@ -21,6 +21,7 @@ debugged (the latest output of its tool and file).
 >>> store["obs-a52051f9"] == history[2].parts[0].function_response.response["output"]
 True
 """
+
 import hashlib
 
 from google.genai import types
@@ -28,7 +29,8 @@ from google.genai import types
 from harness.formats import CallMatcher, is_error_output, is_masked, masked_stub, verdict_line
 from harness.plumbing.arguments import checked
 
-MASK_AFTER_TURNS = 3  # « Techniques d'Optimisation de Contexte »: mask an output once three newer turns have followed it
+# « Techniques d'Optimisation de Contexte »: mask an output once three newer turns have followed it
+MASK_AFTER_TURNS = 3
 
 
 @checked
@@ -51,7 +53,8 @@ def _key(name: str, args: dict) -> tuple:
 
 def _outputs(history) -> list[tuple[int, int, tuple]]:
     """(content index, part index, key) of every function response, in order (each response's
-    call found by `formats.CallMatcher`, so two read_file calls in one turn keep their own paths)."""
+    call found by `formats.CallMatcher`, so two read_file calls in one turn keep their own paths).
+    """
     found, calls = [], CallMatcher()
     for i, content in enumerate(history):
         for p in content.parts or []:
@@ -65,7 +68,9 @@ def _outputs(history) -> list[tuple[int, int, tuple]]:
 
 
 @checked(keep_last=(1, 10**6))
-def mask_observations(history: list[types.Content], store: dict, keep_last: int = MASK_AFTER_TURNS) -> list:
+def mask_observations(
+    history: list[types.Content], store: dict, keep_last: int = MASK_AFTER_TURNS
+) -> list:
     """A new history where tool outputs older than the last `keep_last` turns are references.
 
     `store` (a dict) receives each masked output under its reference. Errors still being
@@ -84,9 +89,13 @@ def mask_observations(history: list[types.Content], store: dict, keep_last: int 
             continue
         ref = reference_of.unchecked(output)
         store[ref] = output
-        key_line = verdict_line(output) or next((ln.strip() for ln in output.splitlines() if ln.strip()), "")
+        key_line = verdict_line(output) or next(
+            (ln.strip() for ln in output.splitlines() if ln.strip()), ""
+        )
         stub = masked_stub(ref, key_line, len(output))
         parts = list(new[i].parts)
-        parts[j] = types.Part.from_function_response(name=part.function_response.name, response={"output": stub})
+        parts[j] = types.Part.from_function_response(
+            name=part.function_response.name, response={"output": stub}
+        )
         new[i] = types.Content(role=new[i].role, parts=parts)
     return new

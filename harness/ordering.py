@@ -15,6 +15,7 @@ the rest is the same. So volatile blocks go last.
 >>> stable_prefix_tokens(["09:14", "Be brief.", "Ana likes tea."], ["09:15", "Be brief.", "Ana likes tea."])
 0
 """
+
 from typing import Callable, Sequence
 
 from harness.plumbing.arguments import checked, require_contents
@@ -22,8 +23,9 @@ from harness.tokens import approx_tokens
 
 
 @checked
-def stable_prefix_tokens(request_a: Sequence[str], request_b: Sequence[str],
-                         count: Callable[[str], int] = approx_tokens) -> int:
+def stable_prefix_tokens(
+    request_a: Sequence[str], request_b: Sequence[str], count: Callable[[str], int] = approx_tokens
+) -> int:
     """Tokens of the leading blocks two requests have in common, up to the first that differs."""
     shared = 0
     for block_a, block_b in zip(request_a, request_b):

@@ -1,4 +1,5 @@
-"""Partitioning a task across sub-agents: the split (10.1) and the merge that validates first (10.2).
+"""Partitioning a task across sub-agents: the split (10.1) and the merge that validates first
+(10.2).
 
 « Techniques d'Optimisation de Contexte » plans partitioning once the task's estimated
 context passes 60% of the window, gives each sub-agent a clean context of its own sub-task, and
@@ -23,13 +24,25 @@ same file differently:
 Traceback (most recent call last):
 ...
 harness.partitioning.MergeRefused: partition ['stock'] did not finish: its tests do not pass yet; nothing was merged. Run it again (more turns, a larger budget) before merging.
-"""
+"""  # noqa: E501
+
 from dataclasses import dataclass, field
 
-from harness.plumbing.arguments import (checked, require_fields, require_instance, require_int, require_list,
-                                        require_list_of_text, require_mapping, require_number, shown)
+from harness.plumbing.arguments import (
+    checked,
+    require_fields,
+    require_instance,
+    require_int,
+    require_list,
+    require_list_of_text,
+    require_mapping,
+    require_number,
+    shown,
+)
 
-PLAN_SHARE = 0.6  # « Techniques d'Optimisation de Contexte »: plan partitioning when the estimated context passes 60% of the window
+# « Techniques d'Optimisation de Contexte »: plan partitioning when the estimated context passes 60%
+# of the window
+PLAN_SHARE = 0.6
 
 
 class MergeRefused(ValueError):
@@ -39,19 +52,22 @@ class MergeRefused(ValueError):
 @dataclass(frozen=True)
 class SubResult:
     """What a sub-agent hands back to the coordinator: structured, so the merge can validate it."""
-    packages: tuple                 # the sub-tasks of its partition, in order
-    finished: bool                  # its tests pass in its own workspace (the harness read the verdict)
+
+    packages: tuple  # the sub-tasks of its partition, in order
+    finished: bool  # its tests pass in its own workspace (the harness read the verdict)
     edits: dict = field(default_factory=dict)  # path -> the file's text after its edits
-    tokens: int = 0                 # input + output tokens of every call it made (summaries included)
-    verdict: str = ""               # its last test verdict, as pytest printed it
+    tokens: int = 0  # input + output tokens of every call it made (summaries included)
+    verdict: str = ""  # its last test verdict, as pytest printed it
 
     def __post_init__(self):
         require_fields(self, packages=_names, edits=_edits)  # the merge trusts what a result says
 
     def __repr__(self):
         state = "finished" if self.finished else "NOT finished"
-        return (f"SubResult({list(self.packages)}: {state}, {len(self.edits)} file(s) edited, "
-                f"{self.tokens:,} tokens, {self.verdict or 'no verdict'!r})")
+        return (
+            f"SubResult({list(self.packages)}: {state}, {len(self.edits)} file(s) edited, "
+            f"{self.tokens:,} tokens, {self.verdict or 'no verdict'!r})"
+        )
 
 
 def _names(name: str, value) -> None:
@@ -70,7 +86,9 @@ def _subtasks(name: str, subtasks) -> None:
     require_list(name, subtasks, "(name, estimated tokens) pairs")
     for i, item in enumerate(subtasks):
         if not (isinstance(item, (tuple, list)) and len(item) == 2 and isinstance(item[0], str)):
-            raise ValueError(f"{name}[{i}] must be a (name, estimated tokens) pair, got {shown(item)}.")
+            raise ValueError(
+                f"{name}[{i}] must be a (name, estimated tokens) pair, got {shown(item)}."
+            )
         require_int(f"{name}[{i}]'s estimate", item[1], 0)
 
 
@@ -92,7 +110,9 @@ def _results(name: str, results) -> None:
 
 
 @checked(subtasks=_subtasks, window=(1, None), share=_share)
-def split_task(subtasks: list[tuple[str, int]], window: int, share: float = PLAN_SHARE) -> list[list[str]]:
+def split_task(
+    subtasks: list[tuple[str, int]], window: int, share: float = PLAN_SHARE
+) -> list[list[str]]:
     """The partitions of a task: lists of sub-task names, each a sub-agent's clean context.
 
     `subtasks`: (name, estimated tokens) pairs, in the order to keep. The limit is `share * window`
@@ -122,17 +142,25 @@ def merge_results(results, partitions) -> dict[str, str]:
     """
     results, partitions = list(results), list(partitions)
     if len(results) != len(partitions):
-        raise MergeRefused(f"{len(partitions)} partitions but {len(results)} results: every partition must report "
-                           "exactly once before the coordinator merges.")
+        raise MergeRefused(
+            f"{len(partitions)} partitions but {len(results)} results: every partition must report "
+            "exactly once before the coordinator merges."
+        )
     merged, owner = {}, {}
     for result, partition in zip(results, partitions):
         if result is None or not result.finished:
-            why = "never reported" if result is None else "did not finish: its tests do not pass yet"
-            raise MergeRefused(f"partition {list(partition)} {why}; nothing was merged. Run it again "
-                               "(more turns, a larger budget) before merging.")
+            why = (
+                "never reported" if result is None else "did not finish: its tests do not pass yet"
+            )
+            raise MergeRefused(
+                f"partition {list(partition)} {why}; nothing was merged. Run it again "
+                "(more turns, a larger budget) before merging."
+            )
         for path, text in result.edits.items():
             if path in merged and merged[path] != text:
-                raise MergeRefused(f"partitions {owner[path]} and {list(partition)} both edit {path} with different "
-                                   "texts; nothing was merged. Give that file to one partition only.")
+                raise MergeRefused(
+                    f"partitions {owner[path]} and {list(partition)} both edit {path} with"
+                    " different texts; nothing was merged. Give that file to one partition only."
+                )
             merged[path], owner[path] = text, list(partition)
     return merged

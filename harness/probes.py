@@ -14,6 +14,7 @@ A `Strategy` is a `SessionConfig` (harness.agent.config), like the agent's `Agen
 they share (context_budget, compact_ratio, keep_recent_turns, tool_output_max_chars, head_ratio,
 truncation_mode, session_token_cap) have one meaning, so one config panel can drive both.
 """
+
 import copy
 import re
 import time
@@ -25,25 +26,32 @@ from google.genai import types
 
 from harness import MODEL
 from harness.agent.config import SessionConfig
-from harness.plumbing.arguments import (require_client, require_instance, require_int, require_list_of_text,
-                               require_mapping)
-from harness.plumbing import sessions_in_process
-from harness.plumbing.client import is_offline, start_cold
-from harness.plumbing.arguments import (checked)
 from harness.compaction import compact
+from harness.formats import CONVERSATION_HEADINGS
 from harness.models import require_model
+from harness.plumbing import sessions_in_process
+from harness.plumbing.arguments import (
+    checked,
+    require_client,
+    require_instance,
+    require_int,
+    require_list_of_text,
+    require_mapping,
+)
+from harness.plumbing.client import is_offline, start_cold
 from harness.plumbing.session_bundles import Bundle, Recording, usage_dict
 from harness.scenarios.course import TUTOR_SYSTEM, TUTOR_TOOLS, passages, search_course
 from harness.scenarios.course.script import OPENING, PLANTED, PROBES, QUESTIONS
-from harness.formats import CONVERSATION_HEADINGS
 from harness.truncation import truncate_output
 from harness.usage import output_tokens
 
 # Asks the glass-box summariser (and a real model) for a conversation checkpoint. "at most N words"
 # is the fixed budget that makes facts compete for room.
-CONVERSATION_SUMMARY = ("Summarise the conversation so far as a checkpoint, under the headings "
-                        f"{', '.join(CONVERSATION_HEADINGS)}. Keep what the student said about themselves. "
-                        "Use at most {words} words.")
+CONVERSATION_SUMMARY = (
+    "Summarise the conversation so far as a checkpoint, under the headings "
+    f"{', '.join(CONVERSATION_HEADINGS)}. Keep what the student said about themselves. "
+    "Use at most {words} words."
+)
 
 
 @dataclass(frozen=True)
@@ -61,15 +69,20 @@ class Strategy(SessionConfig):
         prefix_preserving: summarise by appending one instruction to the unchanged history (cache-friendly);
         timestamp_in_system: the cache-breaking mistake, the time on the system prompt's first line.
     """
+
     name: str = "full history"
     _: KW_ONLY
-    truncate: bool = False              # cap each tool output (truncate_output) before it enters the history
-    tool_output_max_chars: int = 1200   # the cap: a search returns 2,000-2,300 chars, so this cuts about half
-    compaction: bool = False            # summarise old turns when the last prompt passes ratio x budget
-    context_budget: int = 4000          # tokens: small, so compaction fires in a 20-turn session
-    summary_words: int = 60             # the summariser's word budget
-    prefix_preserving: bool = False     # summarise by appending one instruction to the unchanged history
-    timestamp_in_system: bool = False   # the cache-breaking mistake: the time on the first line
+    truncate: bool = False  # cap each tool output (truncate_output) before it enters the history
+    tool_output_max_chars: int = (
+        1200  # the cap: a search returns 2,000-2,300 chars, so this cuts about half
+    )
+    compaction: bool = False  # summarise old turns when the last prompt passes ratio x budget
+    context_budget: int = 4000  # tokens: small, so compaction fires in a 20-turn session
+    summary_words: int = 60  # the summariser's word budget
+    prefix_preserving: bool = (
+        False  # summarise by appending one instruction to the unchanged history
+    )
+    timestamp_in_system: bool = False  # the cache-breaking mistake: the time on the first line
 
     def _broken(self) -> list[str]:
         broken = super()._broken()
@@ -78,13 +91,24 @@ class Strategy(SessionConfig):
         return broken
 
 
-STRATEGIES = {s.name: s for s in (
-    Strategy("full history"),
-    Strategy("capped outputs", truncate=True),
-    Strategy("compaction at threshold", truncate=True, compaction=True),
-    Strategy("aggressive compaction", truncate=True, compaction=True, context_budget=2000, keep_recent_turns=1),
-    Strategy("prefix-preserving summary", truncate=True, compaction=True, prefix_preserving=True),
-)}
+STRATEGIES = {
+    s.name: s
+    for s in (
+        Strategy("full history"),
+        Strategy("capped outputs", truncate=True),
+        Strategy("compaction at threshold", truncate=True, compaction=True),
+        Strategy(
+            "aggressive compaction",
+            truncate=True,
+            compaction=True,
+            context_budget=2000,
+            keep_recent_turns=1,
+        ),
+        Strategy(
+            "prefix-preserving summary", truncate=True, compaction=True, prefix_preserving=True
+        ),
+    )
+}
 
 
 MAX_QUESTIONS = 1_000  # a session of 14 questions takes a minute online: 1,000 is already a day
@@ -92,7 +116,8 @@ MAX_QUESTIONS = 1_000  # a session of 14 questions takes a minute online: 1,000 
 
 @checked(questions=(0, MAX_QUESTIONS))
 def script_turns(questions: int = len(QUESTIONS)) -> list[tuple[str, object]]:
-    """(user text, probe or None) for each turn: the plant, `questions` course questions, the probes."""
+    """(user text, probe or None) for each turn: the plant, `questions` course questions, the
+    probes."""
     asked = [QUESTIONS[i % len(QUESTIONS)] for i in range(questions)]
     return [(PLANTED, None)] + [(q, None) for q in asked] + [(p.question, p) for p in PROBES]
 
@@ -102,7 +127,8 @@ def _user(text: str) -> types.Content:
 
 
 def _one_item_per_line(summary: str) -> str:
-    """'**User facts:** a; b' -> '**User facts:** a' and '- b': each item reads as its own sentence."""
+    """'**User facts:** a; b' -> '**User facts:** a' and '- b': each item reads as its own
+    sentence."""
     return "\n".join(re.sub(r";\s+", "\n- ", line) for line in summary.splitlines())
 
 
@@ -118,19 +144,33 @@ class _Session:
 
     def config(self) -> types.GenerateContentConfig:
         system = TUTOR_SYSTEM
-        if self.strategy.timestamp_in_system:  # a fake clock: reproducible, and different every call
+        if (
+            self.strategy.timestamp_in_system
+        ):  # a fake clock: reproducible, and different every call
             system = f"Current time: 09:{self.calls // 60:02d}:{self.calls % 60:02d}\n" + system
         return types.GenerateContentConfig(system_instruction=system, tools=TUTOR_TOOLS)
 
-    def call(self, turn: int, contents, config, kind="turn", probe=None) -> types.GenerateContentResponse:
+    def call(
+        self, turn: int, contents, config, kind="turn", probe=None
+    ) -> types.GenerateContentResponse:
         started = time.perf_counter()
-        reply = sessions_in_process.generate_content(self.client, model=self.model, contents=contents, config=config)
+        reply = sessions_in_process.generate_content(
+            self.client, model=self.model, contents=contents, config=config
+        )
         self.calls += 1
         calls = reply.function_calls or []
-        self.record.add(Bundle(turn, usage_dict(reply.usage_metadata), kind=kind, tools=[c.name for c in calls],
-                               compactions=self.events, seconds=round(time.perf_counter() - started, 4),
-                               answer="" if calls else (reply.text or ""),
-                               probe=probe._asdict() if probe and not calls else None))
+        self.record.add(
+            Bundle(
+                turn,
+                usage_dict(reply.usage_metadata),
+                kind=kind,
+                tools=[c.name for c in calls],
+                compactions=self.events,
+                seconds=round(time.perf_counter() - started, 4),
+                answer="" if calls else (reply.text or ""),
+                probe=probe._asdict() if probe and not calls else None,
+            )
+        )
         self.events = []
         if kind == "turn":
             self.last_prompt = reply.usage_metadata.prompt_token_count or 0
@@ -138,12 +178,16 @@ class _Session:
 
     def summarize(self, turn: int, transcript: str) -> str:
         instruction = CONVERSATION_SUMMARY.format(words=self.strategy.summary_words)
-        if self.strategy.prefix_preserving:  # same prefix as the last turn: the summariser's call hits the cache
+        if (
+            self.strategy.prefix_preserving
+        ):  # same prefix as the last turn: the summariser's call hits the cache
             contents, config = self.history + [_user(instruction)], self.config()
         else:  # a fresh request: the previous summary, then the turns it did not cover
             contents = [_user(self.summary + "\n" + transcript)]
             config = types.GenerateContentConfig(system_instruction=instruction)
-        self.summary = _one_item_per_line(self.call(turn, contents, config, kind="summary").text or "")
+        self.summary = _one_item_per_line(
+            self.call(turn, contents, config, kind="summary").text or ""
+        )
         return self.summary
 
     def maybe_compact(self, turn: int) -> None:
@@ -151,8 +195,11 @@ class _Session:
         if not s.compaction or self.last_prompt <= s.compact_threshold:
             return
         trigger = f"{self.last_prompt} > {s.compact_threshold:g}"  # worded as the agent's
-        # compact() keeps only the task of history[0]: the old summary reaches the new one through summarize().
-        history, folded = compact(self.history, s.keep_recent_turns, lambda text: self.summarize(turn, text))
+        # compact() keeps only the task of history[0]: the old summary reaches the new one through
+        # summarize().
+        history, folded = compact(
+            self.history, s.keep_recent_turns, lambda text: self.summarize(turn, text)
+        )
         if folded:
             self.history = history
             self.events.append({"turn": turn, "messages": folded, "trigger": trigger})
@@ -162,7 +209,11 @@ class _Session:
             return f"ERROR: unknown tool {call.name!r}; the only tool is search_course(query)."
         output = search_course(str((call.args or {}).get("query", "")))
         s = self.strategy
-        return truncate_output(output, s.tool_output_max_chars, s.effective_head_ratio) if s.truncate else output
+        return (
+            truncate_output(output, s.tool_output_max_chars, s.effective_head_ratio)
+            if s.truncate
+            else output
+        )
 
     def turn(self, turn: int, text: str, probe) -> None:
         self.maybe_compact(turn)
@@ -172,13 +223,23 @@ class _Session:
             self.history.append(reply.candidates[0].content)
             if not reply.function_calls:
                 return
-            self.history.append(types.Content(role="user", parts=[
-                types.Part.from_function_response(name=c.name, response={"output": self.tool_output(c)})
-                for c in reply.function_calls]))
+            self.history.append(
+                types.Content(
+                    role="user",
+                    parts=[
+                        types.Part.from_function_response(
+                            name=c.name, response={"output": self.tool_output(c)}
+                        )
+                        for c in reply.function_calls
+                    ],
+                )
+            )
 
 
 @checked(client=require_client, questions=(0, MAX_QUESTIONS), model=require_model)
-def run_session(client, strategy: Strategy = Strategy(), questions: int = len(QUESTIONS), model: str = MODEL) -> Recording:
+def run_session(
+    client, strategy: Strategy = Strategy(), questions: int = len(QUESTIONS), model: str = MODEL
+) -> Recording:
     """Run the tutor session under `strategy` and return its recording (one bundle per call).
 
     Offline, each run starts with a cold implicit cache, as a session started after the cache's
@@ -190,7 +251,9 @@ def run_session(client, strategy: Strategy = Strategy(), questions: int = len(QU
     start_cold()
     session = _Session(client, strategy, model)
     for turn, (text, probe) in enumerate(script_turns.unchecked(questions)):
-        if strategy.over_cap(sum(b.prompt_tokens + output_tokens(b.usage) for b in session.record.bundles)):
+        if strategy.over_cap(
+            sum(b.prompt_tokens + output_tokens(b.usage) for b in session.record.bundles)
+        ):
             session.record.config["stopped"] = f"session token cap reached before turn {turn}"
             break
         session.turn(turn, text, probe)
@@ -216,7 +279,9 @@ def _replay_key(client, strategy: Strategy, questions: int, model: str) -> tuple
 def _key_points(name: str, key_points) -> None:
     require_list_of_text(name, key_points)
     if isinstance(key_points, Collection) and not key_points:
-        raise ValueError(f"{name} must name at least one key point; with none, every answer would pass.")
+        raise ValueError(
+            f"{name} must name at least one key point; with none, every answer would pass."
+        )
 
 
 @checked(key_points=_key_points)
@@ -226,8 +291,10 @@ def grade_probe(answer: str, key_points: Iterable[str]) -> bool:
     An empty list of key points is refused (ValueError): it would pass every answer, so it is a
     probe written without its key points, a mistake to hear about rather than a recall of 100%.
     """
+
     def norm(text: str) -> str:
         return " ".join(str(text).lower().split())
+
     return all(norm(point) in norm(answer) for point in key_points)
 
 
@@ -245,7 +312,9 @@ def recall(run: Recording) -> float:
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
-CLIP = " ..."  # how the tutor marks a long sentence it quotes only in part (its own brevity, not a cut)
+CLIP = (  # how the tutor marks a long sentence it quotes only in part (its own brevity, not a cut)
+    " ..."
+)
 
 
 def course_sentences() -> frozenset[str]:
@@ -275,8 +344,13 @@ def quotes_whole_sentence(answer: str) -> bool:
 
 @checked
 def course_answers(run: Recording) -> list[str]:
-    """The tutor's final answers to the course questions (not the acknowledgement, not the probes)."""
-    return [b.answer for b in run.bundles if b.kind == "turn" and b.answer and not b.probe and b.turn > 0]
+    """The tutor's final answers to the course questions (not the acknowledgement, not the
+    probes)."""
+    return [
+        b.answer
+        for b in run.bundles
+        if b.kind == "turn" and b.answer and not b.probe and b.turn > 0
+    ]
 
 
 @checked
@@ -291,7 +365,9 @@ def compaction_fired_before_probe(run: Recording) -> bool:
     """True when some compaction event was recorded at or before the run's first probe answer."""
     fired = False
     for bundle in run.bundles:
-        fired = fired or bool(bundle.compactions)  # recorded on a call: it happened before that call
+        fired = fired or bool(
+            bundle.compactions
+        )  # recorded on a call: it happened before that call
         if bundle.probe:
             return fired
     return False  # no probe at all: nothing was tested
@@ -305,8 +381,13 @@ def filter_triggered(runs: list[Recording]) -> list[Recording]:
 
 def _strategies(name: str, strategies) -> None:
     if strategies is not None:
-        require_mapping(name, strategies, "strategies, name -> probes.Strategy (like STRATEGIES)", Strategy,
-                        "a probes.Strategy")
+        require_mapping(
+            name,
+            strategies,
+            "strategies, name -> probes.Strategy (like STRATEGIES)",
+            Strategy,
+            "a probes.Strategy",
+        )
 
 
 def _lengths(name: str, lengths) -> None:
@@ -316,8 +397,12 @@ def _lengths(name: str, lengths) -> None:
 
 
 @checked(client=require_client, strategies=_strategies, lengths=_lengths, model=require_model)
-def run_battery(client, strategies: Mapping[str, Strategy] | None = None, lengths: Iterable[int] = (6, 10, 14),
-                model: str = MODEL) -> list[Recording]:
+def run_battery(
+    client,
+    strategies: Mapping[str, Strategy] | None = None,
+    lengths: Iterable[int] = (6, 10, 14),
+    model: str = MODEL,
+) -> list[Recording]:
     """Every strategy at every session length (number of course questions before the probes)."""
     strategies = STRATEGIES if strategies is None else strategies
     runs = []
@@ -336,22 +421,24 @@ def with_knobs(strategy: Strategy, **knobs) -> Strategy:
 
 
 _HEDGES = re.compile(r"\b(i don't know|not sure|cannot tell|no idea)\b", re.I)
-_QUESTION_WORDS = frozenset("which what when where does should would could have that this with from about your".split())
+_QUESTION_WORDS = frozenset(
+    "which what when where does should would could have that this with from about your".split()
+)
 
 
 @checked
 def global_quality(question: str, answer: str) -> float:
     """A blind "is this a good tutor answer?" judge: the share of three checks the answer passes.
 
-    On topic (shares a content word with the question), well formed (a few words, closed
-    sentences or quotes), confident (no hedge such as "I don't know"). Like the blind judges of
-    the Towards AI tutor article it never sees what the student said earlier, so it cannot notice a forgotten fact.
+    On topic (shares a content word with the question), well formed (a few words, closed sentences
+    or quotes), confident (no hedge such as "I don't know"). Like the blind judges of the Towards AI
+    tutor article it never sees what the student said earlier, so it cannot notice a forgotten fact.
 
     >>> global_quality("Which topic is my weak spot?", 'From what I can see: "Plan one topic at a time."')
     1.0
     """
     words = {w for w in re.findall(r"[a-z]{4,}", question.lower()) if w not in _QUESTION_WORDS}
     on_topic = any(w[:5] in answer.lower() for w in words)  # "builds" counts "build"
-    well_formed = 3 <= len(answer.split()) <= 80 and answer.rstrip()[-1:] in ('.', '"', '!', ')')
+    well_formed = 3 <= len(answer.split()) <= 80 and answer.rstrip()[-1:] in (".", '"', "!", ")")
     confident = not _HEDGES.search(answer)
     return (on_topic + well_formed + confident) / 3

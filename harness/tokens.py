@@ -1,15 +1,17 @@
 """One deterministic token counter for the whole workbook.
 
 Gemini's real tokenizer (SentencePiece) cannot run offline here: the SDK's LocalTokenizer downloads
-its model at first use. So the harness and the glass-box engine share this approximation instead:
-a word costs one token per started group of four characters, and every punctuation mark or symbol
+its model at first use. So the harness and the glass-box engine share this approximation instead: a
+word costs one token per started group of four characters, and every punctuation mark or symbol
 costs one token. It is built on the usual rule of thumb (about four characters of English per
-token), not calibrated against Gemini here: with a key, compare it with `client.models.count_tokens`.
-What matters for the lessons is that it is the same number everywhere in the workbook.
+token), not calibrated against Gemini here: with a key, compare it with
+`client.models.count_tokens`. What matters for the lessons is that it is the same number everywhere
+in the workbook.
 
 >>> approx_tokens("Invoices round half-up to the cent.")
 11
 """
+
 import functools
 import re
 
@@ -23,8 +25,10 @@ def _text(name: str, text) -> None:
     # None is refused rather than counted as 0: it is what `part.text` holds for a part that is not
     # text (a function call), and counting that as nothing would hide it from a budget.
     if text is None:
-        raise TypeError(f"{name} must be a string, got None; a part that is not text has text None: count its "
-                        "text with approx_tokens(part.text or '') only if ignoring it is what you mean.")
+        raise TypeError(
+            f"{name} must be a string, got None; a part that is not text has text None: count its "
+            "text with approx_tokens(part.text or '') only if ignoring it is what you mean."
+        )
     require_text(name, text)
 
 

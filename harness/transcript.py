@@ -8,11 +8,12 @@ summariser can parse it back:
     model called read_file({"path": "README.md"})
     tool read_file returned: # Invoicing ...
 
-Tool outputs are cut to `max_output_chars` (600 by default, as in « Le budget de contexte »): a summary needs the
-gist of an output, not all of it, and a long log would crowd out the rest of the transcript. The cut
-keeps the head and the tail (lesson 04's `truncate_output`): a pytest verdict sits at the end, and a
-summariser shown only the head would report the tests as never run.
+Tool outputs are cut to `max_output_chars` (600 by default, as in « Le budget de contexte »): a
+summary needs the gist of an output, not all of it, and a long log would crowd out the rest of the
+transcript. The cut keeps the head and the tail (lesson 04's `truncate_output`): a pytest verdict
+sits at the end, and a summariser shown only the head would report the tests as never run.
 """
+
 import json
 
 from google.genai import types
@@ -36,7 +37,9 @@ def render_part(role: str, part: types.Part, max_output_chars: int = 600) -> str
         return call_entry(role, part.function_call.name, args)
     if part.function_response is not None:
         response = part.function_response.response or {}
-        output = response.get("output", response.get("result", json.dumps(response, ensure_ascii=False)))
+        output = response.get(
+            "output", response.get("result", json.dumps(response, ensure_ascii=False))
+        )
         output = truncate_output.unchecked(str(output), max_output_chars)
         return response_entry(part.function_response.name, output)
     return ""

@@ -1,4 +1,5 @@
-"""Lesson 09: triggers, not schedules: the next thing a harness does to a request, from what it measures.
+"""Lesson 09: triggers, not schedules: the next thing a harness does to a request, from what it
+measures.
 
 Before each model call the harness measures the request by category (`harness.budgets`) and asks
 `next_action` what to do; it does that, measures again, and asks again with the actions already
@@ -19,13 +20,22 @@ d'Optimisation de Contexte », its budget triggers and its decision table):
 >>> next_action(usage, {"tool_outputs": 0.35, "history": 0.30, "documents": 0.20}, window=20000)
 'none'
 """
+
 from collections.abc import Callable
 
 from harness.budgets import CATEGORIES, check_allocations, part_tokens, split_by_category
-from harness.plumbing.arguments import checked, require_callable, require_instance, require_int, require_number, shown
+from harness.plumbing.arguments import (
+    checked,
+    require_callable,
+    require_instance,
+    require_int,
+    require_number,
+    shown,
+)
 
 ACTIONS = ("mask", "compact", "drop_document", "none")
-THRESHOLD = 0.7  # « Techniques d'Optimisation de Contexte »: compact once total use passes 70% of the window
+# « Techniques d'Optimisation de Contexte »: compact once total use passes 70% of the window
+THRESHOLD = 0.7
 REMEDIES = (("tool_outputs", "mask"), ("documents", "drop_document"), ("history", "compact"))
 
 
@@ -34,7 +44,9 @@ def _usage(name: str, usage) -> None:
     require_instance(name, usage, dict, "a dict of tokens by category (split_by_category's result)")
     missing = [category for category in CATEGORIES if category not in usage]
     if missing:
-        raise ValueError(f"{name} lacks {missing}; pass split_by_category's result, which has every category.")
+        raise ValueError(
+            f"{name} lacks {missing}; pass split_by_category's result, which has every category."
+        )
     for category in CATEGORIES:
         require_int(f"{name}[{category!r}]", usage[category], 0)
 
@@ -51,32 +63,50 @@ def _done(name: str, done) -> None:
 
 
 # What both triggers check at their entry (window and threshold: as the policy's).
-_TRIGGER_RULES = dict(usage=_usage, allocations=_allocations, window=(1, None), threshold=(0, 1), done=_done)
+_TRIGGER_RULES = dict(
+    usage=_usage, allocations=_allocations, window=(1, None), threshold=(0, 1), done=_done
+)
 
 
 @checked(**_TRIGGER_RULES)
-def next_action(usage: dict, allocations: dict, window: int, threshold: float = THRESHOLD,
-                done: tuple[str, ...] = ()) -> str:
-    """The next action on a request measured as `usage`: one of ACTIONS (the module docstring's rules)."""
+def next_action(
+    usage: dict,
+    allocations: dict,
+    window: int,
+    threshold: float = THRESHOLD,
+    done: tuple[str, ...] = (),
+) -> str:
+    """The next action on a request measured as `usage`: one of ACTIONS (the module docstring's
+    rules)."""
     total = sum(usage[name] for name in CATEGORIES)
     wanted = []
     if total > threshold * window:
         wanted += ["mask", "compact"] if usage["tool_outputs"] > total / 2 else ["compact"]
-    wanted += [remedy for category, remedy in REMEDIES
-               if category in allocations and usage[category] > allocations[category] * window]
+    wanted += [
+        remedy
+        for category, remedy in REMEDIES
+        if category in allocations and usage[category] > allocations[category] * window
+    ]
     return next((action for action in wanted if action not in done), "none")
 
 
 @checked(**_TRIGGER_RULES)
-def single_trigger(usage: dict, allocations: dict, window: int, threshold: float = THRESHOLD,
-                   done: tuple[str, ...] = ()) -> str:
-    """The baseline: one trigger, compact when the total passes `threshold` x window (allocations unused)."""
+def single_trigger(
+    usage: dict,
+    allocations: dict,
+    window: int,
+    threshold: float = THRESHOLD,
+    done: tuple[str, ...] = (),
+) -> str:
+    """The baseline: one trigger, compact when the total passes `threshold` x window (allocations
+    unused)."""
     over = sum(usage[name] for name in CATEGORIES) > threshold * window
     return "compact" if over and "compact" not in done else "none"
 
 
 class TriggerPolicy:
-    """What `run_agent(policy=...)` calls before each model call; it keeps what it measured and decided.
+    """What `run_agent(policy=...)` calls before each model call; it keeps what it measured and
+    decided.
 
     `split(system_instruction, tools, contents)` measures (9.1), `decide(usage, allocations, window,
     threshold, done)` decides (9.2). `turns` holds one entry per model call: `steps`, the
@@ -84,11 +114,23 @@ class TriggerPolicy:
     done; `sent(turn)` is the usage of the request that call sent.
     """
 
-    def __init__(self, allocations: dict, window: int, threshold: float = THRESHOLD,
-                 split: Callable = split_by_category, decide: Callable = next_action):
-        self.allocations, self.window = check_allocations(allocations), require_int("window", window, 1)
+    def __init__(
+        self,
+        allocations: dict,
+        window: int,
+        threshold: float = THRESHOLD,
+        split: Callable = split_by_category,
+        decide: Callable = next_action,
+    ):
+        self.allocations, self.window = (
+            check_allocations(allocations),
+            require_int("window", window, 1),
+        )
         self.threshold = require_number("threshold", threshold, 0, 1)
-        self.split, self.decide = require_callable("split", split), require_callable("decide", decide)
+        self.split, self.decide = (
+            require_callable("split", split),
+            require_callable("decide", decide),
+        )
         self.turns: list[dict] = []
 
     def __call__(self, system_instruction: str, tools: list, contents: list, done: tuple) -> str:
@@ -109,8 +151,10 @@ class TriggerPolicy:
         return self.turns[index]["steps"][-1][0]
 
     def __repr__(self):
-        return (f"TriggerPolicy({len(self.turns)} calls measured, window {self.window:,}, threshold {self.threshold:g}, "
-                f"actions {[a for t in self.turns for a in t['actions']]})")
+        return (
+            f"TriggerPolicy({len(self.turns)} calls measured, window {self.window:,}, threshold"
+            f" {self.threshold:g}, actions {[a for t in self.turns for a in t['actions']]})"
+        )
 
 
 def _action(name: str, action) -> None:
@@ -131,8 +175,12 @@ def reductions(policy: TriggerPolicy, action: str) -> list[float]:
             if done != action:
                 continue
             if action == "mask":
-                changed = [(old, new) for a, b in zip(before[1], after[1]) for old, new in zip(a.parts, b.parts)
-                           if old != new]
+                changed = [
+                    (old, new)
+                    for a, b in zip(before[1], after[1])
+                    for old, new in zip(a.parts, b.parts)
+                    if old != new
+                ]
                 was = sum(part_tokens.unchecked(old) for old, _ in changed)
                 now = sum(part_tokens.unchecked(new) for _, new in changed)
             else:

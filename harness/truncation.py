@@ -10,19 +10,23 @@ bbbbbb
 >>> extract_verdict("collected 6 items\\n=== 1 failed, 5 passed in 0.02s ===")
 '=== 1 failed, 5 passed in 0.02s ==='
 """
+
 import re
 
 from harness.formats import truncation_marker
 from harness.plumbing.arguments import checked
 
-TOOL_OUTPUT_MAX_CHARS = 4_000  # the cap of « Le budget de contexte »: a pytest summary fits whole, an 18,000-char log does not
+# the cap of « Le budget de contexte »: a pytest summary fits whole, an 18,000-char log does not
+TOOL_OUTPUT_MAX_CHARS = 4_000
 HEAD_RATIO = 0.4  # the tail weighs more: the verdict is at the end
 
 _VERDICT = re.compile(r"\d+ (passed|failed)")
 
 
 @checked(max_chars=(1, 10**9), head_ratio=(0, 1))
-def truncate_output(text: str, max_chars: int = TOOL_OUTPUT_MAX_CHARS, head_ratio: float = HEAD_RATIO) -> str:
+def truncate_output(
+    text: str, max_chars: int = TOOL_OUTPUT_MAX_CHARS, head_ratio: float = HEAD_RATIO
+) -> str:
     """`text` if it fits in `max_chars`; else its head, a marker line, and its tail.
 
     The head is the first `int(max_chars * head_ratio)` characters and the tail the last
@@ -38,6 +42,7 @@ def truncate_output(text: str, max_chars: int = TOOL_OUTPUT_MAX_CHARS, head_rati
 
 @checked
 def extract_verdict(output: str) -> str | None:
-    """The last line of `output` that reports tests (`N passed` or `N failed`), stripped; None if none."""
+    """The last line of `output` that reports tests (`N passed` or `N failed`), stripped; None if
+    none."""
     lines = [line.strip() for line in output.splitlines() if _VERDICT.search(line)]
     return lines[-1] if lines else None

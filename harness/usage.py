@@ -10,11 +10,18 @@ tokens are billed as output. A field the API left out arrives as None and means 
 ...     thoughts_token_count=100, total_token_count=1340))
 {'prompt': 1200, 'cached': 1024, 'uncached': 176, 'output': 140, 'total': 1340}
 """
+
 from collections.abc import Mapping
 
 from google.genai import types
 
-from harness.plumbing.arguments import checked, require_instance, require_int, require_non_empty_text, shown
+from harness.plumbing.arguments import (
+    checked,
+    require_instance,
+    require_int,
+    require_non_empty_text,
+    shown,
+)
 
 _USAGE_FIELDS = {  # snake_case attribute -> camelCase key of the REST JSON (and of recorded bundles)
     "prompt_token_count": "promptTokenCount",
@@ -25,22 +32,33 @@ _USAGE_FIELDS = {  # snake_case attribute -> camelCase key of the REST JSON (and
 
 
 _UsageMetadata = types.GenerateContentResponseUsageMetadata
-Usage = _UsageMetadata | Mapping  # one usage record: a response's usage_metadata, or a dict of its fields
+Usage = (
+    _UsageMetadata | Mapping
+)  # one usage record: a response's usage_metadata, or a dict of its fields
 # Every key a usage dict may hold: the SDK's field names and the REST API's camelCase names.
-_KEYS = frozenset(_UsageMetadata.model_fields) | {f.alias for f in _UsageMetadata.model_fields.values() if f.alias}
+_KEYS = frozenset(_UsageMetadata.model_fields) | {
+    f.alias for f in _UsageMetadata.model_fields.values() if f.alias
+}
 
 
 def require_usage(name: str, usage):
-    """`usage` if it is one usage record: a response's usage_metadata, or a dict of its fields (snake
-    or camelCase, as recordings hold them); else TypeError / ValueError naming `name`. A dict with a
-    key that is no usage field is refused: `{"prompt": 100}` would otherwise bill as 0 tokens."""
-    require_instance(name, usage, (_UsageMetadata, Mapping),
-                     "a response's usage_metadata (or a dict of its token counts)")
+    """`usage` if it is one usage record: a response's usage_metadata, or a dict of its fields
+    (snake or camelCase, as recordings hold them); else TypeError / ValueError naming `name`. A
+    dict with a key that is no usage field is refused: `{"prompt": 100}` would otherwise bill as
+    0 tokens."""
+    require_instance(
+        name,
+        usage,
+        (_UsageMetadata, Mapping),
+        "a response's usage_metadata (or a dict of its token counts)",
+    )
     if isinstance(usage, Mapping):
         unknown = sorted(map(str, set(usage) - _KEYS))
         if unknown:
-            raise ValueError(f"{name} has no field {unknown[0]!r}; its token counts are {', '.join(_USAGE_FIELDS)} "
-                             f"(or {', '.join(_USAGE_FIELDS.values())}).")
+            raise ValueError(
+                f"{name} has no field {unknown[0]!r}; its token counts are"
+                f" {', '.join(_USAGE_FIELDS)} (or {', '.join(_USAGE_FIELDS.values())})."
+            )
     return usage
 
 
@@ -69,8 +87,14 @@ def output_tokens(usage: Usage) -> int:
 
 @checked
 def describe_usage(usage: types.GenerateContentResponseUsageMetadata) -> dict[str, int]:
-    """Token counts of one call: prompt (incl. cached), cached, uncached, output (incl. thinking), total."""
+    """Token counts of one call: prompt (incl. cached), cached, uncached, output (incl.
+    thinking), total."""
     prompt = usage.prompt_token_count or 0
     cached = usage.cached_content_token_count or 0
-    return {"prompt": prompt, "cached": cached, "uncached": prompt - cached, "output": output_tokens.unchecked(usage),
-            "total": usage.total_token_count or 0}
+    return {
+        "prompt": prompt,
+        "cached": cached,
+        "uncached": prompt - cached,
+        "output": output_tokens.unchecked(usage),
+        "total": usage.total_token_count or 0,
+    }

@@ -13,6 +13,7 @@ an existing account outside that group is never taken over, the spawn is refused
 
 The hub must run as root (useradd, and starting each server as its student).
 """
+
 import asyncio
 import grp
 import os
@@ -28,7 +29,6 @@ from jupyterhub.spawner import LocalProcessSpawner, set_user_setuid
 from traitlets import Unicode
 
 from harness.workbook.sandbox import kill_user_processes
-
 
 _ACCOUNTS = threading.Lock()
 
@@ -46,10 +46,17 @@ def username_pattern(prefix: str) -> str:
 class StudentSpawner(LocalProcessSpawner):
     """LocalProcessSpawner whose OS account is `account_prefix + hub name`, created when missing."""
 
-    homes = Unicode(config=True, help="Folder holding one home per student, named after the hub user.")
-    account_prefix = Unicode("wb-", config=True, help="Put before the hub name to make the OS account name.")
-    account_group = Unicode("workbook-students", config=True,
-                            help="Group every account made here belongs to; accounts outside it are not used.")
+    homes = Unicode(
+        config=True, help="Folder holding one home per student, named after the hub user."
+    )
+    account_prefix = Unicode(
+        "wb-", config=True, help="Put before the hub name to make the OS account name."
+    )
+    account_group = Unicode(
+        "workbook-students",
+        config=True,
+        help="Group every account made here belongs to; accounts outside it are not used.",
+    )
 
     @property
     def account(self) -> str:
@@ -61,8 +68,11 @@ class StudentSpawner(LocalProcessSpawner):
 
     async def start(self):
         def ensure():
-            with _ACCOUNTS:  # one useradd at a time: the room logs in at once, /etc/passwd has one lock
+            with (
+                _ACCOUNTS
+            ):  # one useradd at a time: the room logs in at once, /etc/passwd has one lock
                 ensure_account(self.account, self.account_group, self.home)
+
         await asyncio.to_thread(ensure)
         return await super().start()
 
@@ -95,22 +105,40 @@ def ensure_account(account: str, group: str, home: Path) -> pwd.struct_passwd:
     try:
         entry = pwd.getpwnam(account)
     except KeyError:
-        _run("useradd", "--no-create-home", "--home-dir", str(home), "--user-group", "--groups", group,
-             "--shell", "/bin/bash", "--comment", "workbook student", account)
+        _run(
+            "useradd",
+            "--no-create-home",
+            "--home-dir",
+            str(home),
+            "--user-group",
+            "--groups",
+            group,
+            "--shell",
+            "/bin/bash",
+            "--comment",
+            "workbook student",
+            account,
+        )
         entry = pwd.getpwnam(account)
     if account not in grp.getgrnam(group).gr_mem:
-        raise PermissionError(f"The OS account {account} exists but is not in group {group}: it was not made "
-                              f"for the workbook, so it is not used. Remove it, or give the student another name.")
+        raise PermissionError(
+            f"The OS account {account} exists but is not in group {group}: it was not made "
+            "for the workbook, so it is not used. Remove it, or give the student another name."
+        )
     if Path(entry.pw_dir) != home:
-        raise PermissionError(f"The OS account {account} has home {entry.pw_dir}, not {home}: "
-                              f"run `usermod --home {home} {account}` or remove the account.")
+        raise PermissionError(
+            f"The OS account {account} has home {entry.pw_dir}, not {home}: "
+            f"run `usermod --home {home} {account}` or remove the account."
+        )
     try:
         home.mkdir(mode=0o700)
         os.chown(home, entry.pw_uid, entry.pw_gid)
     except FileExistsError:  # a home made earlier, or a folder left by another mode or account
         if home.is_symlink() or home.lstat().st_uid != entry.pw_uid:
-            raise PermissionError(f"{home} exists and does not belong to {account}: move it away, or "
-                                  f"`chown -R {account}: {home}` if it is really this student's.") from None
+            raise PermissionError(
+                f"{home} exists and does not belong to {account}: move it away, or "
+                f"`chown -R {account}: {home}` if it is really this student's."
+            ) from None
     home.chmod(0o700)  # at every start: a home opened to the class is closed again
     return entry
 
@@ -122,15 +150,17 @@ def _run(*command: str) -> None:
 
 
 def secret_file(path: Path, random_bytes: int) -> str:
-    """The secret in `path` (the hub's account's alone, mode 0600), written at random if missing, so a
-    secret is never in an environment that a student's process, or `ps e`, can read."""
+    """The secret in `path` (the hub's account's alone, mode 0600), written at random if missing,
+    so a secret is never in an environment that a student's process, or `ps e`, can read."""
     try:
         descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
         path.chmod(0o600)  # a file written with a loose umask is closed again
         value = path.read_text(encoding="utf-8").strip()
         if not value:
-            raise SystemExit(f"{path} is empty: write the secret in it, or delete it and a random one is made.")
+            raise SystemExit(
+                f"{path} is empty: write the secret in it, or delete it and a random one is made."
+            )
         return value
     with os.fdopen(descriptor, "w", encoding="utf-8") as file:
         file.write(secrets.token_urlsafe(random_bytes) + "\n")
@@ -138,10 +168,14 @@ def secret_file(path: Path, random_bytes: int) -> str:
 
 
 def readable_by_others(folder: Path) -> Path | None:
-    """A file in `folder` that any account may read (every folder on the way open to others), or None."""
+    """A file in `folder` that any account may read (every folder on the way open to others), or
+    None."""
     for step in [*reversed(folder.resolve().parents), folder.resolve()]:
         if step.exists() and not step.stat().st_mode & stat.S_IXOTH:
             return None  # a closed folder on the way: nothing below it can be reached
     if not folder.is_dir():
         return None
-    return next((p for p in sorted(folder.rglob("*")) if p.is_file() and p.stat().st_mode & stat.S_IROTH), None)
+    return next(
+        (p for p in sorted(folder.rglob("*")) if p.is_file() and p.stat().st_mode & stat.S_IROTH),
+        None,
+    )

@@ -1,4 +1,5 @@
 """Shared fixtures. Keep this file small: each fixture is used by more than one test module."""
+
 import pytest
 
 
@@ -27,7 +28,8 @@ def legacy_models(monkeypatch):
 @pytest.fixture
 def post_json():
     """`post(path, body)` sends one JSON body to the glass box and gives (status, parsed answer), an
-    error's included: for routes the google-genai SDK does not reach, or reaches without the body."""
+    error's included: for routes the google-genai SDK does not reach, or reaches without the body.
+    """
     import json
     import urllib.error
     import urllib.request
@@ -35,14 +37,17 @@ def post_json():
     from harness.engine.server import ensure_running
 
     def post(path: str, body: dict) -> tuple[int, object]:
-        request = urllib.request.Request(ensure_running() + path, json.dumps(body).encode(),
-                                         headers={"Content-Type": "application/json",
-                                                  "x-goog-api-key": "offline"})
+        request = urllib.request.Request(
+            ensure_running() + path,
+            json.dumps(body).encode(),
+            headers={"Content-Type": "application/json", "x-goog-api-key": "offline"},
+        )
         try:
             with urllib.request.urlopen(request) as answer:
                 return answer.status, json.loads(answer.read())
         except urllib.error.HTTPError as err:
             return err.code, json.loads(err.read())
+
     return post
 
 

@@ -1,4 +1,6 @@
-"""The agent loop on the glass box: a full run, compaction, truncation modes, the caps, the report."""
+"""The agent loop on the glass box: a full run, compaction, truncation modes, the caps, the
+report."""
+
 import pytest
 
 from harness.agent import AgentConfig, RunReport, run_agent
@@ -30,7 +32,7 @@ def test_a_small_budget_compacts_when_the_prompt_passes_ratio_times_budget():
     turn, folded = report.compactions[0]
     record = report.turns[turn - 1]
     assert record.prompt_tokens > 3500 and folded > 0 and record.summary_usage is not None
-    assert all(t.prompt_tokens <= 3500 for t in report.turns[:turn - 1])
+    assert all(t.prompt_tokens <= 3500 for t in report.turns[: turn - 1])
     assert report.status == "finished" and report.last_verdict.startswith("6 passed")
 
 
@@ -57,8 +59,17 @@ def test_masking_keeps_the_full_outputs_in_the_store():
     assert report.store and report.status == "finished"
 
 
-@pytest.mark.parametrize("bad", [dict(context_budget=0), dict(compact_ratio=1.5), dict(keep_recent_turns=0),
-                                 dict(head_ratio=2), dict(truncation_mode="middle"), dict(max_turns=0)])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        dict(context_budget=0),
+        dict(compact_ratio=1.5),
+        dict(keep_recent_turns=0),
+        dict(head_ratio=2),
+        dict(truncation_mode="middle"),
+        dict(max_turns=0),
+    ],
+)
 def test_bad_config_values_are_refused_with_the_reason(bad):
     with pytest.raises(ValueError, match=next(iter(bad))):
         AgentConfig(**bad)

@@ -13,6 +13,7 @@ the parameter's annotation, which is its documentation:
 - nothing else may escape (no AttributeError, KeyError, ZeroDivisionError), and every call ends
   within 2 seconds of CPU.
 """
+
 import importlib
 import inspect
 import math
@@ -28,44 +29,102 @@ from google.genai import types
 
 import harness
 import harness.workbook
-from harness import billing, budgets, capstone, checks, compaction, context, coordinator, formats, history, masking
-from harness import models, ordering, partitioning, probes, server_state, tokens, transcript, triggers, truncation
+from harness import (
+    billing,
+    budgets,
+    capstone,
+    checks,
+    compaction,
+    context,
+    coordinator,
+    formats,
+    history,
+    masking,
+    memory,
+    models,
+    offload,
+    ordering,
+    partitioning,
+    probes,
+    retrieval,
+    scenarios,
+    server_state,
+    tokens,
+    transcript,
+    triggers,
+    truncation,
+    usage,
+)
 from harness import quizzes as quiz
-from harness import memory, offload, retrieval, scenarios, usage
-from harness.agent import AgentConfig, TurnRecord, checkpoint, config as agent_config, loop, report
+from harness.agent import AgentConfig, TurnRecord, checkpoint, loop, report
+from harness.agent import config as agent_config
 from harness.plumbing import client, keys, recording, redaction, session_bundles, steady_output
 from harness.plumbing.session_bundles import Bundle, Recording
 from harness.scenarios import course, repairs
 from harness.tools import Workspace
 from harness.workbook import sources
 
-BAD = {"None": None, "empty": "", "str": "abc", "bytes": b"x", "True": True, "0": 0, "-1": -1, "1.5": 1.5,
-       "huge": 10**18, "nan": float("nan"), "inf": float("inf"), "object": object(), "dict": {"a": 1},
-       "empty dict": {}, "empty list": [], "list": ["x"], "list of None": [None], "list of objects": [object()],
-       "list of -1": [-1], "nested": [[]], "tuple of None": (None,)}
-USAGE = types.GenerateContentResponseUsageMetadata(prompt_token_count=100, cached_content_token_count=40,
-                                                   candidates_token_count=10)
+BAD = {
+    "None": None,
+    "empty": "",
+    "str": "abc",
+    "bytes": b"x",
+    "True": True,
+    "0": 0,
+    "-1": -1,
+    "1.5": 1.5,
+    "huge": 10**18,
+    "nan": float("nan"),
+    "inf": float("inf"),
+    "object": object(),
+    "dict": {"a": 1},
+    "empty dict": {},
+    "empty list": [],
+    "list": ["x"],
+    "list of None": [None],
+    "list of objects": [object()],
+    "list of -1": [-1],
+    "nested": [[]],
+    "tuple of None": (None,),
+}
+USAGE = types.GenerateContentResponseUsageMetadata(
+    prompt_token_count=100, cached_content_token_count=40, candidates_token_count=10
+)
 HISTORY = [context.as_content("user", "Fix the tests."), context.as_content("model", "Done.")]
 PRICE = billing.price_for("gemini-2.5-flash")
-CONTEXT = dict(system="Be brief.", facts=["Ana likes tea."], summary="", turns=[("user", "Hi"), ("model", "Hello")],
-               question="Which team?", budget=100)
+CONTEXT = dict(
+    system="Be brief.",
+    facts=["Ana likes tea."],
+    summary="",
+    turns=[("user", "Hi"), ("model", "Hello")],
+    question="Which team?",
+    budget=100,
+)
 
 
 class StandIn:
-    """A client that answers every call with one text reply: enough to run a session's code paths."""
+    """A client that answers every call with one text reply: enough to run a session's code
+    paths."""
 
     class models:  # noqa: N801 (the SDK's attribute name)
         @staticmethod
         def generate_content(**_):
             return types.GenerateContentResponse(
                 candidates=[types.Candidate(content=context.as_content("model", "Noted."))],
-                usage_metadata=USAGE)
+                usage_metadata=USAGE,
+            )
 
 
 def a_run() -> Recording:
     run = Recording("r")
-    run.add(Bundle(1, {"promptTokenCount": 10}, answer="Godot.",
-                   probe={"question": "Engine?", "key_points": ["godot"]}))
+    run.add(
+        Bundle(
+            1,
+            {"promptTokenCount": 10},
+            answer="Godot.",
+            probe={"question": "Engine?", "key_points": ["godot"]},
+        )
+    )
     return run
 
 
@@ -102,12 +161,30 @@ def a_policy(folder: Path) -> triggers.TriggerPolicy:
     return triggers.TriggerPolicy(budgets.SEED_ALLOCATIONS, window=8000)
 
 
-FACTORIES = (a_checkpoint, glass_box, empty_folder, a_task_copy, a_backup_target, a_policy, a_damage)
-USAGE_BY_CATEGORY = {"system": 100, "tools": 500, "documents": 900, "history": 1200, "tool_outputs": 3600}
-ONE_TURN = AgentConfig(task="repairs", max_turns=1)  # a sub-agent that stops after one call: cheap to run
+FACTORIES = (
+    a_checkpoint,
+    glass_box,
+    empty_folder,
+    a_task_copy,
+    a_backup_target,
+    a_policy,
+    a_damage,
+)
+USAGE_BY_CATEGORY = {
+    "system": 100,
+    "tools": 500,
+    "documents": 900,
+    "history": 1200,
+    "tool_outputs": 3600,
+}
+ONE_TURN = AgentConfig(
+    task="repairs", max_turns=1
+)  # a sub-agent that stops after one call: cheap to run
 MEASURED = {"largest request": 1500, "recall": 1.0, "whole answers": 0.5, "cost": 0.01}
-ROWS = [{"subtasks": 1, "single": 100, "partitioned": 120, "refused": False},
-        {"subtasks": 2, "single": 300, "partitioned": 250, "refused": False}]
+ROWS = [
+    {"subtasks": 1, "single": 100, "partitioned": 120, "refused": False},
+    {"subtasks": 2, "single": 300, "partitioned": 250, "refused": False},
+]
 
 
 # (function, good keyword arguments[, {argument: labels of BAD its documentation admits}])
@@ -115,15 +192,23 @@ CALLS = [
     (context.render_system, dict(system="Be brief.", facts=["Ana likes tea."], summary="")),
     (context.render_docs, dict(docs=["A doc."])),
     (context.as_content, dict(role="user", text="Hi")),
-    (context.fit_budget, CONTEXT), (context.build_context, CONTEXT), (context.build_context_naive, CONTEXT),
+    (context.fit_budget, CONTEXT),
+    (context.build_context, CONTEXT),
+    (context.build_context_naive, CONTEXT),
     (truncation.truncate_output, dict(text="abc" * 10, max_chars=10, head_ratio=0.4)),
     (truncation.extract_verdict, dict(output="1 passed in 0.1s")),
     (compaction.safe_split_points, dict(history=HISTORY)),
     (compaction.task_text, dict(history=HISTORY)),
-    (compaction.compact, dict(history=HISTORY, keep_recent_turns=1, summarize=lambda text: "Summary.", state="")),
+    (
+        compaction.compact,
+        dict(history=HISTORY, keep_recent_turns=1, summarize=lambda text: "Summary.", state=""),
+    ),
     (compaction.keep_signatures, dict(old_turn=HISTORY[1:], rebuilt_turn=HISTORY[1:])),
     (compaction.harness_state, dict(edited_files=["a.py"], last_verdict="1 passed")),
-    (compaction.summarizer_for, dict(client=StandIn(), model="gemini-2.5-flash", max_output_tokens=100)),
+    (
+        compaction.summarizer_for,
+        dict(client=StandIn(), model="gemini-2.5-flash", max_output_tokens=100),
+    ),
     (masking.reference_of, dict(output="text")),
     (masking.is_error, dict(output="ERROR: x")),
     (masking.mask_observations, dict(history=HISTORY, store={}, keep_last=3)),
@@ -146,9 +231,19 @@ CALLS = [
     (models.price_of, dict(model="gemini-2.5-flash")),
     (probes.Strategy, dict(name="mine", context_budget=4000, summary_words=60)),
     (probes.script_turns, dict(questions=6)),
-    (probes.run_session, dict(client=StandIn(), strategy=probes.Strategy(), questions=0, model="gemini-2.5-flash")),
-    (probes.run_battery, dict(client=StandIn(), strategies={"full": probes.Strategy()}, lengths=[0],
-                              model="gemini-2.5-flash")),
+    (
+        probes.run_session,
+        dict(client=StandIn(), strategy=probes.Strategy(), questions=0, model="gemini-2.5-flash"),
+    ),
+    (
+        probes.run_battery,
+        dict(
+            client=StandIn(),
+            strategies={"full": probes.Strategy()},
+            lengths=[0],
+            model="gemini-2.5-flash",
+        ),
+    ),
     (probes.with_knobs, dict(strategy=probes.Strategy(), context_budget=3000)),
     (probes.grade_probe, dict(answer="Godot is late.", key_points=["godot"])),
     (probes.probe_results, dict(run=a_run())),
@@ -160,7 +255,10 @@ CALLS = [
     (probes.whole_answer_share, dict(run=a_run())),
     (probes.global_quality, dict(question="Which team?", answer="Blue.")),
     (tokens.approx_tokens, dict(text="some text")),
-    (transcript.render_part, dict(role="user", part=types.Part.from_text(text="Hi"), max_output_chars=600)),
+    (
+        transcript.render_part,
+        dict(role="user", part=types.Part.from_text(text="Hi"), max_output_chars=600),
+    ),
     (transcript.transcript_text_of, dict(history=HISTORY, max_output_chars=600)),
     (ordering.stable_prefix_tokens, dict(request_a=["a", "b"], request_b=["a", "c"])),
     (ordering.request_lines, dict(system_instruction="Be brief.", contents=HISTORY)),
@@ -168,7 +266,10 @@ CALLS = [
     (keys.dotenv_path, dict(start=Path("."))),
     (keys.read_dotenv, dict(path=Path(".env"))),
     (session_bundles.usage_dict, dict(usage=USAGE)),
-    (session_bundles.Bundle, dict(turn=1, usage={"promptTokenCount": 10}, kind="turn", seconds=0.1, answer="Hi.")),
+    (
+        session_bundles.Bundle,
+        dict(turn=1, usage={"promptTokenCount": 10}, kind="turn", seconds=0.1, answer="Hi."),
+    ),
     (session_bundles.Recording, dict(name="r", config={}, bundles=[])),
     (session_bundles.save, dict(recording=a_run(), path="saved/run.jsonl")),
     (session_bundles.save_all, dict(recordings=[a_run()], folder="saved")),
@@ -182,35 +283,114 @@ CALLS = [
     (client.connect, dict(retry_attempts=1)),
     (client.plain, dict(contents=HISTORY)),
     (sources.cited_in, dict(text="As the Towards AI tutor article reports.")),
-    (AgentConfig, dict(context_budget=5000, compact_ratio=0.7, keep_recent_turns=3, max_turns=5, head_ratio=0.4,
-                       tool_output_max_chars=4000, session_token_cap=1000, mask_keep_last=3)),
+    (
+        AgentConfig,
+        dict(
+            context_budget=5000,
+            compact_ratio=0.7,
+            keep_recent_turns=3,
+            max_turns=5,
+            head_ratio=0.4,
+            tool_output_max_chars=4000,
+            session_token_cap=1000,
+            mask_keep_last=3,
+        ),
+    ),
     (agent_config.SessionConfig, dict(context_budget=5000, compact_ratio=0.7, keep_recent_turns=3)),
-    (TurnRecord, dict(turn=1, usage=USAGE, seconds=0.1, tool="read_file", args={"path": "a"}, result="x",
-                      edited=["a.py"], verdict=None, compacted=0, trigger="")),
-    (report.RunReport, dict(turns=[TurnRecord(1, USAGE)], status="finished", price=PRICE, history=HISTORY, store={})),
-    (loop.run_agent, dict(config=AgentConfig(max_turns=1), client=StandIn(), workdir=None, checkpoint=None,
-                          on_turn=None, task="Fix the tests.", on_damage="stop")),
+    (
+        TurnRecord,
+        dict(
+            turn=1,
+            usage=USAGE,
+            seconds=0.1,
+            tool="read_file",
+            args={"path": "a"},
+            result="x",
+            edited=["a.py"],
+            verdict=None,
+            compacted=0,
+            trigger="",
+        ),
+    ),
+    (
+        report.RunReport,
+        dict(
+            turns=[TurnRecord(1, USAGE)], status="finished", price=PRICE, history=HISTORY, store={}
+        ),
+    ),
+    (
+        loop.run_agent,
+        dict(
+            config=AgentConfig(max_turns=1),
+            client=StandIn(),
+            workdir=None,
+            checkpoint=None,
+            on_turn=None,
+            task="Fix the tests.",
+            on_damage="stop",
+        ),
+    ),
     (checkpoint.start_checkpoint, dict(path="fresh.jsonl", task="Fix the tests.")),
     (checkpoint.load_checkpoint, dict(path=a_checkpoint)),
     (checkpoint.open_checkpoint, dict(path=a_checkpoint, task="Fix the tests.", on_damage="stop")),
-    (checkpoint.append_turn, dict(path=a_checkpoint, contents=HISTORY[1:], record=TurnRecord(1, USAGE), history=None)),
+    (
+        checkpoint.append_turn,
+        dict(path=a_checkpoint, contents=HISTORY[1:], record=TurnRecord(1, USAGE), history=None),
+    ),
     (checkpoint.recover, dict(damage=a_damage, on_damage="resume")),
     (budgets.part_tokens, dict(part=types.Part.from_text(text="Hi"))),
-    (budgets.tool_tokens, dict(tools=[types.Tool(function_declarations=[types.FunctionDeclaration(name="f")])])),
+    (
+        budgets.tool_tokens,
+        dict(tools=[types.Tool(function_declarations=[types.FunctionDeclaration(name="f")])]),
+    ),
     (budgets.category_of, dict(content=HISTORY[0], part=HISTORY[0].parts[0])),
     (budgets.split_by_category, dict(system_instruction="Be brief.", tools=[], contents=HISTORY)),
     (budgets.check_allocations, dict(allocations={"history": 0.3})),
-    (triggers.next_action, dict(usage=USAGE_BY_CATEGORY, allocations={"history": 0.3}, window=8000, threshold=0.7,
-                                done=("mask",))),
-    (triggers.single_trigger, dict(usage=USAGE_BY_CATEGORY, allocations={}, window=8000, threshold=0.7, done=())),
-    (triggers.TriggerPolicy, dict(allocations={"history": 0.3}, window=8000, threshold=0.7,
-                                  split=budgets.split_by_category, decide=triggers.next_action)),
+    (
+        triggers.next_action,
+        dict(
+            usage=USAGE_BY_CATEGORY,
+            allocations={"history": 0.3},
+            window=8000,
+            threshold=0.7,
+            done=("mask",),
+        ),
+    ),
+    (
+        triggers.single_trigger,
+        dict(usage=USAGE_BY_CATEGORY, allocations={}, window=8000, threshold=0.7, done=()),
+    ),
+    (
+        triggers.TriggerPolicy,
+        dict(
+            allocations={"history": 0.3},
+            window=8000,
+            threshold=0.7,
+            split=budgets.split_by_category,
+            decide=triggers.next_action,
+        ),
+    ),
     (triggers.reductions, dict(policy=a_policy, action="mask")),
-    (partitioning.SubResult, dict(packages=("stock",), finished=True, edits={"a.py": "x"}, tokens=10, verdict="")),
+    (
+        partitioning.SubResult,
+        dict(packages=("stock",), finished=True, edits={"a.py": "x"}, tokens=10, verdict=""),
+    ),
     (partitioning.split_task, dict(subtasks=[("stock", 300)], window=1000, share=0.6)),
-    (partitioning.merge_results, dict(results=[partitioning.SubResult(("stock",), True)], partitions=[["stock"]])),
-    (coordinator.Coordination, dict(partitions=[["stock"]], results=[], merged=None, refused="", verdict="",
-                                    overhead_tokens=0)),
+    (
+        partitioning.merge_results,
+        dict(results=[partitioning.SubResult(("stock",), True)], partitions=[["stock"]]),
+    ),
+    (
+        coordinator.Coordination,
+        dict(
+            partitions=[["stock"]],
+            results=[],
+            merged=None,
+            refused="",
+            verdict="",
+            overhead_tokens=0,
+        ),
+    ),
     (coordinator.tokens_of, dict(report=report.RunReport())),
     (coordinator.input_and_output, dict(usage=USAGE)),
     (coordinator.passing, dict(verdict="6 passed")),
@@ -218,18 +398,44 @@ CALLS = [
     (coordinator.estimate_context, dict(packages=["stock"])),
     (coordinator.run_single, dict(packages=["stock"], config=ONE_TURN)),
     (coordinator.run_subagent, dict(packages=["stock"], config=ONE_TURN)),
-    (coordinator.plan, dict(packages=["stock", "grades"], window=8000, share=0.6, split=partitioning.split_task)),
-    (coordinator.coordinate, dict(partitions=[["stock"]], merge=partitioning.merge_results, config=ONE_TURN)),
+    (
+        coordinator.plan,
+        dict(packages=["stock", "grades"], window=8000, share=0.6, split=partitioning.split_task),
+    ),
+    (
+        coordinator.coordinate,
+        dict(partitions=[["stock"]], merge=partitioning.merge_results, config=ONE_TURN),
+    ),
     (coordinator.sweep, dict(max_subtasks=1, merge=partitioning.merge_results, config=ONE_TURN)),
     (coordinator.crossing, dict(rows=ROWS)),
-    (server_state.should_restart, dict(usage=server_state.Usage(total_input_tokens=10), budget=4000, ratio=0.7)),
+    (
+        server_state.should_restart,
+        dict(usage=server_state.Usage(total_input_tokens=10), budget=4000, ratio=0.7),
+    ),
     (server_state.usage_metadata, dict(usage=server_state.Usage(total_input_tokens=10))),
     (server_state.as_steps, dict(history=HISTORY)),
-    (server_state.ServerPlan, dict(name="restart", budget=4000, ratio=0.7, keep_recent_turns=1, summary_words=60,
-                                   policy_name="should_restart")),
+    (
+        server_state.ServerPlan,
+        dict(
+            name="restart",
+            budget=4000,
+            ratio=0.7,
+            keep_recent_turns=1,
+            summary_words=60,
+            policy_name="should_restart",
+        ),
+    ),
     (server_state.uploaded_tokens, dict(run=a_run())),
-    (server_state.run_server_session, dict(client=glass_box, plan=server_state.ServerPlan(), questions=0,
-                                           policy=server_state.should_restart, model="gemini-3.8-flash")),
+    (
+        server_state.run_server_session,
+        dict(
+            client=glass_box,
+            plan=server_state.ServerPlan(),
+            questions=0,
+            policy=server_state.should_restart,
+            model="gemini-3.8-flash",
+        ),
+    ),
     (capstone.measure, dict(strategy=probes.Strategy("full history"))),
     (capstone.verdict, dict(got=MEASURED, full=MEASURED)),
     (capstone.opening_config, dict(my_config=capstone.reference_config)),
@@ -258,8 +464,10 @@ CALLS = [
     (formats.omitted_line, dict(count=3)),
     (formats.index_entries, dict(index="- notes/a.md: Godot: my toolkit")),
     (retrieval.reciprocal_rank_fusion, dict(rankings=[["a", "b"], ["b", "c"]], k=60)),
-    *((fn, dict(passages=[("a", "Half up.", 0.5)], budget=100, count=len, min_score=0.1))
-      for fn in (retrieval.fill_budget, retrieval.check_fill_arguments)),
+    *(
+        (fn, dict(passages=[("a", "Half up.", 0.5)], budget=100, count=len, min_score=0.1))
+        for fn in (retrieval.fill_budget, retrieval.check_fill_arguments)
+    ),
     (retrieval.keyword_tokens, dict(texts=["Amounts round half up."])),
     (offload.build_index, dict(entries=[("notes/a.md", "Godot")], budget=1000, count=len)),
     (offload.describe, dict(text="My platform is Godot.", words=3)),
@@ -269,8 +477,12 @@ CALLS = [
     (memory.inject, dict(memories=[("platform", "Godot", 1)], budget=200, count=len)),
     (memory.looks_like_instruction, dict(value="Godot")),
     (checks.reference, dict(exercise_id="4.1")),
-    (scenarios.CodingTask, dict(name="copy", folder=scenarios.task_named("invoicing").folder, prompt="Fix it.",
-                                bugs=2)),
+    (
+        scenarios.CodingTask,
+        dict(
+            name="copy", folder=scenarios.task_named("invoicing").folder, prompt="Fix it.", bugs=2
+        ),
+    ),
     (scenarios.add_task, dict(task=scenarios.task_named("invoicing"))),
     (scenarios.task_named, dict(name="invoicing")),
     (scenarios.copy_task, dict(dest=empty_folder, task="invoicing")),
@@ -294,7 +506,8 @@ ACCEPTS = {
     # check and run_check take any answer: a wrong one is the rule it breaks, shown, never raised
     **{(fn, "fn"): ALL for fn in (checks.check, checks.run_check)},
     (loop.run_agent, "client"): {"None"},  # None: harness.connect()
-    # None: "its sub-agent never reported", and the documented answer is MergeRefused naming the partition
+    # None: "its sub-agent never reported", and the documented answer is MergeRefused naming the
+    # partition
     (partitioning.merge_results, "results"): {"list of None", "tuple of None"},
     # a cosine can be below 0: a negative floor keeps every passage of a dense search
     **{(fn, "min_score"): {"-1"} for fn in (retrieval.fill_budget, retrieval.check_fill_arguments)},
@@ -307,35 +520,79 @@ ACCEPTS = {
 # Every module of the harness package is swept, but for the packages and modules below, each with
 # why; within the rest, every public function and class is in CALLS or in NOT_SWEPT with why.
 NOT_SWEPT_PACKAGES = {
-    "harness.engine": "the glass box: its callers are HTTP requests, checked at the server's door "
-                      "(tests/test_engine_fuzz.py: no 5xx on any body)",
+    "harness.engine": (
+        "the glass box: its callers are HTTP requests, checked at the server's door "
+        "(tests/test_engine_fuzz.py: no 5xx on any body)"
+    ),
     "harness.widgets": "the panels a lesson cell draws, from results the swept functions made",
-    "harness.checks.lesson": "a check, reached through run_check(exercise_id, fn), swept with any fn",
+    "harness.checks.lesson": (
+        "a check, reached through run_check(exercise_id, fn), swept with any fn"
+    ),
     "harness.checks.compare": "the checks' comparison engine, reached through run_check",
-    "harness.checks.compaction_cases": "generated cases of checks 5.2 and 6.2, reached through run_check",
+    "harness.checks.compaction_cases": (
+        "generated cases of checks 5.2 and 6.2, reached through run_check"
+    ),
     "harness.checks.masking_cases": "generated cases of check 4.3, reached through run_check",
-    "harness.checks.docs": "writes the exercise tables of the docs at build time; no caller passes it anything",
-    "harness.plumbing.arguments": "the argument checks themselves: each raises by design (tests/test_checked.py)",
-    "harness.plumbing.jail": "the jail every command runs in: hostile calls are swept in tests/test_jail.py (h/jail)",
-    "harness.plumbing.warm_pytest": "the jail's warm pytest, started by Workspace (tests/test_warm_pytest.py)",
+    "harness.checks.docs": (
+        "writes the exercise tables of the docs at build time; no caller passes it anything"
+    ),
+    "harness.plumbing.arguments": (
+        "the argument checks themselves: each raises by design (tests/test_checked.py)"
+    ),
+    "harness.plumbing.jail": (
+        "the jail every command runs in: hostile calls are swept in tests/test_jail.py (h/jail)"
+    ),
+    "harness.plumbing.warm_pytest": (
+        "the jail's warm pytest, started by Workspace (tests/test_warm_pytest.py)"
+    ),
     "harness.plumbing.startup": "start-up hooks pytest and the kernel call, never a caller",
-    "harness.plumbing.sdk_models": "an import hook start-up installs into the SDK; no caller passes it anything",
-    "harness.plumbing.sessions_in_process": "the harness's own sessions' shortcut, called by run_session and "
-                                            "run_server_session with what they checked (tests/test_sessions_in_process.py)",
-    "harness.agent.reused_runs": "the Workspace run_agent makes offline, from arguments run_agent checked "
-                                 "(tests/test_reused_runs.py)",
-    "harness.tools": "the agent's tools, called with what a model wrote: never raise (tests/test_tools.py, h/jail)",
-    "harness.agent.checkpoint_lines": "load_checkpoint's readers of one line: damaged and re-signed lines are "
-                                      "swept through load_checkpoint (tests/test_checkpoint.py)",
+    "harness.plumbing.sdk_models": (
+        "an import hook start-up installs into the SDK; no caller passes it anything"
+    ),
+    "harness.plumbing.sessions_in_process": (
+        "the harness's own sessions' shortcut, called by run_session and "
+        "run_server_session with what they checked (tests/test_sessions_in_process.py)"
+    ),
+    "harness.agent.reused_runs": (
+        "the Workspace run_agent makes offline, from arguments run_agent checked "
+        "(tests/test_reused_runs.py)"
+    ),
+    "harness.tools": (
+        "the agent's tools, called with what a model wrote: never raise (tests/test_tools.py,"
+        " h/jail)"
+    ),
+    "harness.agent.checkpoint_lines": (
+        "load_checkpoint's readers of one line: damaged and re-signed lines are "
+        "swept through load_checkpoint (tests/test_checkpoint.py)"
+    ),
     "harness.agent.demo": "the `demo` command: swept in tests/test_cli_bad_input.py",
     "harness.__main__": "the command line: every command swept in tests/test_cli_bad_input.py",
-    **{f"harness.workbook.{name}": "a step of a `workbook` command, called with what its argparse parsed: the "
-                                   "command is swept in tests/test_cli_bad_input.py"
-       for name in ("build", "cell_merge", "check", "doctor", "execute", "link", "open_notebooks", "rebuild",
-                    "release", "reset", "update")},
-    **{f"harness.workbook.{name}": "grading (h/grading rewrites it): `workbook grade` is swept in "
-                                   "tests/test_cli_bad_input.py, hostile notebooks in tests/test_grade_*.py"
-       for name in ("grade", "gradebook", "guard", "runner", "sandbox", "restore", "verify")},
+    **{
+        f"harness.workbook.{name}": (
+            "a step of a `workbook` command, called with what its argparse parsed: the "
+            "command is swept in tests/test_cli_bad_input.py"
+        )
+        for name in (
+            "build",
+            "cell_merge",
+            "check",
+            "doctor",
+            "execute",
+            "link",
+            "open_notebooks",
+            "rebuild",
+            "release",
+            "reset",
+            "update",
+        )
+    },
+    **{
+        f"harness.workbook.{name}": (
+            "grading (h/grading rewrites it): `workbook grade` is swept in "
+            "tests/test_cli_bad_input.py, hostile notebooks in tests/test_grade_*.py"
+        )
+        for name in ("grade", "gradebook", "guard", "runner", "sandbox", "restore", "verify")
+    },
 }
 NOT_SWEPT = {
     "harness.plumbing.keys.api_key": "takes no argument",
@@ -343,30 +600,58 @@ NOT_SWEPT = {
     "harness.plumbing.client.is_offline": "takes no argument",
     "harness.plumbing.client.start_cold": "takes no argument",
     "harness.plumbing.client.mode_line": "takes no argument",
-    "harness.workbook.sources.Source": "a row of the sources table, built by the workbook, never by a lesson",
-    "harness.workbook.sources.sources_cell": "takes source keys as *args: swept in test_sources_cell_names_an_unknown_key",
-    "harness.models.Model": "a row of the model table, built by the workbook, never by a lesson (checks its fields)",
-    "harness.models.EmbeddingModel": "a row of the embedding models' table, built by the workbook (checks its fields)",
-    "harness.billing.PriceSheets": "the type of billing.PRICES, built by the workbook, never by a lesson",
+    "harness.workbook.sources.Source": (
+        "a row of the sources table, built by the workbook, never by a lesson"
+    ),
+    "harness.workbook.sources.sources_cell": (
+        "takes source keys as *args: swept in test_sources_cell_names_an_unknown_key"
+    ),
+    "harness.models.Model": (
+        "a row of the model table, built by the workbook, never by a lesson (checks its fields)"
+    ),
+    "harness.models.EmbeddingModel": (
+        "a row of the embedding models' table, built by the workbook (checks its fields)"
+    ),
+    "harness.billing.PriceSheets": (
+        "the type of billing.PRICES, built by the workbook, never by a lesson"
+    ),
     "harness.models.UnknownModel": "an exception class",
     "harness.models.live_models": "takes no argument",
     "harness.probes.course_sentences": "takes no argument",
     "harness.quizzes.known_lessons": "takes no argument",
-    "harness.plumbing.session_bundles.load": "reads a file; its path is swept through save, the same check",
-    "harness.plumbing.session_bundles.load_all": "reads a folder; its path is swept through save_all, the same check",
-    "harness.plumbing.session_bundles.from_run_report": "converts a RunReport; swept through its name in test_recordings_below",
-    "harness.agent.checkpoint.CheckpointDamaged": "an exception the loader raises, not built by a caller",
+    "harness.plumbing.session_bundles.load": (
+        "reads a file; its path is swept through save, the same check"
+    ),
+    "harness.plumbing.session_bundles.load_all": (
+        "reads a folder; its path is swept through save_all, the same check"
+    ),
+    "harness.plumbing.session_bundles.from_run_report": (
+        "converts a RunReport; swept through its name in test_recordings_below"
+    ),
+    "harness.agent.checkpoint.CheckpointDamaged": (
+        "an exception the loader raises, not built by a caller"
+    ),
     "harness.agent.checkpoint.Resumed": "what load_checkpoint returns, not built by a caller",
     "harness.agent.checkpoint.damaged_line": "the loop's own helper for a replay that fails",
-    "harness.agent.checkpoint.require_on_damage": "an argument check, like harness.plumbing.arguments",
+    "harness.agent.checkpoint.require_on_damage": (
+        "an argument check, like harness.plumbing.arguments"
+    ),
     "harness.context.Fit": "what fit_budget returns (a NamedTuple), not built by a caller",
-    "harness.usage.require_usage": "an argument check of the harness's own functions, like harness.plumbing.arguments",
+    "harness.usage.require_usage": (
+        "an argument check of the harness's own functions, like harness.plumbing.arguments"
+    ),
     "harness.billing.require_price": "an argument check, like harness.plumbing.arguments",
     "harness.models.require_model": "an argument check, like harness.plumbing.arguments",
-    "harness.checks.registered": "the loader behind reference and run_check, which check the exercise id",
+    "harness.checks.registered": (
+        "the loader behind reference and run_check, which check the exercise id"
+    ),
     "harness.billing.require_usages": "an argument check, like harness.plumbing.arguments",
-    "harness.scenarios.repairs.require_package": "an argument check, like harness.plumbing.arguments",
-    "harness.scenarios.repairs.require_packages": "an argument check, like harness.plumbing.arguments",
+    "harness.scenarios.repairs.require_package": (
+        "an argument check, like harness.plumbing.arguments"
+    ),
+    "harness.scenarios.repairs.require_packages": (
+        "an argument check, like harness.plumbing.arguments"
+    ),
     "harness.partitioning.MergeRefused": "an exception merge_results raises",
     "harness.capstone.scale": "takes no argument",
     "harness.capstone.full_history": "takes no argument",
@@ -376,11 +661,19 @@ NOT_SWEPT = {
     "harness.checks.exercises": "takes no argument",
     "harness.checks.ExerciseFailed": "the exception a check raises for a broken rule",
     "harness.checks.CheckResult": "what run_check returns, not built by a caller",
-    **{f"harness.checks.{name}": "the framework harness/checks/lesson*.py write checks with; a student calls "
-                                 "check, run_check and mine (swept)"
-       for name in ("Exercise", "exercise", "rule_name", "tried", "rule", "must_refuse", "call")},
-    "harness.scenarios.course.Passage": "a row of the course corpus (a NamedTuple), built by the scenario",
-    "harness.scenarios.course.script.Probe": "a row of the tutor's script (a NamedTuple), built by the scenario",
+    **{
+        f"harness.checks.{name}": (
+            "the framework harness/checks/lesson*.py write checks with; a student calls "
+            "check, run_check and mine (swept)"
+        )
+        for name in ("Exercise", "exercise", "rule_name", "tried", "rule", "must_refuse", "call")
+    },
+    "harness.scenarios.course.Passage": (
+        "a row of the course corpus (a NamedTuple), built by the scenario"
+    ),
+    "harness.scenarios.course.script.Probe": (
+        "a row of the tutor's script (a NamedTuple), built by the scenario"
+    ),
     "harness.scenarios.course.glass_box.Tutor": "the tutor's policy, instantiated by the glass box",
     "harness.scenarios.invoicing.Invoicing": "the task's policy, instantiated by the glass box",
     "harness.scenarios.shipping.Shipping": "the task's policy, instantiated by the glass box",
@@ -388,13 +681,17 @@ NOT_SWEPT = {
     "harness.scenarios.retrieval.retrieved_documents": "takes no argument",
     "harness.plumbing.recording.recording_setting": "takes no argument (reads WORKBOOK_RECORDING)",
     "harness.plumbing.recording.RecordingTransport": "an httpx transport recording_args builds",
-    "harness.plumbing.recording.AsyncRecordingTransport": "an httpx transport recording_args builds",
+    "harness.plumbing.recording.AsyncRecordingTransport": (
+        "an httpx transport recording_args builds"
+    ),
     "harness.plumbing.redaction.dotenv_files": "takes no argument",
     "harness.plumbing.redaction.secrets": "takes no argument",
     "harness.workbook.LessonsNotFound": "an exception find_workbook raises",
     "harness.workbook.Workbook": "what find_workbook returns, not built by a caller",
-    "harness.workbook.find_workbook": "looks for a workbook from a folder; what it finds (or LessonsNotFound) is "
-                                      "swept through every command in tests/test_cli_bad_input.py",
+    "harness.workbook.find_workbook": (
+        "looks for a workbook from a folder; what it finds (or LessonsNotFound) is "
+        "swept through every command in tests/test_cli_bad_input.py"
+    ),
     "harness.corpus_shell.installed_programs": "takes no argument",
     "harness.scenarios.library.MemoryProbe": "a row of the memory script (a NamedTuple)",
     "harness.scenarios.library.glass_box.Librarian": "the tutor's policy, made by the glass box",
@@ -404,17 +701,34 @@ NOT_SWEPT = {
     "harness.memory.Memory": "a fact as consolidate returns it (a NamedTuple)",
     # Lessons 12 and 13 reached this branch with its last merge of main; their exercise functions
     # and pure helpers are swept above, these are NOT swept yet (a known gap, to close next).
-    **{f"harness.{name}": "lesson 12 or 13, merged after this sweep: not swept yet"
-       for name in ("corpus_shell.CorpusShell", "retrieval.embed", "retrieval.SearchIndex",
-                    "retrieval.Knobs",
-                    "retrieval.hybrid_search", "retrieval.needle_recall", "offload.KnowledgeBase",
-                    "memory.MemoryStore", "library.LibraryPlan", "library.budget_plan",
-                    "library.run_library_session", "library.turn_prompts", "library.run_battery",
-                    "library.memory_probe_passed", "library.run_memory_sessions",
-                    "scenarios.library.library_tools", "scenarios.wiki.Needle",
-                    "scenarios.wiki.Wiki",
-                    "scenarios.wiki.card", "scenarios.wiki.clock", "scenarios.wiki.code_name",
-                    "scenarios.wiki.pick", "scenarios.wiki.topic_page")},
+    **{
+        f"harness.{name}": "lesson 12 or 13, merged after this sweep: not swept yet"
+        for name in (
+            "corpus_shell.CorpusShell",
+            "retrieval.embed",
+            "retrieval.SearchIndex",
+            "retrieval.Knobs",
+            "retrieval.hybrid_search",
+            "retrieval.needle_recall",
+            "offload.KnowledgeBase",
+            "memory.MemoryStore",
+            "library.LibraryPlan",
+            "library.budget_plan",
+            "library.run_library_session",
+            "library.turn_prompts",
+            "library.run_battery",
+            "library.memory_probe_passed",
+            "library.run_memory_sessions",
+            "scenarios.library.library_tools",
+            "scenarios.wiki.Needle",
+            "scenarios.wiki.Wiki",
+            "scenarios.wiki.card",
+            "scenarios.wiki.clock",
+            "scenarios.wiki.code_name",
+            "scenarios.wiki.pick",
+            "scenarios.wiki.topic_page",
+        )
+    },
 }
 
 
@@ -422,8 +736,11 @@ def _exempt(module_name: str) -> bool:
     return any(module_name.startswith(prefix) for prefix in NOT_SWEPT_PACKAGES)
 
 
-MODULES = [importlib.import_module(info.name) for info in pkgutil.walk_packages(harness.__path__, "harness.")
-           if not _exempt(info.name)]
+MODULES = [
+    importlib.import_module(info.name)
+    for info in pkgutil.walk_packages(harness.__path__, "harness.")
+    if not _exempt(info.name)
+]
 
 
 CPU_SECONDS = 2
@@ -459,7 +776,9 @@ def fits(value, kind) -> bool:
     if kind is int:
         return isinstance(value, int) and not isinstance(value, bool)
     if kind is float:
-        return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+        return (
+            isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+        )
     if kind is str:
         return isinstance(value, str)
     if origin in (Callable, typing.Callable) or kind in (Callable, typing.Callable):
@@ -470,8 +789,9 @@ def fits(value, kind) -> bool:
         if len(args) == 2 and args[1] is Ellipsis:
             return all(fits(item, args[0]) for item in value)
         return len(args) == len(value) and all(fits(item, arg) for item, arg in zip(value, args))
-    if origin in (list, set, frozenset) or (origin is not None and issubclass(origin, Iterable)
-                                            and not issubclass(origin, Mapping)):
+    if origin in (list, set, frozenset) or (
+        origin is not None and issubclass(origin, Iterable) and not issubclass(origin, Mapping)
+    ):
         if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
             return False
         return not args or all(fits(item, args[0]) for item in value)
@@ -485,7 +805,8 @@ def fits(value, kind) -> bool:
 
 
 def must_refuse(fn, name: str, value, label: str) -> bool:
-    """True when the documentation of `name` does not admit `value`: then only a clear error will do."""
+    """True when the documentation of `name` does not admit `value`: then only a clear error will
+    do."""
     if label in ACCEPTS.get((fn, name), ()):
         return False
     hints = _hints(fn)
@@ -509,18 +830,24 @@ def _ready(good: dict, folder: Path) -> dict:
 
 @pytest.mark.parametrize("fn, good, name, value, label", list(sweep()))
 def test_bad_values_get_a_clear_error_at_once(fn, good, name, value, label, monkeypatch, tmp_path):
-    monkeypatch.delenv("WORKBOOK_CHECKS_RAISE", raising=False)  # check() shows a failed answer, never raises
+    monkeypatch.delenv(
+        "WORKBOOK_CHECKS_RAISE", raising=False
+    )  # check() shows a failed answer, never raises
     monkeypatch.chdir(tmp_path)  # a path-shaped value lands here, never in the project
-    # CPU seconds, not wall seconds: a loop that never ends spends them, a machine under load does not
-    # (wall time failed this test by chance at a load of 20 on 2 cores).
+    # CPU seconds, not wall seconds: a loop that never ends spends them, a machine under load does
+    # not (wall time failed this test by chance at a load of 20 on 2 cores).
     previous = signal.signal(signal.SIGPROF, _alarm)
     call = f"{fn.__name__}({name}={value!r})"
     signal.setitimer(signal.ITIMER_PROF, CPU_SECONDS)
     try:
         result = fn(**{**_ready(good, tmp_path), name: value})
     except (ValueError, TypeError) as error:
-        documented = label in ACCEPTS.get((fn, name), ())  # a documented value: its documented refusal
-        assert documented or name in str(error), f"{call}: the message does not name {name!r}: {error}"
+        documented = label in ACCEPTS.get(
+            (fn, name), ()
+        )  # a documented value: its documented refusal
+        assert documented or name in str(error), (
+            f"{call}: the message does not name {name!r}: {error}"
+        )
         return
     except Slow:
         pytest.fail(f"{call} spent over {CPU_SECONDS} CPU-s: a count must be bounded")
@@ -529,7 +856,9 @@ def test_bad_values_get_a_clear_error_at_once(fn, good, name, value, label, monk
     finally:
         signal.setitimer(signal.ITIMER_PROF, 0)
         signal.signal(signal.SIGPROF, previous)
-    assert not must_refuse(fn, name, value, label), f"{call} returned {result!r}: a wrong value passed silently"
+    assert not must_refuse(fn, name, value, label), (
+        f"{call} returned {result!r}: a wrong value passed silently"
+    )
     returns = _hints(fn).get("return")
     if returns is not None and not inspect.isclass(fn):
         assert fits(result, returns), f"{call} returned {result!r}, not the documented {returns}"
@@ -543,17 +872,30 @@ def test_the_good_arguments_of_the_sweep_are_good(fn, good, monkeypatch, tmp_pat
 
 def test_every_public_function_of_the_harness_is_swept():
     swept = {f"{fn.__module__}.{fn.__qualname__}" for fn, *_ in CALLS}
-    public = {f"{module.__name__}.{name}" for module in MODULES for name, value in vars(module).items()
-              if not name.startswith("_") and (inspect.isfunction(value) or inspect.isclass(value))
-              and value.__module__ == module.__name__}
+    public = {
+        f"{module.__name__}.{name}"
+        for module in MODULES
+        for name, value in vars(module).items()
+        if not name.startswith("_")
+        and (inspect.isfunction(value) or inspect.isclass(value))
+        and value.__module__ == module.__name__
+    }
     missing = sorted(public - swept - set(NOT_SWEPT))
-    assert not missing, f"public functions nobody sweeps (add them to CALLS, or to NOT_SWEPT with why): {missing}"
+    assert not missing, (
+        f"public functions nobody sweeps (add them to CALLS, or to NOT_SWEPT with why): {missing}"
+    )
     assert not set(NOT_SWEPT) - public, "NOT_SWEPT names something that is no longer public"
     every = {info.name for info in pkgutil.walk_packages(harness.__path__, "harness.")}
-    assert all(any(name.startswith(prefix) for name in every) for prefix in NOT_SWEPT_PACKAGES), \
+    assert all(any(name.startswith(prefix) for name in every) for prefix in NOT_SWEPT_PACKAGES), (
         "NOT_SWEPT_PACKAGES names a module that is gone"
+    )
     exported = {name for name in harness.__all__ if callable(getattr(harness, name))}
-    assert exported <= {"connect", "is_offline", "mode_line", "start_cold"}, "a new harness export: sweep it"
+    assert exported <= {
+        "connect",
+        "is_offline",
+        "mode_line",
+        "start_cold",
+    }, "a new harness export: sweep it"
 
 
 def test_a_string_is_never_taken_for_a_list():
@@ -579,35 +921,38 @@ def test_the_named_crashes_are_clear_errors():
 def test_the_calls_issue_19_named_are_clear_errors():
     """Each of these returned a wrong answer or raised AttributeError before."""
     with pytest.raises(TypeError, match="usage must be a response's usage_metadata"):
-        billing.bill("abc", PRICE)                       # was 0.0
+        billing.bill("abc", PRICE)  # was 0.0
     with pytest.raises(TypeError, match="usage"):
-        usage.token_count(None, "prompt_token_count")    # was 0
+        usage.token_count(None, "prompt_token_count")  # was 0
     with pytest.raises(TypeError, match="usage"):
-        billing.cache_hit_rate(object())                 # was 0.0
+        billing.cache_hit_rate(object())  # was 0.0
     with pytest.raises(TypeError, match="text must be a string, got None"):
-        tokens.approx_tokens(None)                       # was 0
+        tokens.approx_tokens(None)  # was 0
     with pytest.raises((TypeError, ValueError), match="Price: input"):
-        models.Price(input=-1, cached_input=math.nan, output=None)   # was accepted
+        models.Price(input=-1, cached_input=math.nan, output=None)  # was accepted
     with pytest.raises(ValueError, match="cached_input"):
         models.Price(input=1, cached_input=math.nan, output=1)
     with pytest.raises(TypeError, match="output"):
         models.Price(input=1, cached_input=0, output=None)
     with pytest.raises(TypeError, match="prices must be a dict"):
-        billing.rebill([], prices=5)                     # was AttributeError
+        billing.rebill([], prices=5)  # was AttributeError
     with pytest.raises(TypeError, match="client must be a client with models.generate_content"):
-        probes.run_session(None, probes.Strategy(), 0)   # was AttributeError
+        probes.run_session(None, probes.Strategy(), 0)  # was AttributeError
     with pytest.raises(TypeError, match="strategies must be a dict"):
-        probes.run_battery(StandIn(), strategies=5)      # was AttributeError
+        probes.run_battery(StandIn(), strategies=5)  # was AttributeError
     with pytest.raises(ValueError, match="key_points must name at least one"):
-        probes.grade_probe("Godot.", [])                 # was True
+        probes.grade_probe("Godot.", [])  # was True
     with pytest.raises(ValueError, match="usage has no field 'prompt'"):
-        billing.bill({"prompt": 1000}, PRICE)            # was 0.0
+        billing.bill({"prompt": 1000}, PRICE)  # was 0.0
 
 
 def test_the_pinned_contract_still_holds_for_correct_calls():
-    """DESIGN.md's contract: None fields count 0, a list of usages bills as its sum, '' counts 0 tokens."""
+    """DESIGN.md's contract: None fields count 0, a list of usages bills as its sum, '' counts 0
+    tokens."""
     sparse = types.GenerateContentResponseUsageMetadata(prompt_token_count=500)
-    assert billing.bill(sparse, {"input": 0.3, "cached_input": 0.03, "output": 2.5}) == pytest.approx(0.00015)
+    assert billing.bill(
+        sparse, {"input": 0.3, "cached_input": 0.03, "output": 2.5}
+    ) == pytest.approx(0.00015)
     assert billing.bill([sparse, sparse], PRICE) == pytest.approx(2 * billing.bill(sparse, PRICE))
     assert billing.bill([], PRICE) == 0.0 and billing.cache_hit_rate([]) == 0.0
     assert billing.bill({"promptTokenCount": 500}, PRICE) == billing.bill(sparse, PRICE)
@@ -637,8 +982,13 @@ def test_workspace_and_run_agent_check_their_arguments(tmp_path):
         Workspace(None)
     with pytest.raises(ValueError, match="root"):
         Workspace(tmp_path / "missing")
-    for kwargs, name in ((dict(config="fast"), "config"), (dict(on_turn=5), "on_turn"), (dict(task=""), "task"),
-                         (dict(on_damage="skip"), "on_damage"), (dict(checkpoint=5), "checkpoint"),
-                         (dict(client=5), "client")):
+    for kwargs, name in (
+        (dict(config="fast"), "config"),
+        (dict(on_turn=5), "on_turn"),
+        (dict(task=""), "task"),
+        (dict(on_damage="skip"), "on_damage"),
+        (dict(checkpoint=5), "checkpoint"),
+        (dict(client=5), "client"),
+    ):
         with pytest.raises((TypeError, ValueError), match=name):
             loop.run_agent(**kwargs)

@@ -1,4 +1,5 @@
 """The small shared pieces: the token counter, the transcript and the connection's mode."""
+
 import pytest
 from google.genai import types
 
@@ -8,11 +9,17 @@ from harness.transcript import transcript_text_of
 
 
 class TestApproxTokens:
-    @pytest.mark.parametrize("text, tokens", [
-        ("", 0), ("cat", 1), ("cats", 1), ("kitten", 2),  # a token per started 4 letters
-        ("a, b.", 4),                                                 # each symbol is a token
-        ("Invoices round half-up to the cent.", 11),
-    ])
+    @pytest.mark.parametrize(
+        "text, tokens",
+        [
+            ("", 0),
+            ("cat", 1),
+            ("cats", 1),
+            ("kitten", 2),  # a token per started 4 letters
+            ("a, b.", 4),  # each symbol is a token
+            ("Invoices round half-up to the cent.", 11),
+        ],
+    )
     def test_counts(self, text, tokens):
         assert approx_tokens(text) == tokens
 
@@ -32,17 +39,37 @@ class TestApproxTokens:
 
 class TestTranscript:
     def history(self, output="6 passed"):
-        return [types.Content(role="user", parts=[types.Part.from_text(text="Fix it.")]),
-                types.Content(role="model", parts=[types.Part.from_function_call(name="run_command", args={"command": "pytest"})]),
-                types.Content(role="user", parts=[types.Part.from_function_response(name="run_command", response={"output": output})])]
+        return [
+            types.Content(role="user", parts=[types.Part.from_text(text="Fix it.")]),
+            types.Content(
+                role="model",
+                parts=[
+                    types.Part.from_function_call(name="run_command", args={"command": "pytest"})
+                ],
+            ),
+            types.Content(
+                role="user",
+                parts=[
+                    types.Part.from_function_response(
+                        name="run_command", response={"output": output}
+                    )
+                ],
+            ),
+        ]
 
     def test_one_entry_per_part_in_order(self):
         assert transcript_text_of(self.history()).splitlines() == [
-            "user: Fix it.", 'model called run_command({"command": "pytest"})', "tool run_command returned: 6 passed"]
+            "user: Fix it.",
+            'model called run_command({"command": "pytest"})',
+            "tool run_command returned: 6 passed",
+        ]
 
     def test_long_outputs_are_cut_and_say_so(self):
         text = transcript_text_of(self.history("x" * 1000), max_output_chars=600)
-        assert "x" * 240 + "\n[... 400 characters omitted ...]\n" + "x" * 360 in text and "x" * 361 not in text
+        assert (
+            "x" * 240 + "\n[... 400 characters omitted ...]\n" + "x" * 360 in text
+            and "x" * 361 not in text
+        )
 
     def test_a_cut_log_keeps_its_verdict(self):
         log = "test_a PASSED\n" * 100 + "=== 1 failed, 5 passed in 0.02s ==="

@@ -1,22 +1,37 @@
 """harness.billing: the bill, the break-even price, storage rent, the perfect-cache floor."""
+
 from types import SimpleNamespace
 
 import pytest
 from google.genai import types
 
-from harness.billing import (PRICES, Price, bill, break_even_cached_price, cache_hit_rate, perfect_cache_floor,
-                             rebill, storage_cost)
+from harness.billing import (
+    PRICES,
+    Price,
+    bill,
+    break_even_cached_price,
+    cache_hit_rate,
+    perfect_cache_floor,
+    rebill,
+    storage_cost,
+)
 
 FLASH = PRICES["gemini-2.5-flash"]
 
 
 def usage(prompt=None, cached=None, output=None, thoughts=None):
-    return types.GenerateContentResponseUsageMetadata(prompt_token_count=prompt, cached_content_token_count=cached,
-                                                      candidates_token_count=output, thoughts_token_count=thoughts)
+    return types.GenerateContentResponseUsageMetadata(
+        prompt_token_count=prompt,
+        cached_content_token_count=cached,
+        candidates_token_count=output,
+        thoughts_token_count=thoughts,
+    )
 
 
 def test_cached_tokens_are_part_of_the_prompt_and_billed_at_the_cached_rate():
-    assert bill(usage(10_000, 8_000, 200), FLASH) == pytest.approx((2_000 * 0.30 + 8_000 * 0.03 + 200 * 2.50) / 1e6)
+    assert bill(usage(10_000, 8_000, 200), FLASH) == pytest.approx(
+        (2_000 * 0.30 + 8_000 * 0.03 + 200 * 2.50) / 1e6
+    )
 
 
 def test_thinking_bills_as_output_and_missing_fields_count_as_zero():
@@ -26,7 +41,11 @@ def test_thinking_bills_as_output_and_missing_fields_count_as_zero():
 
 def test_a_price_may_be_a_dict_an_object_or_a_price_and_a_missing_rate_says_which():
     rates = {"input": 0.30, "cached_input": 0.03, "output": 2.50}
-    assert bill(usage(1000), rates) == bill(usage(1000), SimpleNamespace(**rates)) == bill(usage(1000), FLASH)
+    assert (
+        bill(usage(1000), rates)
+        == bill(usage(1000), SimpleNamespace(**rates))
+        == bill(usage(1000), FLASH)
+    )
     with pytest.raises(ValueError, match="cached_input"):
         bill(usage(1000), {"input": 0.3, "output": 2.5})
 
@@ -34,7 +53,9 @@ def test_a_price_may_be_a_dict_an_object_or_a_price_and_a_missing_rate_says_whic
 def test_a_list_of_usages_and_recorded_camelcase_dicts_bill_as_their_sum():
     calls = [usage(1000, 0, 10), usage(2000, 1000, 20)]
     assert bill(calls, FLASH) == pytest.approx(sum(bill(u, FLASH) for u in calls))
-    assert bill({"promptTokenCount": 1000, "candidatesTokenCount": 10}, FLASH) == bill(calls[0], FLASH)
+    assert bill({"promptTokenCount": 1000, "candidatesTokenCount": 10}, FLASH) == bill(
+        calls[0], FLASH
+    )
 
 
 def test_break_even_is_where_the_two_cost_lines_cross():
@@ -76,20 +97,36 @@ def test_price_for_follows_the_workbook_model(monkeypatch):
 
     assert price_for() is PRICES[harness.MODEL]
     monkeypatch.setattr(harness, "MODEL", "gemini-2.5-pro")
-    assert price_for() is PRICES["gemini-2.5-pro"] and price_for("models/gemini-2.5-flash") is PRICES["gemini-2.5-flash"]
+    assert (
+        price_for() is PRICES["gemini-2.5-pro"]
+        and price_for("models/gemini-2.5-flash") is PRICES["gemini-2.5-flash"]
+    )
     with pytest.raises(ValueError, match="Add a row"):
         price_for("gemini-9-ultra")
 
 
-@pytest.mark.parametrize("asked", ["gemini-3.7-flash", "gemini-3.5-flash", "gemini-flash-latest",
-                                   "gemini-flash-lite-latest", "gemini-pro-latest", "models/gemini-3.7-flash"])
+@pytest.mark.parametrize(
+    "asked",
+    [
+        "gemini-3.7-flash",
+        "gemini-3.5-flash",
+        "gemini-flash-latest",
+        "gemini-flash-lite-latest",
+        "gemini-pro-latest",
+        "models/gemini-3.7-flash",
+    ],
+)
 def test_a_routed_id_or_alias_is_priced_as_the_model_gemini_serves_for_it(asked, monkeypatch):
     import harness
     from harness.billing import PRICE_SHEETS, price_for, priced_model
     from harness.models import model_row
 
     served = model_row(asked).id
-    assert priced_model(asked) == served and price_for(asked) is PRICES[served] and PRICES[asked] is PRICES[served]
+    assert (
+        priced_model(asked) == served
+        and price_for(asked) is PRICES[served]
+        and PRICES[asked] is PRICES[served]
+    )
     monkeypatch.setattr(harness, "MODEL", asked)
     assert price_for() is PRICES[served]
     assert asked not in PRICE_SHEETS and asked not in PRICES  # the menus list each sheet once
@@ -102,11 +139,15 @@ def test_a_session_on_a_routed_workbook_model_bills_from_its_first_call(tmp_path
     import subprocess
     import sys
 
-    program = ("from harness.agent import AgentConfig, run_agent\n"
-               "report = run_agent(AgentConfig(max_turns=2))\n"
-               "print(f'{report.cost:.9f}', report.turns[0].usage.prompt_token_count)\n")
+    program = (
+        "from harness.agent import AgentConfig, run_agent\n"
+        "report = run_agent(AgentConfig(max_turns=2))\n"
+        "print(f'{report.cost:.9f}', report.turns[0].usage.prompt_token_count)\n"
+    )
     env = {**os.environ, "WORKBOOK_MODEL": "gemini-3.7-flash", "WORKBOOK_OFFLINE": "1"}
-    done = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True, text=True, cwd=tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-c", program], env=env, capture_output=True, text=True, cwd=tmp_path
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     cost, prompt = done.stdout.split()
     assert float(cost) > 0 and int(prompt) > 0

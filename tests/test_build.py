@@ -1,4 +1,5 @@
 """The lesson build: solution markers become stubs, and lessons/ follows solutions/."""
+
 import json
 
 import pytest
@@ -7,28 +8,45 @@ from harness.workbook import build as lesson_build
 
 
 def notebook(*sources, tags=None):
-    cells = [{"cell_type": "code", "metadata": {"tags": tags or []}, "source": s, "outputs": [{"x": 1}],
-              "execution_count": 3} for s in sources]
+    cells = [
+        {
+            "cell_type": "code",
+            "metadata": {"tags": tags or []},
+            "source": s,
+            "outputs": [{"x": 1}],
+            "execution_count": 3,
+        }
+        for s in sources
+    ]
     return {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
 
 
 class TestStubbing:
     def test_solution_body_becomes_stub_keeping_indentation(self):
         source = "def f(x):\n    ### BEGIN SOLUTION 4.1\n    return x + 1\n    ### END SOLUTION\n"
-        assert lesson_build.stub_source(source) == (
-            'def f(x):\n    # YOUR CODE HERE\n    raise NotImplementedError("Exercise 4.1")\n')
+        assert (
+            lesson_build.stub_source(source)
+            == 'def f(x):\n    # YOUR CODE HERE\n    raise NotImplementedError("Exercise 4.1")\n'
+        )
 
     def test_code_outside_markers_is_kept(self):
         source = "import os\n### BEGIN SOLUTION 1.2\nx = 1\n### END SOLUTION\nprint(x)"
         stubbed = lesson_build.stub_source(source)
-        assert stubbed.startswith("import os\n") and stubbed.endswith("print(x)") and "x = 1" not in stubbed
+        assert (
+            stubbed.startswith("import os\n")
+            and stubbed.endswith("print(x)")
+            and "x = 1" not in stubbed
+        )
 
-    @pytest.mark.parametrize("source, complaint", [
-        ("### BEGIN SOLUTION\nx\n### END SOLUTION", "needs an exercise id"),
-        ("### BEGIN SOLUTION 1.1\nx", "never closed"),
-        ("x\n### END SOLUTION", "without a BEGIN"),
-        ("### BEGIN SOLUTION 1.1\n### BEGIN SOLUTION 1.2\n### END SOLUTION", "inside another"),
-    ])
+    @pytest.mark.parametrize(
+        "source, complaint",
+        [
+            ("### BEGIN SOLUTION\nx\n### END SOLUTION", "needs an exercise id"),
+            ("### BEGIN SOLUTION 1.1\nx", "never closed"),
+            ("x\n### END SOLUTION", "without a BEGIN"),
+            ("### BEGIN SOLUTION 1.1\n### BEGIN SOLUTION 1.2\n### END SOLUTION", "inside another"),
+        ],
+    )
     def test_malformed_markers_are_named(self, source, complaint):
         with pytest.raises(lesson_build.BuildError, match=complaint):
             lesson_build.stub_source(source, "03_x.ipynb, cell 4")
@@ -73,12 +91,19 @@ def test_every_solution_has_a_lesson_and_no_lesson_is_orphaned():
     assert solutions == lessons
 
 
-@pytest.mark.parametrize("path", sorted(lesson_build.SOLUTIONS.glob("*.ipynb")) + sorted(
-    p for p in lesson_build.LESSONS.glob("*.ipynb") if ".backup-" not in p.name), ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize(
+    "path",
+    sorted(lesson_build.SOLUTIONS.glob("*.ipynb"))
+    + sorted(p for p in lesson_build.LESSONS.glob("*.ipynb") if ".backup-" not in p.name),
+    ids=lambda p: f"{p.parent.name}/{p.name}",
+)
 def test_notebooks_are_valid_and_committed_without_outputs(path):
     import nbformat
 
     notebook = nbformat.read(path, as_version=4)
     nbformat.validate(notebook)
-    assert all(not c.get("outputs") and c.get("execution_count") is None
-               for c in notebook.cells if c.cell_type == "code"), f"{path.name}: clear its outputs before committing"
+    assert all(
+        not c.get("outputs") and c.get("execution_count") is None
+        for c in notebook.cells
+        if c.cell_type == "code"
+    ), f"{path.name}: clear its outputs before committing"

@@ -6,16 +6,30 @@ shares from all tail to all head, both truncation modes and the knobs that chang
 (a timestamp, a session cap that stops early). Every one is over the window or misses a fact;
 compaction configurations, including the reference, meet it.
 """
+
 import itertools
 
 import pytest
 
-from harness.capstone import OPENING, WINDOW, full_history, measure, opening_config, reference_config, verdict
+from harness.capstone import (
+    OPENING,
+    WINDOW,
+    full_history,
+    measure,
+    opening_config,
+    reference_config,
+    verdict,
+)
 from harness.probes import STRATEGIES, Strategy, with_knobs
 
 CAPS = (1, 100, 400, 1_200, 2_400)
 # (mode, head share): head_only ignores the share (it keeps the head only).
-SHARES = (("head_only", 0.4), ("head_and_tail", 0.0), ("head_and_tail", 0.4), ("head_and_tail", 0.75))
+SHARES = (
+    ("head_only", 0.4),
+    ("head_and_tail", 0.0),
+    ("head_and_tail", 0.4),
+    ("head_and_tail", 0.75),
+)
 
 
 def missed(strategy) -> list[str]:
@@ -25,21 +39,35 @@ def missed(strategy) -> list[str]:
 @pytest.mark.parametrize("cap, mode_share", list(itertools.product(CAPS, SHARES)))
 def test_no_cap_head_share_or_mode_fits_the_window_without_compaction(cap, mode_share):
     mode, share = mode_share
-    strategy = Strategy("capped", truncate=True, tool_output_max_chars=cap, truncation_mode=mode, head_ratio=share)
+    strategy = Strategy(
+        "capped", truncate=True, tool_output_max_chars=cap, truncation_mode=mode, head_ratio=share
+    )
     assert measure(strategy)["largest request"] > WINDOW
 
 
-@pytest.mark.parametrize("knobs", [dict(truncate=False), dict(timestamp_in_system=True, tool_output_max_chars=1),
-                                   dict(tool_output_max_chars=1, session_token_cap=10_000),
-                                   dict(tool_output_max_chars=1, session_token_cap=25_000)])
+@pytest.mark.parametrize(
+    "knobs",
+    [
+        dict(truncate=False),
+        dict(timestamp_in_system=True, tool_output_max_chars=1),
+        dict(tool_output_max_chars=1, session_token_cap=10_000),
+        dict(tool_output_max_chars=1, session_token_cap=25_000),
+    ],
+)
 def test_other_knobs_without_compaction_miss_the_target(knobs):
-    assert missed(Strategy("other", **{"truncate": True} | knobs))  # a session cap stops before a probe: recall missed
+    assert missed(
+        Strategy("other", **{"truncate": True} | knobs)
+    )  # a session cap stops before a probe: recall missed
 
 
 def test_compaction_meets_the_target_and_the_shipped_strategies_do_not():
     assert missed(reference_config()) == []
-    assert missed(with_knobs(reference_config(), tool_output_max_chars=600)) == []  # there are others
-    assert all(missed(strategy) for strategy in STRATEGIES.values())  # copying one of them is not an answer
+    assert (
+        missed(with_knobs(reference_config(), tool_output_max_chars=600)) == []
+    )  # there are others
+    assert all(
+        missed(strategy) for strategy in STRATEGIES.values()
+    )  # copying one of them is not an answer
 
 
 def test_the_panel_opens_on_a_configuration_that_misses_the_target():
@@ -59,4 +87,6 @@ def test_the_panel_opens_on_a_configuration_that_misses_the_target():
 def test_help_strategy_describes_every_knob():
     from dataclasses import fields
 
-    assert [f.name for f in fields(Strategy) if f.name != "name" and f.name not in Strategy.__doc__] == []
+    assert [
+        f.name for f in fields(Strategy) if f.name != "name" and f.name not in Strategy.__doc__
+    ] == []

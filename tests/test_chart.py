@@ -26,8 +26,9 @@ def bars(*heights) -> go.Figure:
 def test_a_chart_shows_one_figure_and_show_replaces_it():
     chart = Chart(bars(3, 4))
     (output,) = chart.outputs
-    assert output["output_type"] == "display_data" and output["data"]["text/plain"] == (
-        "plotly chart: 1 trace(s)"
+    assert (
+        output["output_type"] == "display_data"
+        and output["data"]["text/plain"] == "plotly chart: 1 trace(s)"
     )
     assert output["data"][MIMETYPE]["data"][0]["y"] == [3, 4]
     chart.show(bars(5, 6, 7))

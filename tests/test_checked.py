@@ -63,8 +63,15 @@ def test_one_compact_call_checks_its_history_once(monkeypatch):
 
     monkeypatch.setattr(arguments, "require_contents", counting)
     say = context.as_content
-    history = [say("user", "Fix the tests."), say("model", "a"), say("user", "b"), say("model", "c"),
-               say("user", "d"), say("model", "e"), say("user", "f")]
+    history = [
+        say("user", "Fix the tests."),
+        say("model", "a"),
+        say("user", "b"),
+        say("model", "c"),
+        say("user", "d"),
+        say("model", "e"),
+        say("user", "f"),
+    ]
     new, folded = compaction.compact(history, 1, lambda text: "**Changes made:** none")
     assert folded == 4 and seen == ["history"]
     compaction.safe_split_points(history)
@@ -73,4 +80,6 @@ def test_one_compact_call_checks_its_history_once(monkeypatch):
 
 def test_a_history_of_the_wrong_things_names_the_message():
     with pytest.raises(TypeError, match=r"history\[1\] must be a types.Content"):
-        compaction.compact([context.as_content("user", "x"), types.Part.from_text(text="y")], 1, str)
+        compaction.compact(
+            [context.as_content("user", "x"), types.Part.from_text(text="y")], 1, str
+        )

@@ -1,4 +1,5 @@
 """The check framework: one line on a pass; a named rule and a hint on a failure."""
+
 import pytest
 
 from harness import checks
@@ -57,8 +58,15 @@ def test_the_pinned_exercises_are_all_registered():
 
 
 def test_each_result_lists_the_rules_its_check_tried():
-    passed, failed = checks.run_check("4.2", reference("4.2")), checks.run_check("4.2", lambda output: None)
-    assert passed.rules and all(r["passed"] for r in passed.rules) and passed.to_dict()["rules"] == passed.rules
+    passed, failed = (
+        checks.run_check("4.2", reference("4.2")),
+        checks.run_check("4.2", lambda output: None),
+    )
+    assert (
+        passed.rules
+        and all(r["passed"] for r in passed.rules)
+        and passed.to_dict()["rules"] == passed.rules
+    )
     assert failed.rules[-1] == {"name": failed.rules[-1]["name"], "passed": False}
     assert len({r["name"] for r in passed.rules}) == len(passed.rules)  # one entry per rule
 
@@ -77,7 +85,9 @@ def _interrupted(text, max_chars=4000, head_ratio=0.4):
     raise KeyboardInterrupt  # what Kernel > Interrupt raises inside the running check
 
 
-@pytest.mark.parametrize("answer, words", [(_loops, "did not finish within 1 s"), (_interrupted, "interrupted")])
+@pytest.mark.parametrize(
+    "answer, words", [(_loops, "did not finish within 1 s"), (_interrupted, "interrupted")]
+)
 def test_a_check_that_loops_or_is_interrupted_ends_with_its_one_line(answer, words):
     result = checks.run_check("4.1", answer, time_limit=1)
     assert result.status == checks.ERROR and words in result.rule and "\n" not in result.line()
@@ -91,10 +101,15 @@ def test_mine_uses_the_students_function_only_once_it_passes(capsys):
         return None
 
     assert checks.mine("4.2", right) is right
-    assert capsys.readouterr().out.strip() == "Exercise 4.2 passes: using your extract_verdict from here on."
+    assert (
+        capsys.readouterr().out.strip()
+        == "Exercise 4.2 passes: using your extract_verdict from here on."
+    )
     assert checks.mine("4.2", wrong) is reference("4.2")
-    assert capsys.readouterr().out.strip() == ("Your wrong does not pass 4.2 yet: the cells below use the harness's "
-                                               "extract_verdict.")
+    assert (
+        capsys.readouterr().out.strip()
+        == "Your wrong does not pass 4.2 yet: the cells below use the harness's extract_verdict."
+    )
 
 
 def test_the_time_limit_stops_a_loop_inside_a_kernel(tmp_path):
@@ -102,11 +117,15 @@ def test_the_time_limit_stops_a_loop_inside_a_kernel(tmp_path):
     import nbformat
     from nbclient import NotebookClient
 
-    cell = ("from harness.checks import run_check\n"
-            "def loops(text, max_chars=4000, head_ratio=0.4):\n    while True:\n        pass\n"
-            "print(run_check('4.1', loops, time_limit=1).status)")
+    cell = (
+        "from harness.checks import run_check\n"
+        "def loops(text, max_chars=4000, head_ratio=0.4):\n    while True:\n        pass\n"
+        "print(run_check('4.1', loops, time_limit=1).status)"
+    )
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(cell)])
-    NotebookClient(notebook, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    NotebookClient(
+        notebook, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+    ).execute()
     assert notebook.cells[0].outputs[0]["text"].strip() == "error"
 
 

@@ -7,6 +7,7 @@ verdict on every input the check generates, exactly when 6.1 passes. All these w
 the contract fixes (a heading line, the paths sorted, "none", a "no tests" phrase), so only the
 labels and layout decide.
 """
+
 import pytest
 
 from harness.checks import run_check
@@ -17,6 +18,7 @@ from harness.formats import verdict_line
 
 def worded(files_label, verdict_label="Last test verdict:", item=lambda path: path, joined=", "):
     """A correct harness_state whose files and verdict lines are labelled and laid out as given."""
+
     def harness_state(edited_files, last_verdict):
         paths = sorted(edited_files)
         if not paths:
@@ -25,7 +27,11 @@ def worded(files_label, verdict_label="Last test verdict:", item=lambda path: pa
             files = "".join(f"\n  - {item(p)}" for p in paths)
         else:
             files = " " + joined.join(item(p) for p in paths)
-        return f"[Harness-held state]\n{files_label}{files}\n{verdict_label} {last_verdict or 'no tests run yet'}"
+        return (
+            f"[Harness-held state]\n{files_label}{files}\n{verdict_label}"
+            f" {last_verdict or 'no tests run yet'}"
+        )
+
     return harness_state
 
 
@@ -40,7 +46,9 @@ READ_BY_THE_GLASS_BOX = {
     "Files modified:, backquotes": worded("Files modified:", item=lambda p: f"`{p}`"),
     "a note beside each path": worded("Edited files:", item=lambda p: f"{p} (edited by the agent)"),
     "paths joined by 'and'": worded("Edited files:", joined=" and "),
-    "bullets with a note": worded("Modified files:", item=lambda p: f"`{p}`: fixed", joined="bullets"),
+    "bullets with a note": worded(
+        "Modified files:", item=lambda p: f"`{p}`: fixed", joined="bullets"
+    ),
     "Last test result:": worded("Edited files:", "Last test result:"),
 }
 NOT_READ_BY_THE_GLASS_BOX = {
@@ -58,9 +66,13 @@ def glass_box_reads(harness_state) -> bool:
     """True when the agent policy finds the edited files and the verdict on every case 6.1 tries."""
     for case in _state_cases():
         files, verdict = case.args
-        view = see({"contents": [{"role": "user", "parts": [{"text": harness_state(files, verdict)}]}]})
+        view = see(
+            {"contents": [{"role": "user", "parts": [{"text": harness_state(files, verdict)}]}]}
+        )
         seen = [v for _, v in view.verdicts]
-        if set(view.edited) != set(files) or (seen[-1] if seen else None) != verdict_line(verdict or ""):
+        if set(view.edited) != set(files) or (seen[-1] if seen else None) != verdict_line(
+            verdict or ""
+        ):
             return False
     return True
 
@@ -78,4 +90,6 @@ def test_6_1_fails_a_wording_the_glass_box_cannot_read_naming_what_it_read(wordi
     answer = NOT_READ_BY_THE_GLASS_BOX[wording]
     assert not glass_box_reads(answer)
     result = run_check("6.1", answer)
-    assert result.status == "failed" and "the glass box reads your block as" in result.rule, result.line()
+    assert result.status == "failed" and "the glass box reads your block as" in result.rule, (
+        result.line()
+    )

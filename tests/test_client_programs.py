@@ -1,12 +1,14 @@
 """Client programs written for Gemini (tests/client_programs/), each run against the glass box as it
-stands: the google-genai SDK in its many argument forms, chats, streams, caches, embeddings, function
-calling, JSON mode, errors, client.aio, raw REST with urllib / httpx / requests, and the openai SDK on
-the OpenAI-compatible endpoint. Each test reads what the program computed (its globals) and asserts
-on what a user of it looks at: the shape and sense of the answer, the error's class, code and words.
+stands: the google-genai SDK in its many argument forms, chats, streams, caches, embeddings,
+function calling, JSON mode, errors, client.aio, raw REST with urllib / httpx / requests, and the
+openai SDK on the OpenAI-compatible endpoint. Each test reads what the program computed (its
+globals) and asserts on what a user of it looks at: the shape and sense of the answer, the error's
+class, code and words.
 
 Programs run in this process (runpy), which keeps the file to a few seconds; one runs through its
 standalone runner in a subprocess, to show the folder's programs run on their own too.
 """
+
 import contextlib
 import io
 import subprocess
@@ -32,6 +34,7 @@ def run(glass_box, monkeypatch):  # glass_box: offline, caches cold, the scenari
         with contextlib.redirect_stdout(printed):
             found = run_program(HERE / name)
         return found, printed.getvalue()
+
     return run_one
 
 
@@ -42,8 +45,13 @@ def test_every_program_in_the_folder_has_a_test_here():
 
 
 def test_a_program_runs_standalone_through_its_runner():
-    done = subprocess.run([sys.executable, str(HERE / "run.py"), "config_forms.py"], capture_output=True,
-                          text=True, timeout=120, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(HERE.parents[1])})
+    done = subprocess.run(
+        [sys.executable, str(HERE / "run.py"), "config_forms.py"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(HERE.parents[1])},
+    )
     assert done.returncode == 0, done.stderr
     assert "same: True" in done.stdout and "10:00" in done.stdout
 
@@ -79,7 +87,9 @@ def test_output_limits_show_in_finish_reason_usage_and_candidates(run):
     found, _ = run("output_limits.py")
     short = found["short"]
     assert short.candidates[0].finish_reason.name == "MAX_TOKENS"
-    used = (short.usage_metadata.candidates_token_count or 0) + (short.usage_metadata.thoughts_token_count or 0)
+    used = (short.usage_metadata.candidates_token_count or 0) + (
+        short.usage_metadata.thoughts_token_count or 0
+    )
     assert used <= 8
     assert found["stopped"].text.endswith("1234") and "5678" not in found["stopped"].text
     several = found["several"]
@@ -100,10 +110,15 @@ def test_thinking_levels_cost_more_as_they_rise_and_minimal_is_refused_where_gem
     for model in found["MODELS"]:
         low, medium, high = (table[model, level] for level in ("low", "medium", "high"))
         assert 0 < low < medium < high, (model, low, medium, high)
-    assert "MINIMAL" in str(table["gemini-3.8-flash", "minimal"]) and str(table["gemini-3.8-flash", "minimal"]).startswith("400")
+    assert "MINIMAL" in str(table["gemini-3.8-flash", "minimal"]) and str(
+        table["gemini-3.8-flash", "minimal"]
+    ).startswith("400")
     assert table["gemini-3.5-flash-lite", "minimal"] == 0
     assert len(found["thought_parts"]) == 1 and "07:45" in found["shown"].text
-    assert found["both"].code == 400 and "only one of thinking budget and thinking level" in found["both"].message
+    assert (
+        found["both"].code == 400
+        and "only one of thinking budget and thinking level" in found["both"].message
+    )
 
 
 # --- chats and streams ----------------------------------------------------------------------------
@@ -112,7 +127,9 @@ def test_thinking_levels_cost_more_as_they_rise_and_minimal_is_refused_where_gem
 def test_a_chat_remembers_and_curated_history_leaves_out_a_reply_with_no_text(run):
     found, _ = run("chat_session.py")
     assert "Lyon" in found["replies"][-1]
-    assert found["cut"].text is None and found["cut"].candidates[0].finish_reason.name == "MAX_TOKENS"
+    assert (
+        found["cut"].text is None and found["cut"].candidates[0].finish_reason.name == "MAX_TOKENS"
+    )
     assert len(found["curated"]) == 6 and len(found["comprehensive"]) == 8
     assert [c.role for c in found["curated"]] == ["user", "model"] * 3
 
@@ -127,16 +144,25 @@ def test_a_streamed_chat_records_the_stream_and_goes_on(run):
 def test_a_stream_joins_to_the_answer_and_every_chunk_carries_usage(run):
     found, _ = run("stream_usage.py")
     chunks = found["chunks"]
-    assert len(chunks) >= 2 and found["text"] == found["whole"].text and "dentist at 9" in found["text"]
+    assert (
+        len(chunks) >= 2
+        and found["text"] == found["whole"].text
+        and "dentist at 9" in found["text"]
+    )
     assert all(c.usage_metadata and c.usage_metadata.prompt_token_count for c in chunks)
-    assert chunks[-1].usage_metadata.total_token_count == found["whole"].usage_metadata.total_token_count
+    assert (
+        chunks[-1].usage_metadata.total_token_count
+        == found["whole"].usage_metadata.total_token_count
+    )
     assert chunks[-1].candidates[0].finish_reason.name == "STOP"
 
 
 # --- tokens, caches, models, embeddings ---------------------------------------------------------
 
 
-def test_count_tokens_matches_the_prompt_and_the_sdk_refuses_what_the_developer_api_cannot_count(run):
+def test_count_tokens_matches_the_prompt_and_the_sdk_refuses_what_the_developer_api_cannot_count(
+    run,
+):
     found, _ = run("count_tokens.py")
     assert found["counted"].total_tokens == found["response"].usage_metadata.prompt_token_count
     assert found["history_count"].total_tokens > found["counted"].total_tokens
@@ -178,9 +204,16 @@ def test_embeddings_have_the_asked_dimension_and_rank_the_matching_text_first(ru
 
 def test_automatic_function_calling_runs_python_functions_and_answers_from_them(run):
     found, _ = run("function_calling_auto.py")
-    assert found["calls"] == [("get_current_temperature", "London"), ("get_time", "Tokyo"),
-                              ("get_current_temperature", "Paris")]
-    assert "21" in found["response"].text and "14:05" in found["first"].text and "Paris" in found["second"].text
+    assert found["calls"] == [
+        ("get_current_temperature", "London"),
+        ("get_time", "Tokyo"),
+        ("get_current_temperature", "Paris"),
+    ]
+    assert (
+        "21" in found["response"].text
+        and "14:05" in found["first"].text
+        and "Paris" in found["second"].text
+    )
     assert [c.role for c in found["afc"]] == ["user", "model", "user"]
 
 
@@ -227,13 +260,19 @@ def test_json_mode_fills_a_list_with_items_that_are_not_placeholders(run):
 def test_api_errors_carry_geminis_code_status_and_message(run):
     found, _ = run("errors_api_error.py")
     caught = found["caught"]
-    expected = {"unknown model": (404, "NOT_FOUND", "is not found for API version v1"),
-                "temperature 5": (400, "INVALID_ARGUMENT", "temperature"),
-                "bad role": (400, "INVALID_ARGUMENT", "Please use a valid role: user, model."),
-                "too many tokens": (400, "INVALID_ARGUMENT", "exceeds the maximum number of tokens allowed (1048576)"),
-                "output cap": (400, "INVALID_ARGUMENT", "max_output_tokens"),
-                "bad mime type": (400, "INVALID_ARGUMENT", "response_mime_type"),
-                "missing cache": (403, "PERMISSION_DENIED", "CachedContent not found")}
+    expected = {
+        "unknown model": (404, "NOT_FOUND", "is not found for API version v1"),
+        "temperature 5": (400, "INVALID_ARGUMENT", "temperature"),
+        "bad role": (400, "INVALID_ARGUMENT", "Please use a valid role: user, model."),
+        "too many tokens": (
+            400,
+            "INVALID_ARGUMENT",
+            "exceeds the maximum number of tokens allowed (1048576)",
+        ),
+        "output cap": (400, "INVALID_ARGUMENT", "max_output_tokens"),
+        "bad mime type": (400, "INVALID_ARGUMENT", "response_mime_type"),
+        "missing cache": (403, "PERMISSION_DENIED", "CachedContent not found"),
+    }
     for label, (code, status, words) in expected.items():
         err = caught[label]
         assert (err.code, err.status) == (code, status) and words in err.message, (label, err)
@@ -263,8 +302,14 @@ def test_async_calls_streams_chats_counts_and_embeddings(run):
 def test_async_caches_are_created_used_and_deleted(run):
     found, _ = run("async_caches.py")
     assert "9:00" in found["response"].text
-    assert found["response"].usage_metadata.cached_content_token_count == found["cache"].usage_metadata.total_token_count
-    assert found["cache"].name in found["names_before"] and found["cache"].name not in found["names_after"]
+    assert (
+        found["response"].usage_metadata.cached_content_token_count
+        == found["cache"].usage_metadata.total_token_count
+    )
+    assert (
+        found["cache"].name in found["names_before"]
+        and found["cache"].name not in found["names_after"]
+    )
 
 
 # --- raw REST -------------------------------------------------------------------------------------
@@ -274,15 +319,24 @@ def test_rest_with_the_key_in_the_query_string_and_snake_case_fields(run):
     found, _ = run("rest_urllib_key_query.py")
     assert "Neko" in found["reply"]["candidates"][0]["content"]["parts"][0]["text"]
     usage = found["reply"]["usageMetadata"]
-    assert usage["totalTokenCount"] == usage["promptTokenCount"] + usage["candidatesTokenCount"] + usage["thoughtsTokenCount"]
+    assert (
+        usage["totalTokenCount"]
+        == usage["promptTokenCount"] + usage["candidatesTokenCount"] + usage["thoughtsTokenCount"]
+    )
     assert found["counted"]["totalTokens"] > 0
 
 
 def test_rest_with_the_header_on_both_versions_pages_models_and_names_a_bad_field(run):
     found, _ = run("rest_httpx_header.py")
-    assert all("Fredville" in a["candidates"][0]["content"]["parts"][0]["text"] for a in found["answers"].values())
+    assert all(
+        "Fredville" in a["candidates"][0]["content"]["parts"][0]["text"]
+        for a in found["answers"].values()
+    )
     assert len(found["listed"]["models"]) == 3 and found["listed"]["nextPageToken"]
-    assert found["bad"].status_code == 400 and '"temprature"' in found["bad"].json()["error"]["message"]
+    assert (
+        found["bad"].status_code == 400
+        and '"temprature"' in found["bad"].json()["error"]["message"]
+    )
     assert found["latest"].status_code == 200
 
 
@@ -317,7 +371,9 @@ def test_openai_tool_calls_round_trip(run):
     [call] = found["message"].tool_calls
     assert call.function.name == "get_stock_price" and '"GOOG"' in call.function.arguments
     assert "171.2" in found["second"].choices[0].message.content
-    assert [c.function.name for c in found["forced"].choices[0].message.tool_calls] == ["get_stock_price"]
+    assert [c.function.name for c in found["forced"].choices[0].message.tool_calls] == [
+        "get_stock_price"
+    ]
 
 
 def test_openai_json_schema_answers_parse(run):
@@ -338,8 +394,15 @@ def test_openai_embeddings_and_models(run):
 
 def test_http_options_timeout_version_headers_and_retries(run):
     found, _ = run("http_options.py")
-    assert "9981" in found["response"].text and "9981" in found["v1"].models.generate_content(
-        model="gemini-3.8-flash", contents="The door code is 9981. What is the door code?").text
+    assert (
+        "9981" in found["response"].text
+        and "9981"
+        in found["v1"]
+        .models.generate_content(
+            model="gemini-3.8-flash", contents="The door code is 9981. What is the door code?"
+        )
+        .text
+    )
     assert found["per_call"].text
     assert found["refused"].code == 400
 
@@ -350,7 +413,11 @@ def test_http_options_timeout_version_headers_and_retries(run):
 def test_parallel_calls_are_made_at_once_with_one_signature_and_answered_from_every_result(run):
     found, _ = run("function_calling_parallel.py")
     assert [p.function_call.args["city"] for p in found["parts"]] == ["Paris", "London", "Tokyo"]
-    assert [p.thought_signature is not None for p in found["parts"]] == [True, False, False]  # the first only
+    assert [p.thought_signature is not None for p in found["parts"]] == [
+        True,
+        False,
+        False,
+    ]  # the first only
     assert found["seen"] == ["Paris", "London", "Tokyo"]
     assert all(w in found["answer"].text for w in ("18C", "12C", "21C"))
 
@@ -364,8 +431,10 @@ def test_a_function_response_sent_through_a_chat_is_answered(run):
 
 def test_sequential_steps_use_the_first_result_in_the_second_call(run):
     found, _ = run("function_calling_steps.py")
-    assert found["log"] == [("find_theaters", "Mountain View, CA", "Barbie"),
-                            ("get_showtimes", "Regal Crossing", "Barbie")]
+    assert found["log"] == [
+        ("find_theaters", "Mountain View, CA", "Barbie"),
+        ("get_showtimes", "Regal Crossing", "Barbie"),
+    ]
     assert "18:30" in found["reply"].text
 
 
@@ -394,7 +463,10 @@ def test_async_automatic_function_calling_awaits_the_function(run):
 def test_routed_closed_and_latest_model_ids_answer_as_gemini_does(run):
     found, _ = run("model_lifecycle.py")
     assert found["routed"].model_version == "gemini-3.6-flash"
-    assert found["closed"].code == 404 and "no longer available to new users" in found["closed"].message
+    assert (
+        found["closed"].code == 404
+        and "no longer available to new users" in found["closed"].message
+    )
     assert found["latest"].model_version.startswith("gemini-")
     assert found["latest_on_v1"].code == 404 and "API version v1," in found["latest_on_v1"].message
 
@@ -402,7 +474,9 @@ def test_routed_closed_and_latest_model_ids_answer_as_gemini_does(run):
 def test_rest_count_tokens_takes_a_whole_request_but_not_a_stray_field(run):
     found, _ = run("rest_count_tokens.py")
     assert found["plain"][0] == 200 and found["whole"][0] == 200
-    assert found["whole"][1]["totalTokens"] > found["plain"][1]["totalTokens"]  # system and tools counted
+    assert (
+        found["whole"][1]["totalTokens"] > found["plain"][1]["totalTokens"]
+    )  # system and tools counted
     status, body = found["misplaced"]
     assert status == 400 and 'Unknown name "systemInstruction"' in body["error"]["message"]
 

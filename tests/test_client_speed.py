@@ -1,5 +1,8 @@
-"""What harness.plumbing.client does so the real SDK costs less on the glass box, without changing a request:
-histories sent as plain dicts (`plain`), and no TLS set-up for a loopback server that speaks HTTP."""
+"""What harness.plumbing.client does so the real SDK costs less on the glass box, without changing a
+request: histories sent as plain dicts (`plain`), and no TLS set-up for a loopback server that
+speaks HTTP.
+"""
+
 import json
 import ssl
 
@@ -10,12 +13,24 @@ from harness.plumbing.client import plain
 
 HISTORY = [
     types.Content(role="user", parts=[types.Part.from_text(text="Fix the failing test.")]),
-    types.Content(role="model", parts=[
-        types.Part(function_call=types.FunctionCall(name="run_command", args={"command": "pytest -q"}),
-                   thought_signature=b"skip_thought_signature_validator"),
-        types.Part.from_text(text="Running the tests.")]),
-    types.Content(role="user", parts=[types.Part.from_function_response(
-        name="run_command", response={"output": "2 failed, 4 passed", "exit": 1})]),
+    types.Content(
+        role="model",
+        parts=[
+            types.Part(
+                function_call=types.FunctionCall(name="run_command", args={"command": "pytest -q"}),
+                thought_signature=b"skip_thought_signature_validator",
+            ),
+            types.Part.from_text(text="Running the tests."),
+        ],
+    ),
+    types.Content(
+        role="user",
+        parts=[
+            types.Part.from_function_response(
+                name="run_command", response={"output": "2 failed, 4 passed", "exit": 1}
+            )
+        ],
+    ),
 ]
 
 
@@ -27,7 +42,9 @@ def test_plain_contents_make_the_same_request_as_content_objects(glass_box, tmp_
         client.models.generate_content(model=harness.MODEL, contents=contents)
     first, second = (json.loads(line)["request"] for line in path.read_text().splitlines())
     assert first == second
-    assert first["contents"][1]["parts"][0]["thoughtSignature"], "the signature must travel in both forms"
+    assert first["contents"][1]["parts"][0]["thoughtSignature"], (
+        "the signature must travel in both forms"
+    )
 
 
 def test_plain_leaves_what_is_not_a_list_of_contents_as_it_is():
@@ -40,10 +57,14 @@ def test_plain_leaves_what_is_not_a_list_of_contents_as_it_is():
 
 def test_a_glass_box_client_loads_no_certificate_authority(glass_box, monkeypatch):
     def refuse(*args, **kwargs):
-        raise AssertionError("connect() built a TLS context with the system's CAs for a plain-HTTP glass box")
+        raise AssertionError(
+            "connect() built a TLS context with the system's CAs for a plain-HTTP glass box"
+        )
 
     monkeypatch.setattr(ssl, "create_default_context", refuse)
     monkeypatch.setattr(ssl.SSLContext, "load_default_certs", refuse)
-    monkeypatch.setattr(ssl.SSLContext, "load_verify_locations", refuse)  # the SDK's path without SSL_CERT_FILE
+    monkeypatch.setattr(
+        ssl.SSLContext, "load_verify_locations", refuse
+    )  # the SDK's path without SSL_CERT_FILE
     client = harness.connect(retry_attempts=1)
     assert client.models.generate_content(model=harness.MODEL, contents="hello").text

@@ -1,4 +1,6 @@
-"""safe_split_points (5.1), compact (5.2), harness_state (6.1) and compact(state=) (6.2), per rule."""
+"""safe_split_points (5.1), compact (5.2), harness_state (6.1) and compact(state=) (6.2), per
+rule."""
+
 import pytest
 from google.genai import types
 
@@ -21,6 +23,7 @@ def head_text(new):
 
 # --- a function response is never a cut point ----------------------------------------------------
 
+
 def test_split_points_are_model_messages_only():
     h = history(3)
     assert safe_split_points(h) == [1, 3, 5]
@@ -33,7 +36,9 @@ def test_compaction_never_starts_the_kept_part_with_a_function_response():
         assert new[1].role == "model" and new[1].parts[0].function_call is not None
 
 
-# --- recent turns survive word for word ------------------------------------------------------------
+# --- recent turns survive word for word
+# ------------------------------------------------------------
+
 
 def test_recent_turns_survive_word_for_word():
     h = history(5)
@@ -47,7 +52,9 @@ def test_too_few_turns_leaves_the_history_alone():
     assert (new, folded) == (h, 0)
 
 
-# --- the summary note names how many messages it replaces --------------------------------------------
+# --- the summary note names how many messages it replaces
+# --------------------------------------------
+
 
 def test_the_note_names_the_count_and_gives_the_kept_turns_precedence():
     new, folded = compact(history(5), 3, summary)
@@ -70,11 +77,20 @@ def test_a_second_compaction_replaces_the_first_summary():
 
 
 def test_the_summary_prompt_asks_for_the_six_headings():
-    for heading in ("Objective", "Files read", "Changes made", "Last tests", "Discarded hypotheses", "Still to do"):
+    for heading in (
+        "Objective",
+        "Files read",
+        "Changes made",
+        "Last tests",
+        "Discarded hypotheses",
+        "Still to do",
+    ):
         assert f"**{heading}:**" in SUMMARY_PROMPT
 
 
-# --- the state block lists every edited file ---------------------------------------------------------
+# --- the state block lists every edited file
+# ---------------------------------------------------------
+
 
 def test_the_state_block_lists_every_edited_file_sorted():
     block = harness_state({"invoicing/discounts.py", "invoicing/amounts.py"}, "6 passed")
@@ -93,16 +109,25 @@ def test_the_state_follows_the_summary_in_the_first_message():
     assert text.index("**Changes made:** none") < text.index(state)
 
 
-# --- bad input is refused with the reason --------------------------------------------------------------
+# --- bad input is refused with the reason
+# --------------------------------------------------------------
+
 
 def test_keep_recent_turns_below_one_is_refused():
     with pytest.raises(ValueError, match="keep_recent_turns"):
         compact(history(5), 0, summary)
 
 
-@pytest.mark.parametrize("first", [types.Content(role="model", parts=[types.Part.from_text(text="hi")]),
-                                   types.Content(role="user", parts=[types.Part.from_function_response(
-                                       name="ls", response={"output": "x"})])])
+@pytest.mark.parametrize(
+    "first",
+    [
+        types.Content(role="model", parts=[types.Part.from_text(text="hi")]),
+        types.Content(
+            role="user",
+            parts=[types.Part.from_function_response(name="ls", response={"output": "x"})],
+        ),
+    ],
+)
 def test_a_history_not_starting_with_the_task_is_refused(first):
     with pytest.raises(ValueError, match="task"):
         compact([first, *history(5)[1:]], 3, summary)

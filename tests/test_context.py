@@ -1,20 +1,32 @@
 """build_context (3.1, 3.2): layout, drop order, what is never cut, bad input, and the fast version
 agreeing with the naive one."""
+
 import random
 import time
 
 import pytest
 from google.genai import types
 
-from harness.context import (DOCS_HEADING, FACTS_HEADING, SUMMARY_HEADING, build_context,
-                             build_context_naive, fit_budget, render_system)
+from harness.context import (
+    DOCS_HEADING,
+    FACTS_HEADING,
+    SUMMARY_HEADING,
+    build_context,
+    build_context_naive,
+    fit_budget,
+    render_system,
+)
 from harness.tokens import approx_tokens
 
 SYSTEM = "You are a concise assistant."
 FACTS = ["Ana is on team Blue.", "Ana prefers tea.", "Ana lives in Lyon."]
 SUMMARY = "Ana asked about the office move."
-TURNS = [("user", "Where is the new office?"), ("model", "It is on Rue Garibaldi."),
-         ("user", "When do we move?"), ("model", "On 3 March.")]
+TURNS = [
+    ("user", "Where is the new office?"),
+    ("model", "It is on Rue Garibaldi."),
+    ("user", "When do we move?"),
+    ("model", "On 3 March."),
+]
 QUESTION = "Which team am I on?"
 DOCS = ["The office moves in March.", "Parking is free.", "The canteen opens at noon."]
 
@@ -33,7 +45,9 @@ def total_of(system_instruction, contents, count=approx_tokens):
 def test_a_generous_budget_keeps_everything_in_order():
     si, contents, total = build_context(SYSTEM, FACTS, SUMMARY, TURNS, QUESTION)
     assert si == render_system(SYSTEM, FACTS, SUMMARY)
-    assert si.startswith(SYSTEM) and si.index(FACTS_HEADING) < si.index(SUMMARY_HEADING) < si.index(SUMMARY)
+    assert si.startswith(SYSTEM) and si.index(FACTS_HEADING) < si.index(SUMMARY_HEADING) < si.index(
+        SUMMARY
+    )
     assert all(f"- {fact}" in si.splitlines() for fact in FACTS)
     assert texts(contents) == TURNS + [("user", QUESTION)]
     assert all(isinstance(c, types.Content) for c in contents)
@@ -71,7 +85,9 @@ def test_a_budget_equal_to_the_total_drops_nothing():
 
 
 def test_the_oldest_turn_goes_first():
-    _, contents, total = build_context(SYSTEM, FACTS, SUMMARY, TURNS, QUESTION, budget=full_total() - 1)
+    _, contents, total = build_context(
+        SYSTEM, FACTS, SUMMARY, TURNS, QUESTION, budget=full_total() - 1
+    )
     assert texts(contents) == TURNS[1:] + [("user", QUESTION)]
     assert total == full_total() - approx_tokens(TURNS[0][1])
 
@@ -79,23 +95,45 @@ def test_the_oldest_turn_goes_first():
 def test_after_the_turns_the_last_doc_goes_then_the_last_fact():
     everything = full_total(docs=DOCS)
     no_turns = everything - sum(approx_tokens(t) for _, t in TURNS)
-    si, contents, total = build_context(SYSTEM, FACTS, SUMMARY, TURNS, QUESTION, budget=no_turns - 1, docs=DOCS)
-    assert len(contents) == 2 and DOCS[-1] not in contents[0].parts[0].text and DOCS[0] in contents[0].parts[0].text
+    si, contents, total = build_context(
+        SYSTEM, FACTS, SUMMARY, TURNS, QUESTION, budget=no_turns - 1, docs=DOCS
+    )
+    assert (
+        len(contents) == 2
+        and DOCS[-1] not in contents[0].parts[0].text
+        and DOCS[0] in contents[0].parts[0].text
+    )
     assert si == render_system(SYSTEM, FACTS, SUMMARY) and total <= no_turns - 1
-    fit = fit_budget(SYSTEM, FACTS, SUMMARY, TURNS, QUESTION, budget=approx_tokens(render_system(SYSTEM, FACTS, SUMMARY))
-                     + approx_tokens(QUESTION) - 1, docs=DOCS)
-    assert fit == (4, 0, 2, approx_tokens(render_system(SYSTEM, FACTS[:2], SUMMARY)) + approx_tokens(QUESTION))
+    fit = fit_budget(
+        SYSTEM,
+        FACTS,
+        SUMMARY,
+        TURNS,
+        QUESTION,
+        budget=approx_tokens(render_system(SYSTEM, FACTS, SUMMARY)) + approx_tokens(QUESTION) - 1,
+        docs=DOCS,
+    )
+    assert fit == (
+        4,
+        0,
+        2,
+        approx_tokens(render_system(SYSTEM, FACTS[:2], SUMMARY)) + approx_tokens(QUESTION),
+    )
 
 
 def test_system_summary_and_question_survive_any_budget():
-    si, contents, total = build_context(SYSTEM, FACTS, SUMMARY, TURNS, QUESTION, budget=1, docs=DOCS)
+    si, contents, total = build_context(
+        SYSTEM, FACTS, SUMMARY, TURNS, QUESTION, budget=1, docs=DOCS
+    )
     assert si == render_system(SYSTEM, [], SUMMARY) and texts(contents) == [("user", QUESTION)]
     assert total == approx_tokens(si) + approx_tokens(QUESTION) > 1
 
 
 def test_a_custom_count_decides_what_goes():
     heavy = lambda text: 100 if "Garibaldi" in text else 1  # noqa: E731
-    _, contents, total = build_context(SYSTEM, FACTS, SUMMARY, TURNS, QUESTION, budget=10, count=heavy)
+    _, contents, total = build_context(
+        SYSTEM, FACTS, SUMMARY, TURNS, QUESTION, budget=10, count=heavy
+    )
     assert texts(contents) == TURNS[2:] + [("user", QUESTION)] and total == 4
 
 
@@ -132,11 +170,18 @@ def random_case(rng):
     words = "invoice discount cent units total tax README test Ana Lyon team Blue".split()
     say = lambda n: " ".join(rng.choice(words) for _ in range(n)) + "."  # noqa: E731
     return dict(
-        system=rng.choice(["", say(8)]), facts=[say(rng.randint(1, 6)) for _ in range(rng.randint(0, 4))],
-        summary=rng.choice(["", say(12)]), question=say(5) + "?",
-        turns=[(rng.choice(["user", "model"]), say(rng.randint(0, 15))) for _ in range(rng.randint(0, 30))],
-        docs=[say(rng.randint(1, 10)) for _ in range(rng.randint(0, 4))], budget=rng.randint(1, 300),
-        count=rng.choice([approx_tokens, len, lambda text: len(text.split())]))
+        system=rng.choice(["", say(8)]),
+        facts=[say(rng.randint(1, 6)) for _ in range(rng.randint(0, 4))],
+        summary=rng.choice(["", say(12)]),
+        question=say(5) + "?",
+        turns=[
+            (rng.choice(["user", "model"]), say(rng.randint(0, 15)))
+            for _ in range(rng.randint(0, 30))
+        ],
+        docs=[say(rng.randint(1, 10)) for _ in range(rng.randint(0, 4))],
+        budget=rng.randint(1, 300),
+        count=rng.choice([approx_tokens, len, lambda text: len(text.split())]),
+    )
 
 
 @pytest.mark.parametrize("seed", range(300))
@@ -148,7 +193,10 @@ def test_build_context_and_the_naive_version_agree(seed):
 
 
 def test_the_fast_version_is_much_faster_on_a_long_history():
-    turns = [("user" if i % 2 == 0 else "model", f"turn {i} about invoices and rounding rules") for i in range(1000)]
+    turns = [
+        ("user" if i % 2 == 0 else "model", f"turn {i} about invoices and rounding rules")
+        for i in range(1000)
+    ]
     args = (SYSTEM, FACTS, SUMMARY, turns, QUESTION)
 
     def best_of(fn, runs):

@@ -1,4 +1,5 @@
 """`python -m harness demo`: the per-turn table and a status line; bad arguments explained."""
+
 import os
 import subprocess
 import sys
@@ -26,14 +27,23 @@ def test_bad_arguments_get_a_clear_message(capsys):
 
 
 def test_the_command_line_dispatches_to_the_demo():
-    out = subprocess.run([sys.executable, "-m", "harness", "demo", "--max-chars", "2000"], capture_output=True,
-                         text=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-m", "harness", "demo", "--max-chars", "2000"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0 and "finished · " in out.stdout
 
 
 def test_an_unknown_model_fails_at_once_with_one_clear_message():
-    out = subprocess.run([sys.executable, "-m", "harness", "demo"], capture_output=True, text=True, timeout=60,
-                         env={**os.environ, "WORKBOOK_MODEL": "gemini-2.0-flash"})
+    out = subprocess.run(
+        [sys.executable, "-m", "harness", "demo"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "WORKBOOK_MODEL": "gemini-2.0-flash"},
+    )
     assert out.returncode == 2 and "Traceback" not in out.stderr and out.stdout == ""
     assert "The workbook knows no model 'gemini-2.0-flash'" in out.stderr
 

@@ -1,8 +1,8 @@
 """The glass box holds Gemini's input limits on every batch endpoint, and bounds what it stores.
 
-Issue 29, point 4: the OpenAI-compatible embeddings endpoint took 10,000 inputs (2.2 GB, no
-answer in 120 s) where batchEmbedContents refuses more than 100; a stored interaction kept about
-7 MB per 3 MB sent, 1,000 of them; explicit caches had no count limit. Each bound below is either Gemini's (its
+Issue 29, point 4: the OpenAI-compatible embeddings endpoint took 10,000 inputs (2.2 GB, no answer
+in 120 s) where batchEmbedContents refuses more than 100; a stored interaction kept about 7 MB per 3
+MB sent, 1,000 of them; explicit caches had no count limit. Each bound below is either Gemini's (its
 source beside it in the engine) or the glass box's own, said so there.
 """
 

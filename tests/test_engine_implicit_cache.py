@@ -1,17 +1,23 @@
 """The implicit prefix cache: what a request shares with an earlier one, from its first block on."""
+
 from google.genai import types
 
 from harness import MODEL
 from harness.engine.cache import PrefixCache, blocks_of, reset_cache
 from harness.tokens import approx_tokens
 
-RULES = [f"Rule {n}: an invoice line with {n} units at {n}.50 euros is billed in full." for n in range(240)]
+RULES = [
+    f"Rule {n}: an invoice line with {n} units at {n}.50 euros is billed in full."
+    for n in range(240)
+]
 SYSTEM = "\n".join(RULES)  # about 5,500 tokens: above every model's minimum (4,096 at most)
 
 
 def ask(client, system, turns, model=MODEL):
-    contents = [types.Content(role="user" if i % 2 == 0 else "model", parts=[types.Part.from_text(text=t)])
-                for i, t in enumerate(turns)]
+    contents = [
+        types.Content(role="user" if i % 2 == 0 else "model", parts=[types.Part.from_text(text=t)])
+        for i, t in enumerate(turns)
+    ]
     config = types.GenerateContentConfig(system_instruction=system)
     return _usage(client.models.generate_content(model=model, contents=contents, config=config))
 
@@ -56,7 +62,10 @@ def test_a_shared_prefix_below_the_model_minimum_is_not_cached(glass_box):
 def test_pro_needs_a_longer_prefix_than_flash(legacy_models, glass_box):
     middle = "\n".join(RULES[:70])  # between 1,024 and 2,048 tokens
     assert 1024 <= approx_tokens(middle) < 2048
-    for model in ("gemini-3-flash-preview", "gemini-2.5-pro"):  # minimums 1,024 and 2,048 (harness/models.py)
+    for model in (
+        "gemini-3-flash-preview",
+        "gemini-2.5-pro",
+    ):  # minimums 1,024 and 2,048 (harness/models.py)
         ask(glass_box, middle, ["Hi"], model=model)
     assert ask(glass_box, middle, ["Hi"], model="gemini-3-flash-preview")[1] > 0
     assert ask(glass_box, middle, ["Hi"], model="gemini-2.5-pro")[1] == 0
@@ -86,7 +95,9 @@ def test_the_cache_forgets_requests_older_than_its_bound():
     for n in range(3):
         cache.lookup_and_record("m", blocks_of(f"other {n}"), minimum=0)
     assert cache.lookup_and_record("m", blocks_of("kept line\nsecond"), minimum=0) == 0
-    assert cache.lookup_and_record("m", blocks_of("kept line\nthird"), minimum=0) == approx_tokens("kept line")
+    assert cache.lookup_and_record("m", blocks_of("kept line\nthird"), minimum=0) == approx_tokens(
+        "kept line"
+    )
 
 
 def test_memory_stays_bounded_over_many_distinct_requests():

@@ -1,4 +1,6 @@
-"""client.aio.interactions on the glass box: create, stream, get and delete behave as their sync twins."""
+"""client.aio.interactions on the glass box: create, stream, get and delete behave as their sync
+twins."""
+
 import asyncio
 
 import pytest
@@ -18,16 +20,18 @@ def run(coroutine):
 def test_an_async_conversation_carries_its_history_as_the_sync_one_does(glass_box):
     async def conversation():
         first = await glass_box.aio.interactions.create(model=MODEL, input="My dog is called Rex.")
-        second = await glass_box.aio.interactions.create(model=MODEL, input="What is my dog called?",
-                                                         previous_interaction_id=first.id)
+        second = await glass_box.aio.interactions.create(
+            model=MODEL, input="What is my dog called?", previous_interaction_id=first.id
+        )
         alone = await glass_box.aio.interactions.create(model=MODEL, input="What is my dog called?")
         return first, second, alone
 
     first, second, alone = run(conversation())
     assert first.status == "completed" and "Rex" in text_of(second) and text_of(alone) == DONT_KNOW
     sync_first = glass_box.interactions.create(model=MODEL, input="My dog is called Rex.")
-    sync_second = glass_box.interactions.create(model=MODEL, input="What is my dog called?",
-                                                previous_interaction_id=sync_first.id)
+    sync_second = glass_box.interactions.create(
+        model=MODEL, input="What is my dog called?", previous_interaction_id=sync_first.id
+    )
     assert text_of(sync_second) == text_of(second)  # the same answer whichever client asked
     assert sync_second.usage.total_input_tokens == second.usage.total_input_tokens
 
@@ -40,11 +44,17 @@ def test_async_get_and_delete_read_and_forget_the_stored_interaction(glass_box):
         return made, stored
 
     made, stored = run(lifecycle())
-    assert stored.id == made.id and [s.type for s in stored.steps] == ["user_input", "thought", "model_output"]
+    assert stored.id == made.id and [s.type for s in stored.steps] == [
+        "user_input",
+        "thought",
+        "model_output",
+    ]
     with pytest.raises(Exception) as caught:
         run(glass_box.aio.interactions.get(made.id))
     assert caught.value.status_code == 404 and caught.value.body["error"]["code"] == "not_found"
-    with pytest.raises(Exception) as caught:  # deleted for the sync client too: one store behind both
+    with pytest.raises(
+        Exception
+    ) as caught:  # deleted for the sync client too: one store behind both
         glass_box.interactions.get(made.id)
     assert caught.value.status_code == 404
 
@@ -59,19 +69,33 @@ def test_async_stream_sends_the_same_events_as_the_sync_stream(glass_box):
     events = run(streamed())
     sync_events = list(glass_box.interactions.create(model=MODEL, input=words, stream=True))
     assert [e.event_type for e in events] == [e.event_type for e in sync_events]
-    assert events[0].event_type == "interaction.created" and events[-1].event_type == "interaction.completed"
+    assert (
+        events[0].event_type == "interaction.created"
+        and events[-1].event_type == "interaction.completed"
+    )
     text = "".join(e.delta.text for e in events if e.event_type == "step.delta")
     assert text == "".join(e.delta.text for e in sync_events if e.event_type == "step.delta")
     completed = events[-1].interaction
     assert completed.usage.total_input_tokens > 0
-    assert text_of(run(glass_box.aio.interactions.get(completed.id))) == text  # stored like a sync stream
+    assert (
+        text_of(run(glass_box.aio.interactions.get(completed.id))) == text
+    )  # stored like a sync stream
 
 
 def test_async_errors_are_the_sync_errors(glass_box):
     with pytest.raises(Exception) as caught:
-        run(glass_box.aio.interactions.create(model=MODEL, input="And now?", previous_interaction_id="v1_unknown"))
+        run(
+            glass_box.aio.interactions.create(
+                model=MODEL, input="And now?", previous_interaction_id="v1_unknown"
+            )
+        )
     assert caught.value.status_code == 404 and "v1_unknown" in caught.value.body["error"]["message"]
     with pytest.raises(Exception) as caught:
-        run(glass_box.aio.interactions.create(agent="deep-research-pro-preview-12-2025", input="Research TPUs",
-                                              background=True))
-    assert caught.value.status_code == 400 and "deep-research-pro-preview-12-2025" in str(caught.value)
+        run(
+            glass_box.aio.interactions.create(
+                agent="deep-research-pro-preview-12-2025", input="Research TPUs", background=True
+            )
+        )
+    assert caught.value.status_code == 400 and "deep-research-pro-preview-12-2025" in str(
+        caught.value
+    )

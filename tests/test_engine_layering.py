@@ -1,4 +1,6 @@
-"""The engine is a generic mechanism: it imports only itself and the leaf modules, and names no task."""
+"""The engine is a generic mechanism: it imports only itself and the leaf modules, and names no
+task."""
+
 import ast
 import re
 from pathlib import Path
@@ -22,28 +24,43 @@ def harness_imports(path: Path) -> list[str]:
         if isinstance(node, ast.Import):
             found += [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module:
-            found += [node.module] + [f"{node.module}.{alias.name}" for alias in node.names if node.module == "harness"]
+            found += [node.module] + [
+                f"{node.module}.{alias.name}" for alias in node.names if node.module == "harness"
+            ]
     return [name for name in found if name == "harness" or name.startswith("harness.")]
 
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(ENGINE)))
 def test_the_engine_imports_only_itself_and_the_leaf_modules(path):
-    strays = [name for name in harness_imports(path)
-              if not any(name == ok or name.startswith(ok + ".") for ok in ALLOWED)]
-    assert not strays, (f"{path.name} imports {strays}: the engine may import only {', '.join(ALLOWED)}. "
-                        "Move shared text formats to harness/formats.py; scenarios register themselves.")
+    strays = [
+        name
+        for name in harness_imports(path)
+        if not any(name == ok or name.startswith(ok + ".") for ok in ALLOWED)
+    ]
+    assert not strays, (
+        f"{path.name} imports {strays}: the engine may import only {', '.join(ALLOWED)}. "
+        "Move shared text formats to harness/formats.py; scenarios register themselves."
+    )
 
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(ENGINE)))
 def test_the_engine_names_no_task(path):
-    hits = [f"line {n}: {line.strip()}" for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-            if TASK_WORDS.search(line)]
-    assert not hits, f"{path.name} names a scenario's files, tools or bugs ({hits[:3]}): move it to harness/scenarios/."
+    hits = [
+        f"line {n}: {line.strip()}"
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if TASK_WORDS.search(line)
+    ]
+    assert not hits, (
+        f"{path.name} names a scenario's files, tools or bugs ({hits[:3]}): move it to"
+        " harness/scenarios/."
+    )
 
 
 def test_the_import_lister_sees_imports_inside_functions(tmp_path):
     source = tmp_path / "m.py"
-    source.write_text("import os\nfrom harness.engine import reader\ndef f():\n    from harness import MODEL\n")
+    source.write_text(
+        "import os\nfrom harness.engine import reader\ndef f():\n    from harness import MODEL\n"
+    )
     assert harness_imports(source) == ["harness.engine", "harness", "harness.MODEL"]
 
 
@@ -52,9 +69,15 @@ def compat_imports(path: Path) -> list[str]:
     found = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         names = [alias.name for alias in getattr(node, "names", [])]
-        if isinstance(node, ast.ImportFrom) and node.module == "harness.engine" and "compat" in names:
+        if (
+            isinstance(node, ast.ImportFrom)
+            and node.module == "harness.engine"
+            and "compat" in names
+        ):
             found.append("from harness.engine import compat")
-        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("harness.engine.compat"):
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+            "harness.engine.compat"
+        ):
             found.append(f"from {node.module} import ...")
         elif isinstance(node, ast.Import):
             found += [name for name in names if name.startswith("harness.engine.compat")]
@@ -65,15 +88,18 @@ def compat_imports(path: Path) -> list[str]:
 def test_the_core_reaches_compat_only_through_the_server(path):
     expected = ["from harness.engine import compat"] if path == DISPATCH else []
     assert compat_imports(path) == expected, (
-        f"{path.name} imports {compat_imports(path)}: only server.py dispatches to harness.engine.compat, "
-        "as `from harness.engine import compat`; a lesson's mechanism belongs in the core, a heuristic for "
-        "other programs in compat.")
+        f"{path.name} imports {compat_imports(path)}: only server.py dispatches to"
+        " harness.engine.compat, as `from harness.engine import compat`; a lesson's mechanism"
+        " belongs in the core, a heuristic for other programs in compat."
+    )
 
 
 def test_the_server_uses_only_what_compat_exports():
     used = set(re.findall(r"\bcompat\.(\w+)", DISPATCH.read_text(encoding="utf-8")))
     exported = (COMPAT / "__init__.py").read_text(encoding="utf-8").split("__all__")[1]
-    assert used <= set(re.findall(r'"(\w+)"', exported)), f"compat/__init__.py does not export {used}"
+    assert used <= set(re.findall(r'"(\w+)"', exported)), (
+        f"compat/__init__.py does not export {used}"
+    )
 
 
 def _indexed(package: Path) -> set[str]:
@@ -88,7 +114,11 @@ def test_the_index_lists_every_module(package):
     modules = {p.stem for p in package.glob("*.py") if p.stem != "__init__"}
     modules |= {p.name for p in package.iterdir() if (p / "__init__.py").exists()}
     indexed = _indexed(package)
-    assert modules <= indexed, (f"{package.name}/__init__.py's index misses {sorted(modules - indexed)}: "
-                                "add a line naming each module and its one idea.")
+    assert modules <= indexed, (
+        f"{package.name}/__init__.py's index misses {sorted(modules - indexed)}: "
+        "add a line naming each module and its one idea."
+    )
     assert indexed <= modules, (
-        f"{package.name}/__init__.py's index names {sorted(indexed - modules)}, which are not modules")
+        f"{package.name}/__init__.py's index names {sorted(indexed - modules)}, which are not"
+        " modules"
+    )

@@ -1,4 +1,5 @@
 """The reader recalls a planted fact if and only if the fact is in the request."""
+
 from google.genai import types
 
 from harness import MODEL
@@ -10,8 +11,10 @@ FILLER = ["Invoices are due within 30 days.", "Noted.", "Prices exclude VAT.", "
 
 
 def turns(*texts):
-    return [types.Content(role="user" if i % 2 == 0 else "model", parts=[types.Part.from_text(text=t)])
-            for i, t in enumerate(texts)]
+    return [
+        types.Content(role="user" if i % 2 == 0 else "model", parts=[types.Part.from_text(text=t)])
+        for i, t in enumerate(texts)
+    ]
 
 
 def reply(client, contents, system=None):
@@ -29,7 +32,9 @@ def test_a_fact_in_an_earlier_turn_is_recalled(glass_box):
 
 
 def test_a_fact_in_the_system_instruction_is_recalled(glass_box):
-    assert "Ingrid Solberg" in reply(glass_box, turns(*FILLER, QUESTION), system="Known facts:\n- " + FACT)
+    assert "Ingrid Solberg" in reply(
+        glass_box, turns(*FILLER, QUESTION), system="Known facts:\n- " + FACT
+    )
 
 
 def test_without_the_fact_it_says_it_does_not_know(glass_box):
@@ -58,7 +63,9 @@ def test_a_statement_gets_a_short_acknowledgement_quoting_it(glass_box):
 
 def test_replies_stay_under_60_words_even_when_the_sentences_are_long(glass_box):
     long_fact = "The account manager " + " ".join(["really"] * 80) + " is Ingrid Solberg."
-    answer = reply(glass_box, turns(long_fact, "Noted.", "Who is the account manager, and " + long_fact + "?"))
+    answer = reply(
+        glass_box, turns(long_fact, "Noted.", "Who is the account manager, and " + long_fact + "?")
+    )
     assert len(answer.split()) < 60
 
 
@@ -78,7 +85,9 @@ def test_a_fact_late_in_a_summary_line_is_recalled(glass_box):
 
 
 def _score_word_by_word(question_words, sentence):
-    """The reader's matching rule spelled out: equal words, or the shorter (4+ letters) starting the longer."""
+    """The reader's matching rule spelled out: equal words, or the shorter (4+ letters) starting
+    the longer."""
+
     def same(a, b):
         short, long = (a, b) if len(a) <= len(b) else (b, a)
         return short == long or (len(short) >= 4 and long.startswith(short))
@@ -91,25 +100,53 @@ def test_the_indexed_score_matches_the_rule_word_by_word():
     import random
 
     rng = random.Random(10)
-    stems = ["park", "live", "car", "dog", "team", "blue", "invoice", "cache", "ab", "abcd", "abcde"]
+    stems = [
+        "park",
+        "live",
+        "car",
+        "dog",
+        "team",
+        "blue",
+        "invoice",
+        "cache",
+        "ab",
+        "abcd",
+        "abcde",
+    ]
     for _ in range(3_000):
+
         def word():
             stem = rng.choice(stems)
-            return stem[:rng.randint(2, len(stem))] + rng.choice(["", "", "ed", "ing", "er", "s", "x"])
+            return stem[: rng.randint(2, len(stem))] + rng.choice(
+                ["", "", "ed", "ing", "er", "s", "x"]
+            )
+
         sentence = " ".join(word() for _ in range(rng.randint(0, 8)))
         question = [word() for _ in range(rng.randint(1, 5))]
         question = reader.content_words(" ".join(question)) + question
-        assert reader.score(question, sentence) == _score_word_by_word(question, sentence), (question, sentence)
+        assert reader.score(question, sentence) == _score_word_by_word(question, sentence), (
+            question,
+            sentence,
+        )
 
 
 def test_a_reply_recorded_chunk_by_chunk_is_read_as_one_turn():
     # The SDK's chat records each streamed chunk as its own model message, cut between words.
-    contents = [{"role": "user", "parts": [{"text": "Keep this for me."}]},
-                {"role": "model", "parts": [{"text": "The vault code is "}]},
-                {"role": "model", "parts": [{"text": "nine four one."}]},
-                {"role": "user", "parts": [{"text": "What is the vault code?"}]}]
-    assert reader.answer({"contents": contents}) == 'From what I can see: "The vault code is nine four one."'
-    separate = [contents[0], {"role": "model", "parts": [{"text": "The vault code is set."}]},
-                {"role": "model", "parts": [{"text": "Nine four one opens it."}]}, contents[3]]
+    contents = [
+        {"role": "user", "parts": [{"text": "Keep this for me."}]},
+        {"role": "model", "parts": [{"text": "The vault code is "}]},
+        {"role": "model", "parts": [{"text": "nine four one."}]},
+        {"role": "user", "parts": [{"text": "What is the vault code?"}]},
+    ]
+    assert (
+        reader.answer({"contents": contents})
+        == 'From what I can see: "The vault code is nine four one."'
+    )
+    separate = [
+        contents[0],
+        {"role": "model", "parts": [{"text": "The vault code is set."}]},
+        {"role": "model", "parts": [{"text": "Nine four one opens it."}]},
+        contents[3],
+    ]
     first_quote = reader.answer({"contents": separate}).split('"')[1]
     assert first_quote == "The vault code is set."  # whole messages stay apart

@@ -1,4 +1,5 @@
 """The glass-box server: started once, fast enough to forget, quiet, and on both API versions."""
+
 import json
 import threading
 import urllib.error
@@ -9,14 +10,17 @@ from google import genai
 from google.genai import errors, types
 
 from harness import MODEL
-from harness.plumbing.client import OFFLINE_KEY
 from harness.engine.server import ensure_running
+from harness.plumbing.client import OFFLINE_KEY
 from harness.tokens import approx_tokens
 
 
 def _client(api_version: str) -> genai.Client:
-    options = types.HttpOptions(base_url=ensure_running(), api_version=api_version,
-                                retry_options=types.HttpRetryOptions(attempts=1))
+    options = types.HttpOptions(
+        base_url=ensure_running(),
+        api_version=api_version,
+        retry_options=types.HttpRetryOptions(attempts=1),
+    )
     return genai.Client(api_key=OFFLINE_KEY, vertexai=False, http_options=options)
 
 
@@ -66,28 +70,40 @@ def test_both_api_versions_answer_the_same(glass_box, api_version):
 
 
 def test_the_same_request_always_gets_the_same_answer(glass_box):
-    request = dict(model=MODEL, contents=["The VAT rate is 20 percent.", "Which VAT rate applies?"],
-                   config=types.GenerateContentConfig(system_instruction="Answer from the context."))
+    request = dict(
+        model=MODEL,
+        contents=["The VAT rate is 20 percent.", "Which VAT rate applies?"],
+        config=types.GenerateContentConfig(system_instruction="Answer from the context."),
+    )
     first = glass_box.models.generate_content(**request)
     again = glass_box.models.generate_content(**request)
     assert first.text == again.text
-    assert first.model_dump(exclude={"sdk_http_response", "usage_metadata"}) == \
-        again.model_dump(exclude={"sdk_http_response", "usage_metadata"})
-    assert first.usage_metadata.candidates_token_count == again.usage_metadata.candidates_token_count
+    assert first.model_dump(exclude={"sdk_http_response", "usage_metadata"}) == again.model_dump(
+        exclude={"sdk_http_response", "usage_metadata"}
+    )
+    assert (
+        first.usage_metadata.candidates_token_count == again.usage_metadata.candidates_token_count
+    )
 
 
 def test_an_unserved_route_is_a_404_json_error_that_says_what_is_served(glass_box):
     with pytest.raises(errors.ClientError) as caught:
         glass_box._api_client.request("get", "tunedModels", {})
     assert caught.value.code == 404
-    assert "generateContent, streamGenerateContent, countTokens, models and cachedContents" in caught.value.message
+    assert (
+        "generateContent, streamGenerateContent, countTokens, models and cachedContents"
+        in caught.value.message
+    )
 
 
 def test_a_body_that_is_not_json_is_a_400_that_says_where_it_breaks(glass_box):
     # The SDK always sends valid JSON, so this one request goes around it, straight to the server.
-    request = urllib.request.Request(f"{ensure_running()}/v1beta/models/{MODEL}:generateContent",
-                                     data=b'{"contents": [', method="POST",
-                                     headers={"Content-Type": "application/json", "x-goog-api-key": "offline"})
+    request = urllib.request.Request(
+        f"{ensure_running()}/v1beta/models/{MODEL}:generateContent",
+        data=b'{"contents": [',
+        method="POST",
+        headers={"Content-Type": "application/json", "x-goog-api-key": "offline"},
+    )
     with pytest.raises(urllib.error.HTTPError) as caught:
         urllib.request.urlopen(request, timeout=10)
     error = json.loads(caught.value.read())["error"]

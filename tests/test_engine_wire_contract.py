@@ -4,6 +4,7 @@ them, a burst of connections is served, streams come in chunks, and JSON mode re
 
 Malformed requests go around the SDK (which never sends them), straight to the socket.
 """
+
 import http.client
 import json
 import socket
@@ -30,9 +31,18 @@ def connection() -> http.client.HTTPConnection:
 
 def send(body, path=PATH, method="POST", headers=None):
     """(status, parsed JSON body) of one raw request; the body may be bytes, str or a JSON value."""
-    raw = body if isinstance(body, bytes) else (body if isinstance(body, str) else json.dumps(body)).encode()
+    raw = (
+        body
+        if isinstance(body, bytes)
+        else (body if isinstance(body, str) else json.dumps(body)).encode()
+    )
     conn = connection()
-    conn.request(method, path, body=raw, headers={"Content-Type": "application/json", **KEY, **(headers or {})})
+    conn.request(
+        method,
+        path,
+        body=raw,
+        headers={"Content-Type": "application/json", **KEY, **(headers or {})},
+    )
     response = conn.getresponse()
     data = response.read()
     conn.close()
@@ -50,14 +60,32 @@ def question(**extra):
     return {"contents": [{"role": "user", "parts": [{"text": QUESTION}]}], **extra}
 
 
-@pytest.mark.parametrize("body, where", [
-    ({"contents": 1.0}, "Invalid value at 'contents'"),
-    ({"contents": "hello"}, "Invalid value at 'contents'"),
-    ({"contents": [{"parts": [{"text": 5}]}]}, "Invalid value at 'contents[0].parts[0].text' (TYPE_STRING), 5"),
-    ({"contents": [{"parts": [{"text": "hi"}]}], "generationConfig": [1]}, "Proto field is not repeating"),
-    ({"contents": [{"parts": [{"text": "hi"}]}], "generationConfig": {"temperature": "hot"}}, "(TYPE_FLOAT)"),
-    ({"contents": [{"parts": [{"text": "hi"}]}], "generationConfig": {"maxOutputTokens": True}}, "(TYPE_INT32)"),
-])
+@pytest.mark.parametrize(
+    "body, where",
+    [
+        ({"contents": 1.0}, "Invalid value at 'contents'"),
+        ({"contents": "hello"}, "Invalid value at 'contents'"),
+        (
+            {"contents": [{"parts": [{"text": 5}]}]},
+            "Invalid value at 'contents[0].parts[0].text' (TYPE_STRING), 5",
+        ),
+        (
+            {"contents": [{"parts": [{"text": "hi"}]}], "generationConfig": [1]},
+            "Proto field is not repeating",
+        ),
+        (
+            {"contents": [{"parts": [{"text": "hi"}]}], "generationConfig": {"temperature": "hot"}},
+            "(TYPE_FLOAT)",
+        ),
+        (
+            {
+                "contents": [{"parts": [{"text": "hi"}]}],
+                "generationConfig": {"maxOutputTokens": True},
+            },
+            "(TYPE_INT32)",
+        ),
+    ],
+)
 def test_wrong_json_types_are_a_400_naming_the_field(glass_box, body, where):
     assert where in assert_json_error(*send(body))
 
@@ -66,8 +94,11 @@ def test_a_misspelt_field_is_geminis_unknown_name_400(glass_box):
     message = assert_json_error(*send({"contnets": [{"parts": [{"text": "hi"}]}]}))
     assert message == 'Invalid JSON payload received. Unknown name "contnets": Cannot find field.'
     nested = assert_json_error(*send(question(generationConfig={"temprature": 0.2})))
-    assert nested == ('Invalid JSON payload received. Unknown name "temprature" at \'generation_config\': '
-                      'Cannot find field.')
+    assert (
+        nested
+        == "Invalid JSON payload received. Unknown name \"temprature\" at 'generation_config': "
+        "Cannot find field."
+    )
 
 
 def test_count_tokens_reads_fields_the_same_way(glass_box):
@@ -76,33 +107,77 @@ def test_count_tokens_reads_fields_the_same_way(glass_box):
 
 
 def test_snake_case_fields_are_read_as_the_real_api_reads_them(glass_box):
-    camel = question(systemInstruction={"parts": [{"text": "Answer from the context."}]},
-                     generationConfig={"maxOutputTokens": 200, "thinkingConfig": {"thinkingLevel": "LOW"}})
-    snake = {"contents": [{"role": "user", "parts": [{"text": QUESTION}]}],
-             "system_instruction": {"parts": [{"text": "Answer from the context."}]},
-             "generation_config": {"max_output_tokens": 200, "thinking_config": {"thinking_level": "LOW"}}}
+    camel = question(
+        systemInstruction={"parts": [{"text": "Answer from the context."}]},
+        generationConfig={"maxOutputTokens": 200, "thinkingConfig": {"thinkingLevel": "LOW"}},
+    )
+    snake = {
+        "contents": [{"role": "user", "parts": [{"text": QUESTION}]}],
+        "system_instruction": {"parts": [{"text": "Answer from the context."}]},
+        "generation_config": {
+            "max_output_tokens": 200,
+            "thinking_config": {"thinking_level": "LOW"},
+        },
+    }
     assert send(camel) == send(snake)
     assert send(camel)[0] == 200
 
 
 def test_snake_case_tools_and_inline_data_are_read_too(glass_box):
     def request(declarations, image, **tools):
-        parts = [{"text": "Call read_file for 'README.md'."}, {image: {"mimeType": "image/png", "data": "iVBORw0K"}}]
-        return {"contents": [{"role": "user", "parts": parts}], **({"tools": [{declarations: [
-            {"name": "read_file", "description": "Read a file",
-             "parameters": {"type": "OBJECT", "properties": {"path": {"type": "STRING"}}}}]}]} if tools else {})}
+        parts = [
+            {"text": "Call read_file for 'README.md'."},
+            {image: {"mimeType": "image/png", "data": "iVBORw0K"}},
+        ]
+        return {
+            "contents": [{"role": "user", "parts": parts}],
+            **(
+                {
+                    "tools": [
+                        {
+                            declarations: [
+                                {
+                                    "name": "read_file",
+                                    "description": "Read a file",
+                                    "parameters": {
+                                        "type": "OBJECT",
+                                        "properties": {"path": {"type": "STRING"}},
+                                    },
+                                }
+                            ]
+                        }
+                    ]
+                }
+                if tools
+                else {}
+            ),
+        }
+
     snake = send(request("function_declarations", "inline_data", tools=True))
     camel = send(request("functionDeclarations", "inlineData", tools=True))
     assert snake == camel and snake[0] == 200
-    call = snake[1]["candidates"][0]["content"]["parts"][0]["functionCall"]  # the tools were read, not dropped
+    call = snake[1]["candidates"][0]["content"]["parts"][0][
+        "functionCall"
+    ]  # the tools were read, not dropped
     assert call["name"] == "read_file"
-    image = send(request("functionDeclarations", "inlineData"))[1]["usageMetadata"]["promptTokenCount"]
-    assert image > send({"contents": [{"parts": [{"text": "Call read_file for 'README.md'."}]}]})[1][
-        "usageMetadata"]["promptTokenCount"]  # the inline_data part was read (it costs its marker)
+    image = send(request("functionDeclarations", "inlineData"))[1]["usageMetadata"][
+        "promptTokenCount"
+    ]
+    assert (
+        image
+        > send({"contents": [{"parts": [{"text": "Call read_file for 'README.md'."}]}]})[1][
+            "usageMetadata"
+        ]["promptTokenCount"]
+    )  # the inline_data part was read (it costs its marker)
 
 
 def test_deep_nesting_is_a_400_not_a_crash(glass_box):
-    body = b'{"contents": [{"parts": [{"text": "hi"}]}], "labels": ' + b"[" * 50_000 + b"]" * 50_000 + b"}"
+    body = (
+        b'{"contents": [{"parts": [{"text": "hi"}]}], "labels": '
+        + b"[" * 50_000
+        + b"]" * 50_000
+        + b"}"
+    )
     assert "nests" in assert_json_error(*send(body))
 
 
@@ -130,16 +205,29 @@ def test_a_content_length_that_is_not_a_number_is_a_400_json(glass_box, length):
 def test_a_chunked_body_is_read(glass_box):
     conn = connection()
     body = json.dumps(question()).encode()
-    conn.request("POST", PATH, body=iter([body[:10], body[10:]]), headers={"Content-Type": "application/json", **KEY},
-                 encode_chunked=True)
+    conn.request(
+        "POST",
+        PATH,
+        body=iter([body[:10], body[10:]]),
+        headers={"Content-Type": "application/json", **KEY},
+        encode_chunked=True,
+    )
     response = conn.getresponse()
-    assert response.status == 200 and "8 am" in json.loads(response.read())["candidates"][0]["content"]["parts"][0]["text"]
+    assert (
+        response.status == 200
+        and "8 am" in json.loads(response.read())["candidates"][0]["content"]["parts"][0]["text"]
+    )
     conn.close()
 
 
 def test_a_body_over_the_size_limit_is_a_400_and_the_connection_goes_on(glass_box):
     conn = connection()
-    conn.request("POST", PATH, body=b" " * (MAX_BODY_BYTES + 1), headers={"Content-Type": "application/json", **KEY})
+    conn.request(
+        "POST",
+        PATH,
+        body=b" " * (MAX_BODY_BYTES + 1),
+        headers={"Content-Type": "application/json", **KEY},
+    )
     response = conn.getresponse()
     message = assert_json_error(response.status, json.loads(response.read()))
     assert message == f"Request payload size exceeds the limit: {MAX_BODY_BYTES} bytes."
@@ -165,21 +253,37 @@ def test_a_garbled_request_line_is_a_json_400_not_html(glass_box):
     url = urlparse(ensure_running())
     with socket.create_connection((url.hostname, url.port), timeout=20) as sock:
         sock.sendall(b"THIS IS NOT HTTP\r\n\r\n")
-        reply = sock.makefile("rb").read().decode()  # the server closes the connection after its answer
+        reply = (
+            sock.makefile("rb").read().decode()
+        )  # the server closes the connection after its answer
     head, _, body = reply.partition("\r\n\r\n")
     assert head.startswith("HTTP/1.1 400") and "application/json" in head
     assert json.loads(body)["error"]["code"] == 400
 
 
 def test_no_hostile_body_gets_a_5xx(glass_box):
-    bodies = [b"[]", b"null", b'"text"', b"{}", b'{"contents": []}', b'{"contents": [null]}',
-              b'{"contents": [{"parts": null}]}', b'{"contents": [{"parts": [null]}]}',
-              b'{"contents": [{"role": 7, "parts": [{"text": "x"}]}]}',
-              b'{"contents": [{"parts": [{"functionCall": "read"}]}]}',
-              b'{"contents": [{"parts": [{"text": "x"}]}], "tools": [{"functionDeclarations": {"name": 1}}]}',
-              b'{"contents": [{"parts": [{"text": "x"}]}], "generationConfig": {"stopSequences": [1]}}',
-              b'{"contents": [{"parts": [{"text": "x"}]}], "generationConfig": {"thinkingConfig": {"thinkingLevel": "LOUD"}}}',
-              b'{"contents": [{"parts": [{"text": "x"}]}], "cachedContent": 5}']
+    bodies = [
+        b"[]",
+        b"null",
+        b'"text"',
+        b"{}",
+        b'{"contents": []}',
+        b'{"contents": [null]}',
+        b'{"contents": [{"parts": null}]}',
+        b'{"contents": [{"parts": [null]}]}',
+        b'{"contents": [{"role": 7, "parts": [{"text": "x"}]}]}',
+        b'{"contents": [{"parts": [{"functionCall": "read"}]}]}',
+        (
+            b'{"contents": [{"parts": [{"text": "x"}]}], "tools": [{"functionDeclarations":'
+            b' {"name": 1}}]}'
+        ),
+        b'{"contents": [{"parts": [{"text": "x"}]}], "generationConfig": {"stopSequences": [1]}}',
+        (
+            b'{"contents": [{"parts": [{"text": "x"}]}], "generationConfig": {"thinkingConfig":'
+            b' {"thinkingLevel": "LOUD"}}}'
+        ),
+        b'{"contents": [{"parts": [{"text": "x"}]}], "cachedContent": 5}',
+    ]
     for body in bodies:
         status, payload = send(body)
         assert 400 <= status < 500 and "error" in payload, (body, status, payload)
@@ -194,8 +298,10 @@ def test_the_listen_queue_holds_a_classroom_burst():
 def test_a_burst_of_64_simultaneous_connections_is_served(glass_box):
     url = urlparse(ensure_running())
     body = json.dumps(question()).encode()
-    request = (f"POST {PATH} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nx-goog-api-key: offline\r\nConnection: close\r\n"
-               f"Content-Length: {len(body)}\r\n\r\n").encode() + body
+    request = (
+        f"POST {PATH} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nx-goog-api-key:"
+        f" offline\r\nConnection: close\r\nContent-Length: {len(body)}\r\n\r\n"
+    ).encode() + body
     barrier, statuses = threading.Barrier(64), []
 
     def one():
@@ -217,7 +323,10 @@ def test_streaming_sends_several_chunks_with_usage_on_each(glass_box):
     whole = glass_box.models.generate_content(model=MODEL, contents=QUESTION)
     assert len(chunks) > 1
     assert "".join(chunk.text for chunk in chunks) == whole.text
-    assert all(chunk.usage_metadata.prompt_token_count == whole.usage_metadata.prompt_token_count for chunk in chunks)
+    assert all(
+        chunk.usage_metadata.prompt_token_count == whole.usage_metadata.prompt_token_count
+        for chunk in chunks
+    )
     assert chunks[-1].usage_metadata.total_token_count == whole.usage_metadata.total_token_count
     assert chunks[-1].candidates[0].finish_reason == types.FinishReason.STOP
     assert all(chunk.candidates[0].finish_reason is None for chunk in chunks[:-1])
@@ -230,8 +339,11 @@ def test_streaming_without_sse_is_one_json_array(glass_box):
 
 
 def json_reply(client, **config):
-    reply = client.models.generate_content(model=MODEL, contents=QUESTION, config=types.GenerateContentConfig(
-        response_mime_type="application/json", **config))
+    reply = client.models.generate_content(
+        model=MODEL,
+        contents=QUESTION,
+        config=types.GenerateContentConfig(response_mime_type="application/json", **config),
+    )
     return json.loads(reply.text)
 
 
@@ -240,19 +352,37 @@ def test_json_mode_without_a_schema_returns_json_holding_the_answer(glass_box):
 
 
 def test_json_mode_fits_a_response_schema_with_the_answer_in_its_strings(glass_box):
-    schema = {"type": "OBJECT", "properties": {"opening": {"type": "STRING"}, "days": {"type": "INTEGER"},
-                                               "open_now": {"type": "BOOLEAN"},
-                                               "notes": {"type": "ARRAY", "items": {"type": "STRING"}}}}
+    schema = {
+        "type": "OBJECT",
+        "properties": {
+            "opening": {"type": "STRING"},
+            "days": {"type": "INTEGER"},
+            "open_now": {"type": "BOOLEAN"},
+            "notes": {"type": "ARRAY", "items": {"type": "STRING"}},
+        },
+    }
     value = json_reply(glass_box, response_schema=schema)
     assert list(value) == ["opening", "days", "open_now", "notes"]
-    # an array has at least one item: a numbered label when the prompt lists nothing (the glass box's rule)
-    assert "8 am" in value["opening"] and value["days"] == 0 and value["open_now"] is False and value["notes"] == ["Note 1"]
+    # an array has at least one item: a numbered label when the prompt lists nothing (the glass
+    # box's rule)
+    assert (
+        "8 am" in value["opening"]
+        and value["days"] == 0
+        and value["open_now"] is False
+        and value["notes"] == ["Note 1"]
+    )
 
 
 def test_json_mode_reads_a_json_schema_with_refs_and_enums(glass_box):
-    schema = {"type": "object", "$defs": {"Hours": {"type": "object", "properties": {"opens": {"type": "string"}}}},
-              "properties": {"hours": {"$ref": "#/$defs/Hours"}, "part": {"enum": ["evening", "am"]},
-                             "note": {"type": ["string", "null"]}}}
+    schema = {
+        "type": "object",
+        "$defs": {"Hours": {"type": "object", "properties": {"opens": {"type": "string"}}}},
+        "properties": {
+            "hours": {"$ref": "#/$defs/Hours"},
+            "part": {"enum": ["evening", "am"]},
+            "note": {"type": ["string", "null"]},
+        },
+    }
     value = json_reply(glass_box, response_json_schema=schema)
     assert "8 am" in value["hours"]["opens"] and value["part"] == "am" and "8 am" in value["note"]
 
@@ -264,38 +394,92 @@ def test_json_mode_parses_into_the_sdks_pydantic_model(glass_box):
         answer: str
         certain: bool
 
-    reply = glass_box.models.generate_content(model=MODEL, contents=QUESTION, config=types.GenerateContentConfig(
-        response_mime_type="application/json", response_schema=Opening))
+    reply = glass_box.models.generate_content(
+        model=MODEL,
+        contents=QUESTION,
+        config=types.GenerateContentConfig(
+            response_mime_type="application/json", response_schema=Opening
+        ),
+    )
     assert isinstance(reply.parsed, Opening) and "8 am" in reply.parsed.answer
 
 
 FUZZ_BASES = [  # an agent step (tools, a signed call, its response) and a JSON-mode question
-    {"contents": [{"role": "user", "parts": [{"text": "Fix the failing tests."}]},
-                  {"role": "model", "parts": [{"functionCall": {"name": "list_files", "args": {"path": "."}},
-                                               "thoughtSignature": "abcd"}]},
-                  {"role": "user", "parts": [{"functionResponse": {"name": "list_files", "response": {"output": "a.py"}}}]}],
-     "systemInstruction": {"parts": [{"text": "Be brief."}]},
-     "tools": [{"functionDeclarations": [{"name": name, "description": name, "parameters": {
-         "type": "OBJECT", "properties": {"path": {"type": "STRING"}}}} for name in ("list_files", "read_file")]}],
-     "generationConfig": {"maxOutputTokens": 50, "stopSequences": ["x"], "temperature": 1.0,
-                          "thinkingConfig": {"includeThoughts": True, "thinkingLevel": "LOW"}}},
-    {"contents": [{"role": "user", "parts": [{"text": QUESTION}]}],
-     "generationConfig": {"responseMimeType": "application/json", "responseSchema": {
-         "type": "OBJECT", "properties": {"a": {"type": "STRING", "enum": ["x"]},
-                                          "b": {"type": "ARRAY", "items": {"type": "STRING"}, "minItems": 1}}}}},
+    {
+        "contents": [
+            {"role": "user", "parts": [{"text": "Fix the failing tests."}]},
+            {
+                "role": "model",
+                "parts": [
+                    {
+                        "functionCall": {"name": "list_files", "args": {"path": "."}},
+                        "thoughtSignature": "abcd",
+                    }
+                ],
+            },
+            {
+                "role": "user",
+                "parts": [
+                    {"functionResponse": {"name": "list_files", "response": {"output": "a.py"}}}
+                ],
+            },
+        ],
+        "systemInstruction": {"parts": [{"text": "Be brief."}]},
+        "tools": [
+            {
+                "functionDeclarations": [
+                    {
+                        "name": name,
+                        "description": name,
+                        "parameters": {
+                            "type": "OBJECT",
+                            "properties": {"path": {"type": "STRING"}},
+                        },
+                    }
+                    for name in ("list_files", "read_file")
+                ]
+            }
+        ],
+        "generationConfig": {
+            "maxOutputTokens": 50,
+            "stopSequences": ["x"],
+            "temperature": 1.0,
+            "thinkingConfig": {"includeThoughts": True, "thinkingLevel": "LOW"},
+        },
+    },
+    {
+        "contents": [{"role": "user", "parts": [{"text": QUESTION}]}],
+        "generationConfig": {
+            "responseMimeType": "application/json",
+            "responseSchema": {
+                "type": "OBJECT",
+                "properties": {
+                    "a": {"type": "STRING", "enum": ["x"]},
+                    "b": {"type": "ARRAY", "items": {"type": "STRING"}, "minItems": 1},
+                },
+            },
+        },
+    },
 ]
 FUZZ_VALUES = [None, 1, -1, 1.5, "x", "", [], {}, True, [1], {"a": 1}]
 
 
 def _leaves(value, path=()):
     yield path
-    children = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    children = (
+        value.items()
+        if isinstance(value, dict)
+        else enumerate(value)
+        if isinstance(value, list)
+        else ()
+    )
     for key, child in children:
         yield from _leaves(child, path + (key,))
 
 
 def test_no_value_anywhere_in_a_request_gets_a_5xx():
-    # every field of two realistic requests replaced in turn by each JSON type: a 200 or a 4xx, never a 5xx
+    # every field of two realistic requests replaced in turn by each JSON type: a 200 or a 4xx,
+    # never a 5xx
     import copy
 
     from harness.engine.server import glass_box as answer
@@ -311,7 +495,12 @@ def test_no_value_anywhere_in_a_request_gets_a_5xx():
                 target[path[-1]] = value
                 for action in ("generateContent", "countTokens"):
                     try:
-                        status = answer("POST", f"/v1beta/models/{MODEL}:{action}", "", json.dumps(body).encode())[0]
+                        status = answer(
+                            "POST",
+                            f"/v1beta/models/{MODEL}:{action}",
+                            "",
+                            json.dumps(body).encode(),
+                        )[0]
                     except Exception as err:  # what the HTTP handler would turn into a 500
                         status = f"{type(err).__name__}: {err}"
                     if not isinstance(status, int) or status >= 500:

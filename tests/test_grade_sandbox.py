@@ -1,8 +1,10 @@
-"""An attacking submission, graded: each attack is stopped, and the gradebook says what was enforced.
+"""An attacking submission, graded: each attack is stopped, and the gradebook says what was
+enforced.
 
 Each attack is a cell that raises an error saying what it managed, so its result lands in the
 gradebook as an "error" row: the test reads the row and the files the attack went for.
 """
+
 import base64
 import csv
 import subprocess
@@ -10,13 +12,15 @@ import sys
 import time
 
 import pytest
-
-from harness.workbook import ROOT
-from harness.plumbing.redaction import redact
-from harness.workbook.sandbox import can_isolate
 from test_workbook_check import write_fake_lesson
 
-FAKE_KEY = "AIza" + "Sy" + "0123456789abcdefghijklmnopqrstuvw"  # built here: no key-shaped literal in the repository
+from harness.plumbing.redaction import redact
+from harness.workbook import ROOT
+from harness.workbook.sandbox import can_isolate
+
+FAKE_KEY = (
+    "AIza" + "Sy" + "0123456789abcdefghijklmnopqrstuvw"
+)  # built here: no key-shaped literal in the repository
 
 
 def attacks(classmate, out) -> tuple[str, ...]:
@@ -27,8 +31,12 @@ def attacks(classmate, out) -> tuple[str, ...]:
         f"raise RuntimeError('classmate: ' + open({str(classmate)!r}).read()[:40])",
         f"open({str(classmate)!r}, 'w').write('destroyed')",
         f"open({str(ROOT / 'harness' / 'backdoor.py')!r}, 'w').write('print(1)')",
-        f"import subprocess, sys\ncode = 'import time; time.sleep(12); open(%r, \"w\").write(\"owned\")' % {str(out / 'gradebook.csv')!r}\n"
-        "subprocess.Popen([sys.executable, '-c', code], start_new_session=True)\nraise RuntimeError('detached process started')",
+        (
+            "import subprocess, sys\ncode = 'import time; time.sleep(12); open(%r,"
+            ' "w").write("owned")\' %'
+            f" {str(out / 'gradebook.csv')!r}\nsubprocess.Popen([sys.executable, '-c', code],"
+            " start_new_session=True)\nraise RuntimeError('detached process started')"
+        ),
     )
 
 
@@ -43,13 +51,34 @@ def attacked(tmp_path_factory):
     write_fake_lesson(root / "submissions" / "eve" / "91_one.ipynb", extra=attacks(classmate, out))
     (root / ".env").write_text(f"GEMINI_API_KEY={FAKE_KEY}\n", encoding="utf-8")
     env = {"PATH": "/usr/bin:/bin", "GEMINI_API_KEY": FAKE_KEY}
-    done = subprocess.run([sys.executable, "-m", "harness", "grade", str(root / "submissions"), "--lessons",
-                           str(root / "reference"), "--out", str(out), "--jobs", "1", "--cell-timeout", "20"],
-                          cwd=root, env=env, capture_output=True, text=True, timeout=900)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "harness",
+            "grade",
+            str(root / "submissions"),
+            "--lessons",
+            str(root / "reference"),
+            "--out",
+            str(out),
+            "--jobs",
+            "1",
+            "--cell-timeout",
+            "20",
+        ],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     time.sleep(14)  # longer than the detached process would wait before rewriting the gradebook
     with (out / "gradebook.csv").open(encoding="utf-8") as file:
-        rows = [r for r in csv.DictReader(file) if r["student"] == "eve" and r["exercise"] == "notebook"]
+        rows = [
+            r for r in csv.DictReader(file) if r["student"] == "eve" and r["exercise"] == "notebook"
+        ]
     return root, classmate, before, rows
 
 
@@ -60,8 +89,14 @@ def message(rows, start: str) -> str:
 def test_the_key_never_reaches_the_kernel_nor_the_gradebook(attacked):
     root, _, _, rows = attacked
     assert "environ key: None" in message(rows, "environ key")
-    assert "Error" in message(rows, "dotenv") and "RuntimeError: dotenv" not in message(rows, "dotenv")
-    assert all(FAKE_KEY not in p.read_text(errors="replace") for p in (root / "out").rglob("*") if p.is_file())
+    assert "Error" in message(rows, "dotenv") and "RuntimeError: dotenv" not in message(
+        rows, "dotenv"
+    )
+    assert all(
+        FAKE_KEY not in p.read_text(errors="replace")
+        for p in (root / "out").rglob("*")
+        if p.is_file()
+    )
 
 
 def test_home_is_fresh(attacked):
@@ -71,7 +106,9 @@ def test_home_is_fresh(attacked):
 @pytest.mark.skipif(not can_isolate(), reason="needs root to run the kernel as a user of its own")
 def test_classmates_work_is_out_of_reach(attacked):
     _, classmate, before, rows = attacked
-    assert "Error" in message(rows, "classmate") and "RuntimeError: classmate" not in message(rows, "classmate")
+    assert "Error" in message(rows, "classmate") and "RuntimeError: classmate" not in message(
+        rows, "classmate"
+    )
     assert classmate.read_bytes() == before
 
 
@@ -94,16 +131,26 @@ def test_the_gradebook_says_what_was_enforced(attacked):
 def test_encoded_forms_of_a_key_are_redacted(monkeypatch):
     monkeypatch.setenv("GEMINI_API_KEY", "sk-not-shaped-like-google-0123")
     secret = "sk-not-shaped-like-google-0123"
-    for form in (secret, secret[::-1], base64.b64encode(secret.encode()).decode(), secret.encode().hex()):
+    for form in (
+        secret,
+        secret[::-1],
+        base64.b64encode(secret.encode()).decode(),
+        secret.encode().hex(),
+    ):
         assert redact(f"leak: {form}.") == "leak: [key hidden]."
-    for form in (FAKE_KEY, FAKE_KEY[::-1], base64.b64encode(FAKE_KEY.encode()).decode(), FAKE_KEY.encode().hex()):
+    for form in (
+        FAKE_KEY,
+        FAKE_KEY[::-1],
+        base64.b64encode(FAKE_KEY.encode()).decode(),
+        FAKE_KEY.encode().hex(),
+    ):
         assert "[key hidden]" in redact(form) and FAKE_KEY[6:20] not in redact(form)
 
 
 @pytest.mark.skipif(not can_isolate(), reason="needs root to mount and to change user")
 def test_a_workbook_inside_a_closed_folder_is_reachable_but_its_secrets_are_not(tmp_path):
-    """A clone in /root (0700): the jail (an allow-list) shows the clone's code read-only, and nothing
-    else of the folder around it nor the clone's .env."""
+    """A clone in /root (0700): the jail (an allow-list) shows the clone's code read-only, and
+    nothing else of the folder around it nor the clone's .env."""
     import shutil
     import tempfile
     from pathlib import Path
@@ -122,13 +169,30 @@ def test_a_workbook_inside_a_closed_folder_is_reachable_but_its_secrets_are_not(
         (clone / ".env").write_text(f"GEMINI_API_KEY={FAKE_KEY}\n")
         (closed / "diary.txt").write_text("private\n")
         with Sandbox.create(tmp_path) as box:
-            jail = [sys.executable, "-I", "-S", jail_program.__file__, "--uid", str(box.uid), "--gid", str(box.uid),
-                    "--read", str(clone / "code.py")]
-            shell = f"cat {clone / 'code.py'}; cat {clone / '.env'}; ls -a {closed}; touch {clone / 'new'} 2>&1"
-            done = subprocess.run([*jail, "--", "/bin/sh", "-c", shell], capture_output=True, text=True, timeout=60)
+            jail = [
+                sys.executable,
+                "-I",
+                "-S",
+                jail_program.__file__,
+                "--uid",
+                str(box.uid),
+                "--gid",
+                str(box.uid),
+                "--read",
+                str(clone / "code.py"),
+            ]
+            shell = (
+                f"cat {clone / 'code.py'}; cat {clone / '.env'}; ls -a {closed}; touch"
+                f" {clone / 'new'} 2>&1"
+            )
+            done = subprocess.run(
+                [*jail, "--", "/bin/sh", "-c", shell], capture_output=True, text=True, timeout=60
+            )
         said = done.stdout + done.stderr
         assert "the code runs" in said, said
         assert FAKE_KEY not in said and "diary" not in said, said
-        assert ("Read-only file system" in said or "Permission denied" in said) and not (clone / "new").exists(), said
+        assert ("Read-only file system" in said or "Permission denied" in said) and not (
+            clone / "new"
+        ).exists(), said
     finally:
         shutil.rmtree(base, ignore_errors=True)

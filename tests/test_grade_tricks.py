@@ -1,4 +1,6 @@
-"""Every trick of tests/fixtures/grading/tricks.py, graded by `python -m harness grade` as the instructor would."""
+"""Every trick of tests/fixtures/grading/tricks.py, graded by `python -m harness grade` as the
+instructor would."""
+
 import csv
 import subprocess
 import sys
@@ -16,19 +18,44 @@ from tricks import EXPECTED, LESSON, write_all  # noqa: E402
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     root = tmp_path_factory.mktemp("tricks")
-    write_all(root / "submissions", nbformat.read(LESSONS / f"{LESSON}.ipynb", 4), nbformat.read(SOLUTIONS / f"{LESSON}.ipynb", 4))
+    write_all(
+        root / "submissions",
+        nbformat.read(LESSONS / f"{LESSON}.ipynb", 4),
+        nbformat.read(SOLUTIONS / f"{LESSON}.ipynb", 4),
+    )
     (root / "submissions" / "renamed_lesson" / "lessons").mkdir(parents=True)
     (root / "submissions" / "renamed_lesson" / "lessons" / f"{LESSON}-Copy1.ipynb").write_bytes(
-        (LESSONS / f"{LESSON}.ipynb").read_bytes())
+        (LESSONS / f"{LESSON}.ipynb").read_bytes()
+    )
     (root / "submissions" / "solutions_beside_lessons" / "solutions").mkdir(parents=True)
-    (root / "submissions" / "solutions_beside_lessons" / "solutions" / f"{LESSON}.ipynb").write_bytes(
-        (SOLUTIONS / f"{LESSON}.ipynb").read_bytes())
+    (
+        root / "submissions" / "solutions_beside_lessons" / "solutions" / f"{LESSON}.ipynb"
+    ).write_bytes((SOLUTIONS / f"{LESSON}.ipynb").read_bytes())
     (root / "submissions" / "solutions_beside_lessons" / "lessons").mkdir()
     (root / "submissions" / "solutions_beside_lessons" / "lessons" / f"{LESSON}.ipynb").write_bytes(
-        (LESSONS / f"{LESSON}.ipynb").read_bytes())
-    done = subprocess.run([sys.executable, "-m", "harness", "grade", str(root / "submissions"), "--lesson", "03",
-                           "--out", str(root / "out"), "--jobs", "2", "--cell-timeout", "30"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=3000)
+        (LESSONS / f"{LESSON}.ipynb").read_bytes()
+    )
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "harness",
+            "grade",
+            str(root / "submissions"),
+            "--lesson",
+            "03",
+            "--out",
+            str(root / "out"),
+            "--jobs",
+            "2",
+            "--cell-timeout",
+            "30",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=3000,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     with (root / "out" / "gradebook.csv").open(encoding="utf-8") as file:
         return root, {(r["student"], r["exercise"]): r for r in csv.DictReader(file)}
@@ -48,7 +75,9 @@ def test_a_renamed_lesson_is_missing_and_says_which_file_it_found(graded):
 def test_solutions_are_never_graded_and_the_skip_is_reported(graded):
     root, rows = graded
     assert rows[("solutions_beside_lessons", "3.1")]["status"] == "not attempted"
-    assert "the reference answers are never graded" in (root / "out" / "gradebook.html").read_text(encoding="utf-8")
+    assert "the reference answers are never graded" in (root / "out" / "gradebook.html").read_text(
+        encoding="utf-8"
+    )
 
 
 def test_fifty_megabytes_of_output_stay_out_of_the_gradebook(graded):
@@ -72,12 +101,16 @@ def test_code_that_is_the_references_is_passed_and_flagged_for_review(graded):
     assert "matches the reference" in (root / "out" / "gradebook.html").read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("trick", ["exit_after_correct_work", "os_exit_after_correct_work",
-                                   "kernel_killed_after_correct_work"])
+@pytest.mark.parametrize(
+    "trick",
+    ["exit_after_correct_work", "os_exit_after_correct_work", "kernel_killed_after_correct_work"],
+)
 def test_a_cell_that_ends_the_kernel_costs_the_exercises_nothing_and_is_reported(graded, trick):
     # Every exercise is graded from its source, wherever the kernel stopped; exit() stops the run at
     # its own cell (its reply asks for the end) rather than whenever the kernel gets round to dying.
     rows = graded[1]
     assert [rows[(trick, e)]["status"] for e in ("3.1", "3.2")] == ["passed", "passed"]
     stop = rows[(trick, "notebook")]["message"]
-    assert "the kernel stopped at cell" in stop and (trick != "exit_after_correct_work" or "exit()" in stop)
+    assert "the kernel stopped at cell" in stop and (
+        trick != "exit_after_correct_work" or "exit()" in stop
+    )

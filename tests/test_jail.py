@@ -1,10 +1,11 @@
-"""The agent's commands in the jail (harness.plumbing.jail): each escape of issue 19, tried jailed and with the
-jail forced off (where every command is then refused unless the student opts in); then issue 29's, as
-root (CI runs as root): the host's kernel settings, its keyrings, the exit status, the limits, and a
-hostile set by class, each tried as model-written test code would.
+"""The agent's commands in the jail (harness.plumbing.jail): each escape of issue 19, tried jailed
+and with the jail forced off (where every command is then refused unless the student opts in); then
+issue 29's, as root (CI runs as root): the host's kernel settings, its keyrings, the exit status,
+the limits, and a hostile set by class, each tried as model-written test code would.
 
 "Outside" is a folder beside the workspace holding a secret, as a student's other files would be.
 """
+
 import ast
 import ctypes
 import os
@@ -26,13 +27,17 @@ from harness.scenarios import copy_task
 from harness.tools import Workspace
 
 SECRET = "outside-secret-3141"
-FAKE_KEY = "AIza" + "FAKE-secret-key-0123456789abcdefghijk"  # built here: no key-shaped string in the repo
+FAKE_KEY = (
+    "AIza" + "FAKE-secret-key-0123456789abcdefghijk"
+)  # built here: no key-shaped string in the repo
 
 
 @pytest.fixture(params=["jailed", "jail forced off"])
 def mode(request, monkeypatch):
     if request.param == "jailed":
-        assert tools.jail_mode() is not None, "this Linux machine should jail commands (root or user namespaces)"
+        assert tools.jail_mode() is not None, (
+            "this Linux machine should jail commands (root or user namespaces)"
+        )
     else:
         monkeypatch.setattr(tools, "jail_mode", lambda: None)
         monkeypatch.delenv(tools.UNJAILED_SWITCH, raising=False)
@@ -58,7 +63,9 @@ def ws(tmp_path):
 def refused_or(mode, out: str) -> bool:
     """Jail forced off, nothing the model wrote may run: the command must be refused outright."""
     if mode != "jailed":
-        assert out.startswith("ERROR: this machine cannot run the model's commands in a jail"), out[:300]
+        assert out.startswith("ERROR: this machine cannot run the model's commands in a jail"), out[
+            :300
+        ]
         assert tools.UNJAILED_SWITCH in out, "the refusal must name the switch that opts in"
     return True
 
@@ -71,10 +78,17 @@ def _ini(ws, *lines):
     (ws.root / "pytest.ini").write_text("[pytest]\n" + "\n".join(lines) + "\n")
 
 
-@pytest.mark.parametrize("lines", [("log_file = {o}/log.txt",), ("addopts = --junitxml={o}/junit.xml",),
-                                   ("testpaths = {o}",), ("addopts = --rootdir={o} {o}",),
-                                   ("cache_dir = {o}/cache", "addopts = -p cacheprovider")],
-                         ids=["log_file", "junitxml", "testpaths", "rootdir", "cache_dir"])
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ("log_file = {o}/log.txt",),
+        ("addopts = --junitxml={o}/junit.xml",),
+        ("testpaths = {o}",),
+        ("addopts = --rootdir={o} {o}",),
+        ("cache_dir = {o}/cache", "addopts = -p cacheprovider"),
+    ],
+    ids=["log_file", "junitxml", "testpaths", "rootdir", "cache_dir"],
+)
 def test_pytest_ini_options_reach_nothing_outside(ws, outside, mode, lines):
     _ini(ws, *(line.format(o=outside) for line in lines))
     out = ws.run_command("pytest -s")
@@ -82,7 +96,9 @@ def test_pytest_ini_options_reach_nothing_outside(ws, outside, mode, lines):
 
 
 def test_pytest_reading_its_arguments_from_a_file_reaches_nothing_outside(ws, outside, mode):
-    (ws.root / "README.md").write_text(f"-o\nlog_file={outside}/log.txt\n-s\n{outside}/test_outside.py\n")
+    (ws.root / "README.md").write_text(
+        f"-o\nlog_file={outside}/log.txt\n-s\n{outside}/test_outside.py\n"
+    )
     out = ws.run_command("pytest @README.md")
     assert refused_or(mode, out) and SECRET not in out and nothing_written(outside)
 
@@ -95,44 +111,67 @@ def test_wc_reading_file_names_from_a_file_reads_nothing_outside(ws, outside, mo
 
 def test_a_conftest_reads_and_writes_nothing_outside(ws, outside, mode):
     (ws.root / "conftest.py").write_text(
-        "import os\n"
-        f"for path in ({str(outside / 'secret.txt')!r}, '/etc/shadow', os.path.expanduser('~/.bash_history')):\n"
-        "    try:\n        print('READ', open(path).read())\n    except OSError as error:\n        print('NO', error)\n"
-        f"for path in ({str(outside / 'written.txt')!r}, '/usr/written.txt', '/written.txt'):\n"
-        "    try:\n        open(path, 'w').write('x')\n        print('WROTE', path)\n"
-        "    except OSError as error:\n        print('NO', error)\n")
+        f"import os\nfor path in ({str(outside / 'secret.txt')!r}, '/etc/shadow',"
+        " os.path.expanduser('~/.bash_history')):\n    try:\n        print('READ',"
+        " open(path).read())\n    except OSError as error:\n        print('NO', error)\nfor path"
+        f" in ({str(outside / 'written.txt')!r}, '/usr/written.txt', '/written.txt'):\n    try:\n  "
+        "      open(path, 'w').write('x')\n        print('WROTE', path)\n    except OSError as"
+        " error:\n        print('NO', error)\n"
+    )
     out = ws.run_command("pytest -q -s")
     assert refused_or(mode, out) and SECRET not in out and "READ" not in out and "WROTE" not in out
     assert nothing_written(outside) and not os.path.exists("/usr/written.txt")
 
 
 def test_the_jail_sees_only_the_workspace_python_and_system_folders(ws, mode):
-    (ws.root / "conftest.py").write_text("import os\nprint('ROOT', sorted(os.listdir('/')))\n"
-                                         "print('PIDS', sorted(p for p in os.listdir('/proc') if p.isdigit()))\n")
+    (ws.root / "conftest.py").write_text(
+        "import os\nprint('ROOT', sorted(os.listdir('/')))\n"
+        "print('PIDS', sorted(p for p in os.listdir('/proc') if p.isdigit()))\n"
+    )
     out = ws.run_command("pytest -q -s")
     if refused_or(mode, out) and mode == "jailed":
         top = eval(out.split("ROOT ", 1)[1].splitlines()[0])
-        assert set(top) <= {"bin", "dev", "etc", "lib", "lib32", "lib64", "libx32", "proc", "sbin", "tmp", "usr",
-                            *str(ws.root).split("/")[1:2], *os.path.realpath(os.sys.base_prefix).split("/")[1:2],
-                            *os.path.realpath(os.sys.prefix).split("/")[1:2]}, top
+        assert set(top) <= {
+            "bin",
+            "dev",
+            "etc",
+            "lib",
+            "lib32",
+            "lib64",
+            "libx32",
+            "proc",
+            "sbin",
+            "tmp",
+            "usr",
+            *str(ws.root).split("/")[1:2],
+            *os.path.realpath(os.sys.base_prefix).split("/")[1:2],
+            *os.path.realpath(os.sys.prefix).split("/")[1:2],
+        }, top
         pids = eval(out.split("PIDS ", 1)[1].splitlines()[0])
         assert len(pids) <= 3, f"/proc shows other processes: {pids}"
 
 
 def test_the_harness_environment_is_out_of_reach(ws, mode, monkeypatch):
     monkeypatch.setenv("GEMINI_API_KEY", FAKE_KEY)
-    monkeypatch.setenv("SOMETHING_INNOCENT", FAKE_KEY[::-1])  # a secret under a name no rule catches
+    monkeypatch.setenv(
+        "SOMETHING_INNOCENT", FAKE_KEY[::-1]
+    )  # a secret under a name no rule catches
     tools._discard_warm_helper()
     (ws.root / "conftest.py").write_text(
-        "import base64, os\n"
-        "for pid in [p for p in os.listdir('/proc') if p.isdigit()]:\n"
-        "    try:\n        data = open(f'/proc/{pid}/environ', 'rb').read()\n    except OSError:\n        continue\n"
-        "    print('ENV', pid, base64.b64encode(data).decode(), data[::-1])\n"
-        "print('MINE', base64.b64encode(repr(dict(os.environ)).encode()).decode())\n")
+        "import base64, os\nfor pid in [p for p in os.listdir('/proc') if p.isdigit()]:\n    try:\n"
+        "        data = open(f'/proc/{pid}/environ', 'rb').read()\n    except OSError:\n       "
+        " continue\n    print('ENV', pid, base64.b64encode(data).decode(),"
+        " data[::-1])\nprint('MINE', base64.b64encode(repr(dict(os.environ)).encode()).decode())\n"
+    )
     out = ws.run_command("pytest -q -s")
     import base64
-    decoded = " ".join(base64.b64decode(word + "==").decode(errors="replace") for line in out.splitlines()
-                       for word in line.split()[1:3] if line.startswith(("ENV", "MINE")) and len(word) > 20)
+
+    decoded = " ".join(
+        base64.b64decode(word + "==").decode(errors="replace")
+        for line in out.splitlines()
+        for word in line.split()[1:3]
+        if line.startswith(("ENV", "MINE")) and len(word) > 20
+    )
     assert refused_or(mode, out)
     assert "AIza" not in decoded and FAKE_KEY[::-1] not in decoded and FAKE_KEY[::-1] not in out
     assert FAKE_KEY.encode()[::-1].decode() not in out
@@ -141,12 +180,12 @@ def test_the_harness_environment_is_out_of_reach(ws, mode, monkeypatch):
 def test_no_process_outlives_its_command(ws, outside, mode):
     marker = f"survivor-{os.getpid()}-{time.monotonic_ns()}"
     (ws.root / "conftest.py").write_text(
-        "import subprocess, sys\n"
-        f"code = 'import time\\nwhile True: time.sleep(0.1)  # {marker}'\n"
-        "for _ in range(3):\n"
-        "    subprocess.Popen([sys.executable, '-c', code], start_new_session=True, stdout=subprocess.DEVNULL,\n"
-        "                     stderr=subprocess.DEVNULL)\n"
-        "import os\nif os.fork() == 0:\n    os.setsid()\n    import time\n    time.sleep(60)\n    os._exit(0)\n")
+        "import subprocess, sys\ncode = 'import time\\nwhile True: time.sleep(0.1)  #"
+        f" {marker}'\nfor _ in range(3):\n    subprocess.Popen([sys.executable, '-c', code],"
+        " start_new_session=True, stdout=subprocess.DEVNULL,\n                    "
+        " stderr=subprocess.DEVNULL)\nimport os\nif os.fork() == 0:\n    os.setsid()\n    import"
+        " time\n    time.sleep(60)\n    os._exit(0)\n"
+    )
     out = ws.run_command("pytest -q")
     assert refused_or(mode, out)
     time.sleep(0.3)
@@ -196,10 +235,12 @@ def test_swapping_a_file_for_a_symlink_leaks_nothing(ws, outside, mode):
 
 def test_a_hard_link_to_a_file_outside_is_refused(ws, outside, mode):
     (ws.root / "tests" / "test_link.py").write_text(
-        f"import os\ndef test_link():\n    os.link({str(outside / 'secret.txt')!r}, 'linked.txt')\n")
+        f"import os\ndef test_link():\n    os.link({str(outside / 'secret.txt')!r}, 'linked.txt')\n"
+    )
     out = ws.run_command("pytest -q tests/test_link.py")
     assert refused_or(mode, out) and not (ws.root / "linked.txt").exists()
-    # The link made for it (the jail shows no outside file to link to): the file tools refuse it at use.
+    # The link made for it (the jail shows no outside file to link to): the file tools refuse it at
+    # use.
     os.link(outside / "secret.txt", ws.root / "notes.txt")
     assert ws.read_file("notes.txt").startswith("ERROR: notes.txt is a hard link")
     assert ws.edit_file("notes.txt", "outside", "x").startswith("ERROR: notes.txt is a hard link")
@@ -224,8 +265,12 @@ def test_exit_codes_are_the_programs(ws, mode):
     out = ws.run_command("cat nothere.txt")
     if refused_or(mode, out) and mode == "jailed":
         assert out.startswith("exit code 1\n"), out
-        (ws.root / "conftest.py").write_text("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n")
-        assert ws.run_command("pytest -q").startswith("killed by SIGKILL"), "a killed program must say so"
+        (ws.root / "conftest.py").write_text(
+            "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n"
+        )
+        assert ws.run_command("pytest -q").startswith("killed by SIGKILL"), (
+            "a killed program must say so"
+        )
 
 
 def test_opting_in_runs_the_command_without_a_jail(ws, monkeypatch):
@@ -244,6 +289,7 @@ def test_an_empty_root_is_refused():
 
 
 # --- issue 29: the jail as root (the program's own uid), its limits, the keeper's word ---------
+
 
 def _run_test(ws, body: str) -> str:
     """`body` as the one test of tests/test_hostile.py, run with pytest -q -s: the tool's text."""
@@ -589,24 +635,47 @@ print("FIRST", repr(Workspace(copy_task(tempfile.mkdtemp())).run_command("pytest
 """
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="a graded kernel runs as a uid of its own as root only")
+@pytest.mark.skipif(
+    os.geteuid() != 0, reason="a graded kernel runs as a uid of its own as root only"
+)
 def test_a_graded_kernel_still_jails_the_agent_s_commands(tmp_path):
     """The grader's jail (a pool uid, namespaces allowed) around a kernel that runs the agent: its
-    commands are jailed in turn, through a user namespace (only the agent's commands may make none)."""
+    commands are jailed in turn, through a user namespace (only the agent's commands may make none).
+    """
     root = str(Path(__file__).resolve().parents[1])
     uid = jail_program.claim_uid()
     tmp_path.chmod(0o777)
     try:
-        words = [sys.executable, "-I", "-S", jail_program.__file__, "--uid", str(uid), "--loopback",
-                 "--write", str(tmp_path), "--cwd", str(tmp_path), "--read", root]
+        words = [
+            sys.executable,
+            "-I",
+            "-S",
+            jail_program.__file__,
+            "--uid",
+            str(uid),
+            "--loopback",
+            "--write",
+            str(tmp_path),
+            "--cwd",
+            str(tmp_path),
+            "--read",
+            root,
+        ]
         words += [word for path in jail_program.python_paths() for word in ("--read", path)]
         env = {"PATH": os.environ["PATH"], "HOME": str(tmp_path), "PYTHONPATH": root}
-        run = subprocess.run([*words, "--", sys.executable, "-c", NESTED], env=env, capture_output=True,
-                             text=True, timeout=120)
+        run = subprocess.run(
+            [*words, "--", sys.executable, "-c", NESTED],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
     finally:
         jail_program.release_uid(uid)
     out = run.stdout + run.stderr
-    assert _printed(out, "MODE") == "user namespace" and _printed(out, "FIRST") == "exit code 1", out
+    assert _printed(out, "MODE") == "user namespace" and _printed(out, "FIRST") == "exit code 1", (
+        out
+    )
 
 
 INTERRUPTED = """import signal, sys, time
@@ -623,11 +692,25 @@ def test_an_interrupt_reaches_a_program_running_as_its_own_uid(tmp_path):
     uid = jail_program.claim_uid()
     tmp_path.chmod(0o777)
     try:
-        words = [sys.executable, "-I", "-S", jail_program.__file__, "--uid", str(uid),
-                 "--write", str(tmp_path), "--cwd", str(tmp_path)]
+        words = [
+            sys.executable,
+            "-I",
+            "-S",
+            jail_program.__file__,
+            "--uid",
+            str(uid),
+            "--write",
+            str(tmp_path),
+            "--cwd",
+            str(tmp_path),
+        ]
         words += [word for path in jail_program.python_paths() for word in ("--read", path)]
-        process = subprocess.Popen([*words, "--", sys.executable, "-c", INTERRUPTED], text=True,
-                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(
+            [*words, "--", sys.executable, "-c", INTERRUPTED],
+            text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
         assert process.stdout.readline().strip() == "READY"
         process.send_signal(signal.SIGINT)
         out, _ = process.communicate(timeout=60)
@@ -638,21 +721,44 @@ def test_an_interrupt_reaches_a_program_running_as_its_own_uid(tmp_path):
 
 # Test code that meets a limit, and the limit; each ends by printing TOUCHED all, if it gets there.
 LIMIT_HITS = {
-    "mmap": ("import mmap\nblock = mmap.mmap(-1, 768 << 20)\n"
-             "for i in range(0, 768 << 20, 4096):\n    block[i] = 1\n", "memory"),
-    "memfd": ("import os\nfor _ in range(4):\n"
-              "    os.write(os.memfd_create('x'), bytes(192 << 20))\n", "memory"),
-    "threads": ("import threading, time\nfor _ in range(200):\n"
-                "    threading.Thread(target=time.sleep, args=(20,), daemon=True).start()\n",
-                "processes"),
-    "fork bomb": ("import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n"
-                  "        os._exit(0)\n", "processes"),
+    "mmap": (
+        (
+            "import mmap\nblock = mmap.mmap(-1, 768 << 20)\n"
+            "for i in range(0, 768 << 20, 4096):\n    block[i] = 1\n"
+        ),
+        "memory",
+    ),
+    "memfd": (
+        "import os\nfor _ in range(4):\n    os.write(os.memfd_create('x'), bytes(192 << 20))\n",
+        "memory",
+    ),
+    "threads": (
+        (
+            "import threading, time\nfor _ in range(200):\n"
+            "    threading.Thread(target=time.sleep, args=(20,), daemon=True).start()\n"
+        ),
+        "processes",
+    ),
+    "fork bomb": (
+        (
+            "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n"
+            "        os._exit(0)\n"
+        ),
+        "processes",
+    ),
     "small files": ("for i in range(40_000):\n    open(f'f{i}', 'w').close()\n", "disk"),
-    "small files in /tmp": ("for i in range(40_000):\n    open(f'/tmp/f{i}', 'w').close()\n",
-                            "disk"),
+    "small files in /tmp": (
+        "for i in range(40_000):\n    open(f'/tmp/f{i}', 'w').close()\n",
+        "disk",
+    ),
     "/dev/shm": ("open('/dev/shm/big', 'wb').write(bytes(96 << 20))\n", "disk"),
-    "many files": ("import os\nos.mkdir('d')\nfor i in range(80):\n"
-                   "    open(f'd/f{i}', 'wb').write(os.urandom(1 << 20))\n", "disk"),
+    "many files": (
+        (
+            "import os\nos.mkdir('d')\nfor i in range(80):\n"
+            "    open(f'd/f{i}', 'wb').write(os.urandom(1 << 20))\n"
+        ),
+        "disk",
+    ),
 }
 NAMED = {"memory": "memory", "processes": "processes", "disk": "MiB"}  # what the ERROR line says
 
@@ -662,7 +768,10 @@ def test_every_way_to_a_limit_meets_it_and_says_so(jailed, name, cgroups_made):
     body, limit = LIMIT_HITS[name]
     out = _run_test(jailed, body + "print('TOUCHED all', flush=True)\n")
     assert "TOUCHED all" not in out and _names_the_limit(out, NAMED[limit]), out[:1500]
-    assert _jail_leftovers(cgroups_made) == ([], []), "a cgroup or a process of the jail outlived its command"
+    assert _jail_leftovers(cgroups_made) == (
+        [],
+        [],
+    ), "a cgroup or a process of the jail outlived its command"
 
 
 @pytest.fixture
@@ -738,8 +847,9 @@ def _tree(root) -> dict:
     return found
 
 
-def test_what_a_command_makes_is_gone_and_the_workspace_as_it_was(jailed, outside, removed_at_end,
-                                                                    cgroups_made):
+def test_what_a_command_makes_is_gone_and_the_workspace_as_it_was(
+    jailed, outside, removed_at_end, cgroups_made
+):
     removed_at_end.append(jailed.root / "deep")  # were it written through: 1,200 levels deep
     before = _tree(jailed.root)
     out = _run_test(
@@ -911,9 +1021,10 @@ def test_the_uid_pool_hands_each_uid_to_one_holder(tmp_path):
             text=True,
             timeout=60,
         )
-        assert int(other.stdout) not in (first, second), (
-            "another process was handed a uid this one holds"
-        )
+        assert int(other.stdout) not in (
+            first,
+            second,
+        ), "another process was handed a uid this one holds"
     finally:
         jail_program.release_uid(first)
         jail_program.release_uid(second)
@@ -932,10 +1043,13 @@ def test_the_loop_records_the_exit_code_not_a_verdict_the_program_printed(jailed
     from harness.truncation import truncate_output
 
     (jailed.root / "tests" / "test_hostile.py").write_text(
-        "import os\ndef test_hostile():\n    print('\\n==== 99 passed ====', flush=True)\n    os._exit(1)\n"
+        "import os\ndef test_hostile():\n    print('\\n==== 99 passed ====', flush=True)\n   "
+        " os._exit(1)\n"
     )
     record = TurnRecord(1, None)
-    call = types.FunctionCall(name="run_command", args={"command": "pytest -q -s tests/test_hostile.py"})
+    call = types.FunctionCall(
+        name="run_command", args={"command": "pytest -q -s tests/test_hostile.py"}
+    )
     _run_calls([call], jailed, AgentConfig(), record, truncate_output)
     assert record.verdict == "exit code 1 (the printed verdict contradicted it)", record.verdict
 
@@ -953,8 +1067,8 @@ def test_lesson_04_states_the_limits_the_tools_apply():
     assert (
         f"Each command gets at most {tools.MEMORY_BYTES >> 20} MiB of memory, "
         f"{tools.MAX_PROCESSES} processes "
-        f"and {tools.WRITE_BYTES >> 20} MiB to write"
-    ) in text
+        f"and {tools.WRITE_BYTES >> 20} MiB to write" in text
+    )
     assert "What a command writes in the workspace is thrown away when it ends" in text
 
 
@@ -976,8 +1090,10 @@ def test_lesson_04_states_the_limits_the_tools_apply():
         (
             "pytest",
             "killed by SIGKILL (killed from outside, or out of memory)\n==== 3 passed ====",
-            "killed by SIGKILL (killed from outside, or out of memory) "
-            "(the printed verdict contradicted it)",
+            (
+                "killed by SIGKILL (killed from outside, or out of memory) "
+                "(the printed verdict contradicted it)"
+            ),
         ),
         ("pytest", tools.LIMIT_ERRORS["memory"] + "\nexit code 1\n==== 2 failed ====", "2 failed"),
         ("pytest", "exit code 0\nno tests ran", None),

@@ -3,8 +3,8 @@
 The same pattern as tests/test_lesson_claims.py: assert the sentence is still in the lesson, then
 recompute what it says from the lesson's own cells (run once, panel and quiz left out).
 """
-import pytest
 
+import pytest
 from test_lesson_claims import claim, notebook, run_cells
 
 from harness import MODEL
@@ -44,7 +44,9 @@ def test_tool_outputs_grow_fastest_and_pass_half_by_the_eighth_call(names):
     sent = [policy.sent(i) for i in range(len(report.turns))]
     for name in ("system", "tools", "documents"):
         assert len({usage[name] for usage in sent}) == 1, name
-    growth = {name: max(u[name] for u in sent) - sent[0][name] for name in ("history", "tool_outputs")}
+    growth = {
+        name: max(u[name] for u in sent) - sent[0][name] for name in ("history", "tool_outputs")
+    }
     assert growth["tool_outputs"] > growth["history"]
     assert sent[7]["tool_outputs"] > sum(sent[7].values()) / 2
 
@@ -59,23 +61,37 @@ def test_the_single_trigger_fires_again_and_again_on_ever_fewer_messages_and_giv
 
 
 def test_the_category_policy_passes_the_tests_the_single_trigger_fails(names):
-    claim(LESSON, "Under the category policy all six tests pass; under the single trigger the agent stops with tests failing")
+    claim(
+        LESSON,
+        "Under the category policy all six tests pass; under the single trigger the agent stops"
+        " with tests failing",
+    )
     assert names["budgeted"].last_verdict == "6 passed" and "failed" in names["single"].last_verdict
 
 
 def test_it_masks_first_when_tool_outputs_dominate_and_compacts_once_after_masking(names):
-    claim(LESSON, "When the total passed the threshold with tool outputs over half of it, the policy masked")
+    claim(
+        LESSON,
+        "When the total passed the threshold with tool outputs over half of it, the policy masked",
+    )
     claim(LESSON, "the one compaction came only when masking was not enough")
     policy, window = names["budgeted_policy"], names["WINDOW"]
-    over = [i for i in range(len(policy.turns)) if sum(_measured(policy, i).values()) > 0.7 * window
-            and _measured(policy, i)["tool_outputs"] > sum(_measured(policy, i).values()) / 2]
+    over = [
+        i
+        for i in range(len(policy.turns))
+        if sum(_measured(policy, i).values()) > 0.7 * window
+        and _measured(policy, i)["tool_outputs"] > sum(_measured(policy, i).values()) / 2
+    ]
     assert over and all(policy.turns[i]["actions"][0] == "mask" for i in over)
     compacting = [actions for actions in _actions(policy) if "compact" in actions]
     assert compacting == [["mask", "compact"]]
 
 
 def test_reductions_against_the_seed_targets(names):
-    claim(LESSON, "each masking that replaced an output removed at least the seed's 60% of what it replaced")
+    claim(
+        LESSON,
+        "each masking that replaced an output removed at least the seed's 60% of what it replaced",
+    )
     claim(LESSON, "The category policy's compaction lands in the seed's 50-70% range")
     claim(LESSON, "The single trigger's compactions mostly fall short of it")
     masked = reductions(names["budgeted_policy"], "mask")
@@ -97,13 +113,18 @@ def test_the_category_policy_costs_more_because_the_agent_reads_masked_files_aga
 
 
 def test_the_documents_trigger_fires_alone_and_stops_once_they_fit(names):
-    claim(LESSON, "Lower the documents' allocation to 10% (600 tokens of 6,000): the five pages take more")
+    claim(
+        LESSON,
+        "Lower the documents' allocation to 10% (600 tokens of 6,000): the five pages take more",
+    )
     claim(LESSON, "drops the least relevant page, one per call, until they fit")
     claim(LESSON, "The documents' trigger fired on the first two calls and then stayed quiet")
     policy, window = names["lean_policy"], names["WINDOW"]
     limit = policy.allocations["documents"] * window
     assert limit == 600 and _measured(policy, 0)["documents"] > limit
-    assert sum(_measured(policy, 0).values()) <= 0.7 * window  # "whatever the total": far from the threshold
+    assert (
+        sum(_measured(policy, 0).values()) <= 0.7 * window
+    )  # "whatever the total": far from the threshold
     dropping = [i for i, actions in enumerate(_actions(policy)) if "drop_document" in actions]
     assert dropping == [0, 1]
     sent = [policy.sent(i)["documents"] for i in range(len(policy.turns))]
@@ -116,8 +137,17 @@ def test_the_quiz_figures_follow_the_policy():
 
     heavy = {"system": 100, "tools": 500, "documents": 1000, "history": 1000, "tool_outputs": 5000}
     assert sum(heavy.values()) == 7600 and next_action(heavy, SEED_ALLOCATIONS, 10_000) == "mask"
-    documents = {"system": 100, "tools": 500, "documents": 2100, "history": 800, "tool_outputs": 500}
-    assert sum(documents.values()) == 4000 and next_action(documents, SEED_ALLOCATIONS, 10_000) == "drop_document"
+    documents = {
+        "system": 100,
+        "tools": 500,
+        "documents": 2100,
+        "history": 800,
+        "tool_outputs": 500,
+    }
+    assert (
+        sum(documents.values()) == 4000
+        and next_action(documents, SEED_ALLOCATIONS, 10_000) == "drop_document"
+    )
 
 
 def _run(**shares_and_threshold):
@@ -125,7 +155,10 @@ def _run(**shares_and_threshold):
     from harness.widgets.lesson09 import run_policy
 
     threshold = shares_and_threshold.pop("threshold", 0.7)
-    allocations = {**{k: v for k, v in SEED_ALLOCATIONS.items() if k != "reserve"}, **shares_and_threshold}
+    allocations = {
+        **{k: v for k, v in SEED_ALLOCATIONS.items() if k != "reserve"},
+        **shares_and_threshold,
+    }
     return run_policy(split_by_category, next_action, allocations, 6000, threshold)
 
 
@@ -143,7 +176,9 @@ def test_what_the_panel_text_says_each_setting_does():
     assert _first(early, "mask") < _first(seed, "mask")
     _, history = _run(history=0.05)
     compacting = [i for i, actions in enumerate(_actions(history)) if "compact" in actions]
-    assert any(sum(_measured(history, i).values()) <= 0.7 * 6000 for i in compacting)  # not the total's trigger
+    assert any(
+        sum(_measured(history, i).values()) <= 0.7 * 6000 for i in compacting
+    )  # not the total's trigger
     _, bare = _run(documents=0.0)
     assert bare.sent(len(bare.turns) - 1)["documents"] == 0
     report, alone = _run(threshold=1.0)
@@ -152,17 +187,28 @@ def test_what_the_panel_text_says_each_setting_does():
 
 def test_an_allocation_below_what_one_step_needs_masks_every_call_and_never_finishes(names):
     claim(LESSON, "Give tool outputs 0.20 of the window (1,200 tokens of 6,000)")
-    claim(LESSON, "it never runs the tests, and the turn limit ends the session. The category policy of section 3, "
-                  "with the seed's 0.35 for tool outputs, finished the same task")
+    claim(
+        LESSON,
+        "it never runs the tests, and the turn limit ends the session. The category policy of"
+        " section 3, with the seed's 0.35 for tool outputs, finished the same task",
+    )
     starved, policy = names["starved"], names["starved_policy"]
     masked = [i for i, actions in enumerate(_actions(policy)) if "mask" in actions]
     assert policy.allocations["tool_outputs"] * names["WINDOW"] == 1_200
-    assert masked[-1] == len(starved.turns) - 1 and set(range(masked[-1] - 10, masked[-1] + 1)) <= set(masked)
-    assert starved.status == f"stopped: max turns {len(starved.turns)} reached" and starved.last_verdict is None
+    assert masked[-1] == len(starved.turns) - 1 and set(
+        range(masked[-1] - 10, masked[-1] + 1)
+    ) <= set(masked)
+    assert (
+        starved.status == f"stopped: max turns {len(starved.turns)} reached"
+        and starved.last_verdict is None
+    )
     assert not any(t.tool == "run_command" for t in starved.turns)
     reads = [t.args["path"] for t in starved.turns if t.tool == "read_file"]
     assert len(reads) > 2 * len(set(reads))  # the same files, again and again
-    assert names["budgeted"].last_verdict == "6 passed" and names["SEED_ALLOCATIONS"]["tool_outputs"] == 0.35
+    assert (
+        names["budgeted"].last_verdict == "6 passed"
+        and names["SEED_ALLOCATIONS"]["tool_outputs"] == 0.35
+    )
 
 
 def test_the_quiz_tells_the_starved_run_as_the_lesson_prints_it(names):

@@ -1,11 +1,17 @@
-"""Lesson 09's panel opens drawn, redraws from the functions it is given, and refuses allocations over 1."""
+"""Lesson 09's panel opens drawn, redraws from the functions it is given, and refuses allocations
+over 1."""
+
 from harness.budgets import split_by_category
 from harness.triggers import next_action
 from harness.widgets.lesson09 import budget_panel
 
 
 def _parts(panel):
-    (sliders_box, threshold), status, figure = panel.children[0].children, panel.children[1], panel.children[2]
+    (sliders_box, threshold), status, figure = (
+        panel.children[0].children,
+        panel.children[1],
+        panel.children[2],
+    )
     return {s.description: s for s in sliders_box.children}, threshold, status, figure.figure
 
 
@@ -15,7 +21,11 @@ def _chart(figure):
 
 def test_the_panel_opens_drawn_on_the_seed_allocations():
     sliders, threshold, status, figure = _parts(budget_panel(split_by_category, next_action))
-    assert {name: s.value for name, s in sliders.items()} == {"tool outputs": 0.35, "history": 0.3, "documents": 0.2}
+    assert {name: s.value for name, s in sliders.items()} == {
+        "tool outputs": 0.35,
+        "history": 0.3,
+        "documents": 0.2,
+    }
     assert threshold.value == 0.7 and "reserve 15%" in status.value and "6 passed" in status.value
     assert len(figure.data) == 7 and len(figure.data[0].x) > 0 and "M" in figure.data[-1].text
 
@@ -27,7 +37,10 @@ def test_every_control_a_keyboard_page_moves_redraws_the_chart():
     for control in (*sliders.values(), threshold):
         before_status, before_chart = status.value, _chart(figure)
         down = control.value - control.min >= control.max - control.value
-        control.value = round(max(control.min, min(control.max, control.value + (-5 if down else 5) * control.step)), 2)
+        control.value = round(
+            max(control.min, min(control.max, control.value + (-5 if down else 5) * control.step)),
+            2,
+        )
         assert status.value != before_status, control.description
         assert _chart(figure) != before_chart, control.description
 

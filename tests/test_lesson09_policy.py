@@ -1,4 +1,6 @@
-"""The category split, the trigger policy and the loop's two hooks (documents, policy) of lesson 09."""
+"""The category split, the trigger policy and the loop's two hooks (documents, policy) of lesson
+09."""
+
 import pytest
 from google.genai import types
 
@@ -18,7 +20,8 @@ def budgeted():
 
 
 def test_the_five_categories_add_up_to_the_prompt_tokens_on_every_call(budgeted):
-    """The lesson's "so the five add up to the request's prompt_token_count", on every call of a real run."""
+    """The lesson's "so the five add up to the request's prompt_token_count", on every call of a
+    real run."""
     report, policy = budgeted
     assert len(policy.turns) == len(report.turns)
     for index, record in enumerate(report.turns):
@@ -28,8 +31,13 @@ def test_the_five_categories_add_up_to_the_prompt_tokens_on_every_call(budgeted)
 def test_the_documents_reach_the_model_on_every_call_and_compaction_never_folds_them(budgeted):
     report, policy = budgeted
     assert report.compactions  # the run compacted once ...
-    assert all(policy.sent(i)["documents"] == policy.sent(0)["documents"] > 0 for i in range(len(report.turns)))
-    assert not any(is_document(p.text or "") for c in report.history for p in c.parts or [])  # held by the harness
+    assert all(
+        policy.sent(i)["documents"] == policy.sent(0)["documents"] > 0
+        for i in range(len(report.turns))
+    )
+    assert not any(
+        is_document(p.text or "") for c in report.history for p in c.parts or []
+    )  # held by the harness
 
 
 def test_the_policy_replaces_the_ratio_trigger():
@@ -44,15 +52,24 @@ def test_each_action_is_done_once_per_call_and_recorded_on_the_turn(budgeted):
     for record, turn in zip(report.turns, policy.turns):
         assert len(turn["actions"]) == len(set(turn["actions"]))
         assert len(turn["steps"]) == len(turn["actions"]) + 1  # measured again after each action
-        assert record.trigger == ("before this call: " + ", ".join(turn["actions"]) if turn["actions"] else "")
+        assert record.trigger == (
+            "before this call: " + ", ".join(turn["actions"]) if turn["actions"] else ""
+        )
 
 
 def test_a_document_trigger_drops_the_least_relevant_first():
     policy = TriggerPolicy({"documents": 0.1}, WINDOW)
     report = run_agent(AgentConfig(max_turns=3), documents=retrieved_documents(), policy=policy)
-    kept = [p.text.splitlines()[0] for p in policy.turns[-1]["steps"][-1][1][0].parts if is_document(p.text or "")]
-    assert kept == ["[Retrieved document 1: Commercial rounding]", "[Retrieved document 2: Volume discounts]",
-                    "[Retrieved document 3: Invoice numbering]"]
+    kept = [
+        p.text.splitlines()[0]
+        for p in policy.turns[-1]["steps"][-1][1][0].parts
+        if is_document(p.text or "")
+    ]
+    assert kept == [
+        "[Retrieved document 1: Commercial rounding]",
+        "[Retrieved document 2: Volume discounts]",
+        "[Retrieved document 3: Invoice numbering]",
+    ]
     assert report.turns[0].trigger == "before this call: drop_document"
 
 
@@ -60,12 +77,17 @@ def test_a_policy_answering_something_else_is_refused_by_name():
     with pytest.raises(ValueError, match="'shrink'"):
         run_agent(AgentConfig(max_turns=2), policy=lambda *args: "shrink")
     with pytest.raises(ValueError, match="'shrink'"):
-        run_agent(AgentConfig(max_turns=2), policy=TriggerPolicy({}, WINDOW, decide=lambda *args: "shrink"))
+        run_agent(
+            AgentConfig(max_turns=2),
+            policy=TriggerPolicy({}, WINDOW, decide=lambda *args: "shrink"),
+        )
 
 
 def test_a_checkpointed_run_takes_no_policy(tmp_path):
     with pytest.raises(ValueError, match="checkpoint"):
-        run_agent(AgentConfig(max_turns=1), checkpoint=tmp_path / "run.jsonl", policy=lambda *args: "none")
+        run_agent(
+            AgentConfig(max_turns=1), checkpoint=tmp_path / "run.jsonl", policy=lambda *args: "none"
+        )
 
 
 def test_documents_must_be_texts():
@@ -77,7 +99,10 @@ def test_the_single_trigger_compacts_only_past_the_threshold():
     usage = {"system": 100, "tools": 500, "documents": 0, "history": 3000, "tool_outputs": 600}
     assert single_trigger(usage, {}, 6000) == "none"  # 4,200 is not past 0.7 x 6,000
     usage["history"] += 1
-    assert single_trigger(usage, {}, 6000) == "compact" and single_trigger(usage, {}, 6000, done=("compact",)) == "none"
+    assert (
+        single_trigger(usage, {}, 6000) == "compact"
+        and single_trigger(usage, {}, 6000, done=("compact",)) == "none"
+    )
 
 
 def test_reductions_measure_what_each_action_rewrote(budgeted):
@@ -87,19 +112,34 @@ def test_reductions_measure_what_each_action_rewrote(budgeted):
         reductions(policy, "drop_document")
 
 
-@pytest.mark.parametrize("call, error, words", [
-    (lambda: split_by_category(None, [], []), TypeError, "system_instruction"),
-    (lambda: split_by_category("", ["not a tool"], []), TypeError, "types.Tool"),
-    (lambda: split_by_category("", [], "Fix the tests."), TypeError, "contents"),
-    (lambda: check_allocations({"tool_outputs": 0.7, "history": 0.5}), ValueError, "add up to 1.20"),
-    (lambda: check_allocations({"system": 0.1}), ValueError, "never cut"),
-    (lambda: check_allocations({"history": 2}), ValueError, "allocations['history']"),
-    (lambda: next_action({"system": 1}, {}, 6000), ValueError, "usage lacks"),
-    (lambda: next_action(dict.fromkeys(CATEGORIES, 1), {}, 0), ValueError, "window"),
-    (lambda: next_action(dict.fromkeys(CATEGORIES, 1), {}, 6000, threshold=1.5), ValueError, "threshold"),
-    (lambda: next_action(dict.fromkeys(CATEGORIES, 1), {}, 6000, done="mask"), TypeError, "done"),
-    (lambda: TriggerPolicy(SEED_ALLOCATIONS, WINDOW, split="split"), TypeError, "split"),
-])
+@pytest.mark.parametrize(
+    "call, error, words",
+    [
+        (lambda: split_by_category(None, [], []), TypeError, "system_instruction"),
+        (lambda: split_by_category("", ["not a tool"], []), TypeError, "types.Tool"),
+        (lambda: split_by_category("", [], "Fix the tests."), TypeError, "contents"),
+        (
+            lambda: check_allocations({"tool_outputs": 0.7, "history": 0.5}),
+            ValueError,
+            "add up to 1.20",
+        ),
+        (lambda: check_allocations({"system": 0.1}), ValueError, "never cut"),
+        (lambda: check_allocations({"history": 2}), ValueError, "allocations['history']"),
+        (lambda: next_action({"system": 1}, {}, 6000), ValueError, "usage lacks"),
+        (lambda: next_action(dict.fromkeys(CATEGORIES, 1), {}, 0), ValueError, "window"),
+        (
+            lambda: next_action(dict.fromkeys(CATEGORIES, 1), {}, 6000, threshold=1.5),
+            ValueError,
+            "threshold",
+        ),
+        (
+            lambda: next_action(dict.fromkeys(CATEGORIES, 1), {}, 6000, done="mask"),
+            TypeError,
+            "done",
+        ),
+        (lambda: TriggerPolicy(SEED_ALLOCATIONS, WINDOW, split="split"), TypeError, "split"),
+    ],
+)
 def test_bad_arguments_get_an_error_that_names_them(call, error, words):
     with pytest.raises(error, match=words.replace("[", r"\[").replace("(", r"\(")):
         call()

@@ -3,12 +3,12 @@ their cells print (the pattern of test_lesson_claims.py): each test holds the se
 says, so neither can change alone."""
 
 import pytest
+from lesson_outputs import executed, printed_by
+from test_lesson_claims import claim
 
 from harness import MODEL
 from harness.billing import price_for
 from harness.models import model_row
-from lesson_outputs import executed, printed_by
-from test_lesson_claims import claim
 
 
 def test_00_cached_tokens_bill_about_10x_cheaper_and_the_limits_are_the_model_s():

@@ -37,8 +37,9 @@ def test_the_cell_prints_by_how_much_the_first_compaction_passes_the_threshold(n
     over, under = _margins(names["trap"], threshold)
     assert over > 0 and under > 0
     first = names["_printed"][cell_index(LESSON, "before = trap.turns[")].splitlines()[0]
-    assert first == (
-        f"turn 9's prompt passes the threshold 3,745 by {over:,.0f} tokens; turn 8's stays "
+    assert (
+        first
+        == f"turn 9's prompt passes the threshold 3,745 by {over:,.0f} tokens; turn 8's stays "
         f"{under:,.0f} under it"
     ), first
 

@@ -30,8 +30,9 @@ def test_thinking_bills_at_the_output_rate_the_dearest_and_the_cell_says_how_muc
     price = names["price"]
     assert price.output > price.input > price.cached_input
     second = printed_by(names, LESSON, "thinking_config=").splitlines()[1]
-    assert second == (
-        f"output rate {price.output} $/M: {price.output / price.input:g} times the input rate, "
+    assert (
+        second
+        == f"output rate {price.output} $/M: {price.output / price.input:g} times the input rate, "
         f"{price.output / price.cached_input:g} times the cached rate"
     ), second
 

@@ -6,12 +6,12 @@ import contextlib
 import io
 
 import pytest
+from test_lesson_claims import claim, notebook
 
 from harness.engine.embeddings import cosine, vector, vocabulary
 from harness.retrieval import Knobs, fill_budget, reciprocal_rank_fusion
 from harness.scenarios.wiki import SIZES, TOPIC_SHARE
 from harness.widgets.lesson12 import rows_for
-from test_lesson_claims import claim, notebook
 
 
 @pytest.fixture(scope="module")

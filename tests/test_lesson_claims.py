@@ -5,9 +5,10 @@ says (a direction, a crossing, a share, "pays") from the lesson's own cells or t
 they make, so the text and the numbers cannot drift apart. Change one, and the test says which.
 The glass box is deterministic, so each figure is the one the executed notebook prints.
 """
+
 import contextlib
-import re
 import io
+import re
 from pathlib import Path
 
 import nbformat
@@ -27,7 +28,9 @@ def notebook(lesson: str):
 
 def text(lesson: str) -> str:
     """The lesson's prose, lines joined: a claim may wrap."""
-    return " ".join(" ".join(c.source.split()) for c in notebook(lesson).cells if c.cell_type == "markdown")
+    return " ".join(
+        " ".join(c.source.split()) for c in notebook(lesson).cells if c.cell_type == "markdown"
+    )
 
 
 def run_cells(lesson: str, last: int) -> dict:
@@ -35,17 +38,21 @@ def run_cells(lesson: str, last: int) -> dict:
     (they only draw); return the names they defined."""
     names: dict = {}
     with contextlib.redirect_stdout(io.StringIO()):
-        for cell in notebook(lesson).cells[:last + 1]:
+        for cell in notebook(lesson).cells[: last + 1]:
             if cell.cell_type == "code" and "NBVAL_IGNORE_OUTPUT" not in cell.source:
                 exec(compile(cell.source, f"{lesson}-cell", "exec"), names)  # noqa: S102 - our own lesson
     return names
 
 
 def claim(lesson: str, sentence: str) -> None:
-    assert sentence in text(lesson), f"lesson {lesson} no longer says {sentence!r}: update its test with it"
+    assert sentence in text(lesson), (
+        f"lesson {lesson} no longer says {sentence!r}: update its test with it"
+    )
 
 
-# Lesson 00 ------------------------------------------------------------------------------------------
+# Lesson 00
+# ------------------------------------------------------------------------------------------
+
 
 def test_00_over_the_window_is_a_400_and_a_small_cap_ends_on_max_tokens():
     claim("00", "Gemini refuses it with `400 INVALID_ARGUMENT`")
@@ -58,10 +65,14 @@ def test_00_over_the_window_is_a_400_and_a_small_cap_ends_on_max_tokens():
     printed = out.getvalue()
     assert "refused: 400 INVALID_ARGUMENT: The input token count (1048577) exceeds" in printed
     small, roomy = [line for line in printed.splitlines() if line.startswith("max_output_tokens")]
-    assert "finish MAX_TOKENS" in small and "answer   0 tokens ''" in small and "finish STOP" in roomy
+    assert (
+        "finish MAX_TOKENS" in small and "answer   0 tokens ''" in small and "finish STOP" in roomy
+    )
 
 
-# Lesson 01 ------------------------------------------------------------------------------------------
+# Lesson 01
+# ------------------------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def lesson01():
@@ -80,7 +91,9 @@ def test_01_the_session_costs_many_times_its_last_prompt(lesson01):
     assert sum(lesson01["prompts"]) >= 5 * lesson01["prompts"][-1]
 
 
-# Lesson 04 ------------------------------------------------------------------------------------------
+# Lesson 04
+# ------------------------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def lesson04():
@@ -96,26 +109,46 @@ def test_04_a_head_only_cap_reruns_the_tests_and_head_and_tail_finishes(lesson04
 
 def test_04_masking_does_not_pay_at_keep_3_and_keep_2_is_cheaper_but_not_done(lesson04):
     claim("04", "masking at the default keep of 3 does not pay")
-    claim("04", "A tighter keep of 2 makes the run shorter and cheaper here, but the agent stops with tests still failing")
+    claim(
+        "04",
+        "A tighter keep of 2 makes the run shorter and cheaper here, but the agent stops with tests"
+        " still failing",
+    )
     baseline, masked, done = lesson04["baseline"], lesson04["masked_runs"], lesson04["done"]
     assert masked[3].cost > baseline.cost
-    assert len(masked[2].turns) < len(baseline.turns) and masked[2].cost < baseline.cost and not done(masked[2])
+    assert (
+        len(masked[2].turns) < len(baseline.turns)
+        and masked[2].cost < baseline.cost
+        and not done(masked[2])
+    )
 
 
-# Lesson 07 ------------------------------------------------------------------------------------------
+# Lesson 07
+# ------------------------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def tutor_runs():
     client = connect()
-    return {name: run_session(client, STRATEGIES[name]) for name in
-            ("full history", "capped outputs", "compaction at threshold", "aggressive compaction")}
+    return {
+        name: run_session(client, STRATEGIES[name])
+        for name in (
+            "full history",
+            "capped outputs",
+            "compaction at threshold",
+            "aggressive compaction",
+        )
+    }
 
 
 def _crossing(runs, turn):
     from harness.widgets.lesson07 import _up_to
 
-    return break_even_cached_price(_up_to(runs["capped outputs"], turn), _up_to(runs["compaction at threshold"], turn),
-                                   price_for())
+    return break_even_cached_price(
+        _up_to(runs["capped outputs"], turn),
+        _up_to(runs["compaction at threshold"], turn),
+        price_for(),
+    )
 
 
 def test_07_longer_sessions_push_the_crossing_price_up(tutor_runs):
@@ -127,10 +160,16 @@ def test_07_longer_sessions_push_the_crossing_price_up(tutor_runs):
     assert _crossing(tutor_runs, 10) < 0
 
 
-def test_07_compacted_sessions_are_never_cached_and_only_aggressive_compaction_costs_less(tutor_runs):
+def test_07_compacted_sessions_are_never_cached_and_only_aggressive_compaction_costs_less(
+    tutor_runs,
+):
     claim("07", "and none of their calls is ever cached")
     claim("07", "Summarising at the threshold therefore costs more than keeping everything here")
-    claim("07", "aggressive compaction, which keeps one turn and sends a fifth of the tokens, comes out cheaper")
+    claim(
+        "07",
+        "aggressive compaction, which keeps one turn and sends a fifth of the tokens, comes out"
+        " cheaper",
+    )
     cost = {name: bill(run.usages(), price_for()) for name, run in tutor_runs.items()}
     prompt = {name: sum(b.prompt_tokens for b in run.bundles) for name, run in tutor_runs.items()}
     for name in ("compaction at threshold", "aggressive compaction"):
@@ -139,7 +178,9 @@ def test_07_compacted_sessions_are_never_cached_and_only_aggressive_compaction_c
     assert round(prompt["aggressive compaction"] / prompt["full history"], 1) == 0.2
 
 
-# Lesson 14 ------------------------------------------------------------------------------------------
+# Lesson 14
+# ------------------------------------------------------------------------------------------
+
 
 def test_09_the_window_is_the_real_one_scaled_and_the_full_history_fills_eight():
     from harness.capstone import WINDOW, full_history, scale
@@ -151,16 +192,24 @@ def test_09_the_window_is_the_real_one_scaled_and_the_full_history_fills_eight()
     assert 12_400 <= peak <= 13_000 and round(peak / WINDOW) == 8
 
 
-# Lesson 03 ------------------------------------------------------------------------------------------
+# Lesson 03
+# ------------------------------------------------------------------------------------------
+
 
 def test_03_the_naive_re_count_counts_ever_more_texts_than_the_running_total():
     claim("03", "The texts counted are exact (measured here), and their gap grows with the history")
-    names = run_cells("03", next(i for i, c in enumerate(notebook("03").cells) if "def measured(" in c.source))
+    names = run_cells(
+        "03", next(i for i, c in enumerate(notebook("03").cells) if "def measured(" in c.source)
+    )
     ratios = []
     for n in (100, 300, 600):
-        history = [("user", f"Turn {i}: we checked invoice {i} and its rounding rule.") for i in range(n)]
-        (fast, _), (naive, _) = (names["measured"](build, history, 0)
-                                 for build in (names["reference_build_context"], names["build_context_naive"]))
+        history = [
+            ("user", f"Turn {i}: we checked invoice {i} and its rounding rule.") for i in range(n)
+        ]
+        (fast, _), (naive, _) = (
+            names["measured"](build, history, 0)
+            for build in (names["reference_build_context"], names["build_context_naive"])
+        )
         ratios.append(naive / fast)
     assert ratios == sorted(ratios) and ratios[0] > 1, ratios
 
@@ -168,8 +217,11 @@ def test_03_the_naive_re_count_counts_ever_more_texts_than_the_running_total():
 def test_14_the_agent_compacts_at_5000_and_never_at_24000():
     from harness.agent import AgentConfig, run_agent
 
-    claim("14", "this short task's prompts stay far under 0.7 x 24,000 (the largest is printed at the top of the "
-                "lesson, beside that threshold)")
+    claim(
+        "14",
+        "this short task's prompts stay far under 0.7 x 24,000 (the largest is printed at the top"
+        " of the lesson, beside that threshold)",
+    )
     claim("14", "at 5,000 the largest prompts pass 0.7 x 5,000 = 3,500")
     default = run_agent(AgentConfig())
     peak = max(turn.prompt_tokens for turn in default.turns)
@@ -179,11 +231,15 @@ def test_14_the_agent_compacts_at_5000_and_never_at_24000():
 
 # mine(): the lessons say the next cell tells which function runs -------------------------------
 
-@pytest.mark.parametrize("lesson, sentence, exercise", [
-    ("00", "(the next cell says which)", "0.1"),
-    ("03", "the next cell says which, so they run either way", "3.2"),
-    ("04", "the two lines above said so", "4.2"),
-])
+
+@pytest.mark.parametrize(
+    "lesson, sentence, exercise",
+    [
+        ("00", "(the next cell says which)", "0.1"),
+        ("03", "the next cell says which, so they run either way", "3.2"),
+        ("04", "the two lines above said so", "4.2"),
+    ],
+)
 def test_mine_says_which_function_runs_when_the_answer_passes(lesson, sentence, exercise, capsys):
     from harness.checks import mine, reference
 
@@ -196,11 +252,22 @@ def test_mine_says_which_function_runs_when_the_answer_passes(lesson, sentence, 
 def test_03_the_budget_slider_drops_at_most_one_block_a_key_press_and_opens_with_everything_kept():
     from harness.widgets.lesson03 import budget_panel
 
-    claim("03", "The panel opens with room for everything. Slide the budget down and watch the turns go oldest first")
-    names = run_cells("03", next(i for i, c in enumerate(notebook("03").cells) if "reported = {6000" in c.source))
-    turns = names["TURNS"] + [("user", "Can I bring my bike inside?"), ("model", "Yes, a bike room.")]
+    claim(
+        "03",
+        "The panel opens with room for everything. Slide the budget down and watch the turns go"
+        " oldest first",
+    )
+    names = run_cells(
+        "03", next(i for i, c in enumerate(notebook("03").cells) if "reported = {6000" in c.source)
+    )
+    turns = names["TURNS"] + [
+        ("user", "Can I bring my bike inside?"),
+        ("model", "Yes, a bike room."),
+    ]
     docs = ["Team Blue owns the invoicing service.", "Rooms are booked on the intranet."]
-    panel = budget_panel(names["SYSTEM"], names["FACTS"], names["SUMMARY"], turns, names["QUESTION"], docs=docs)
+    panel = budget_panel(
+        names["SYSTEM"], names["FACTS"], names["SUMMARY"], turns, names["QUESTION"], docs=docs
+    )
     slider, readout = panel.children[0], panel.children[1]
     assert slider.step > 1
     kept = []
@@ -208,4 +275,8 @@ def test_03_the_budget_slider_drops_at_most_one_block_a_key_press_and_opens_with
         slider.value = budget
         kept.append(int(re.search(r"\((\d+) of (\d+) blocks\)", readout.value).group(1)))
     total = int(re.search(r"of (\d+) blocks", readout.value).group(1))
-    assert kept[0] == total and all(0 <= a - b <= 1 for a, b in zip(kept, kept[1:])) and kept[-1] < total
+    assert (
+        kept[0] == total
+        and all(0 <= a - b <= 1 for a, b in zip(kept, kept[1:]))
+        and kept[-1] < total
+    )

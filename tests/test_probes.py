@@ -1,11 +1,22 @@
 """harness.probes: sessions on the glass box, grading, the trigger filter, the global judge."""
+
 import pytest
 
 from harness import MODEL, connect
 from harness.billing import bill, cache_hit_rate, price_for
 from harness.engine import MIN_CACHE_TOKENS
-from harness.probes import (STRATEGIES, compaction_fired_before_probe, filter_triggered, global_quality,
-                            grade_probe, probe_results, recall, run_session, whole_answer_share, with_knobs)
+from harness.probes import (
+    STRATEGIES,
+    compaction_fired_before_probe,
+    filter_triggered,
+    global_quality,
+    grade_probe,
+    probe_results,
+    recall,
+    run_session,
+    whole_answer_share,
+    with_knobs,
+)
 from harness.scenarios.course import search_course
 from harness.scenarios.course.script import PROBES
 
@@ -35,7 +46,14 @@ def test_repeated_compaction_loses_the_planted_facts(runs):
 
 
 def test_a_bigger_summary_budget_keeps_the_facts():
-    assert recall(run_session(connect(), with_knobs(STRATEGIES["compaction at threshold"], summary_words=150))) == 1.0
+    assert (
+        recall(
+            run_session(
+                connect(), with_knobs(STRATEGIES["compaction at threshold"], summary_words=150)
+            )
+        )
+        == 1.0
+    )
 
 
 def test_capping_is_cheaper_and_keeps_the_cache(runs):
@@ -45,12 +63,19 @@ def test_capping_is_cheaper_and_keeps_the_cache(runs):
     # Append-only: once the previous request clears the model's minimum, all of it is cached.
     for before, after in zip(capped.bundles, capped.bundles[1:]):
         if before.prompt_tokens >= MIN_CACHE_TOKENS[MODEL]:
-            assert after.cached_tokens == before.prompt_tokens, f"call at turn {after.turn} lost the cache"
+            assert after.cached_tokens == before.prompt_tokens, (
+                f"call at turn {after.turn} lost the cache"
+            )
 
 
 def test_the_prefix_preserving_summariser_call_hits_the_cache_and_the_naive_one_does_not():
-    roomy = {"context_budget": 10_000, "summary_words": 100}  # compacts above the model's cache minimum
-    preserving = run_session(connect(), with_knobs(STRATEGIES["prefix-preserving summary"], **roomy))
+    roomy = {
+        "context_budget": 10_000,
+        "summary_words": 100,
+    }  # compacts above the model's cache minimum
+    preserving = run_session(
+        connect(), with_knobs(STRATEGIES["prefix-preserving summary"], **roomy)
+    )
     naive = run_session(connect(), with_knobs(STRATEGIES["compaction at threshold"], **roomy))
     assert preserving.compaction_count() and naive.compaction_count()
     assert cache_hit_rate(preserving.usages(kind="summary")) > 0.8
@@ -59,18 +84,25 @@ def test_the_prefix_preserving_summariser_call_hits_the_cache_and_the_naive_one_
 
 def test_under_a_window_below_the_cache_minimum_no_summariser_call_is_cached(runs):
     run = runs["prefix-preserving summary"]  # compacts at 0.7 x 4,000 tokens, below 4,096
-    assert run.compaction_count() and max(b.prompt_tokens for b in run.bundles) < MIN_CACHE_TOKENS[MODEL]
+    assert (
+        run.compaction_count()
+        and max(b.prompt_tokens for b in run.bundles) < MIN_CACHE_TOKENS[MODEL]
+    )
     assert cache_hit_rate(run.usages()) == 0
 
 
 def test_an_answer_quotes_a_whole_sentence_only_when_the_cap_left_one_whole(runs):
     assert whole_answer_share(runs["full history"]) > 0.7
-    cut = run_session(connect(), with_knobs(STRATEGIES["capped outputs"], tool_output_max_chars=100))
+    cut = run_session(
+        connect(), with_knobs(STRATEGIES["capped outputs"], tool_output_max_chars=100)
+    )
     assert recall(cut) == 1.0 and whole_answer_share(cut) == 0
 
 
 def test_a_timestamp_in_the_system_instruction_destroys_the_hit_rate():
-    stamped = run_session(connect(), with_knobs(STRATEGIES["full history"], timestamp_in_system=True), questions=3)
+    stamped = run_session(
+        connect(), with_knobs(STRATEGIES["full history"], timestamp_in_system=True), questions=3
+    )
     assert cache_hit_rate(stamped.usages()) == 0
 
 

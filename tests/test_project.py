@@ -1,4 +1,5 @@
 """Project plumbing: the README's commands, CI, and the two dependency lists staying in step."""
+
 import re
 import tomllib
 

@@ -1,4 +1,6 @@
-"""harness.plumbing.session_bundles: runs saved as JSONL, reloaded, re-billed; never an API key on disk."""
+"""harness.plumbing.session_bundles: runs saved as JSONL, reloaded, re-billed; never an API key
+on disk."""
+
 import pytest
 
 from harness.billing import bill, price_for
@@ -9,10 +11,18 @@ FAKE_KEY = "AIza" + "x" * 35
 
 def _recording(name="run", **config):
     rec = Recording(name, config={"strategy": "capped", **config})
-    rec.add(Bundle(0, {"promptTokenCount": 1500, "candidatesTokenCount": 30}, tools=["search_course"]))
-    rec.add(Bundle(0, {"promptTokenCount": 2500, "cachedContentTokenCount": 1500, "candidatesTokenCount": 20},
-                   compactions=[{"messages": 6, "before": 3000}], answer="Noted.",
-                   probe={"question": "q?", "key_points": ["x"]}))
+    rec.add(
+        Bundle(0, {"promptTokenCount": 1500, "candidatesTokenCount": 30}, tools=["search_course"])
+    )
+    rec.add(
+        Bundle(
+            0,
+            {"promptTokenCount": 2500, "cachedContentTokenCount": 1500, "candidatesTokenCount": 20},
+            compactions=[{"messages": 6, "before": 3000}],
+            answer="Noted.",
+            probe={"question": "q?", "key_points": ["x"]},
+        )
+    )
     return rec
 
 
@@ -20,8 +30,9 @@ def test_a_saved_run_reloads_equal_and_bills_the_same(tmp_path):
     rec = _recording()
     again = load(save(rec, tmp_path / "run.jsonl"))
     assert again == rec
-    assert bill(again.usages(), price_for()) == pytest.approx(bill(
-        [b.usage for b in rec.bundles], price_for()))
+    assert bill(again.usages(), price_for()) == pytest.approx(
+        bill([b.usage for b in rec.bundles], price_for())
+    )
 
 
 def test_one_line_per_bundle_after_a_header(tmp_path):
@@ -30,7 +41,9 @@ def test_one_line_per_bundle_after_a_header(tmp_path):
 
 
 def test_secret_named_config_entries_are_dropped(tmp_path):
-    text = save(_recording(api_key="whatever", GEMINI_API_KEY="x"), tmp_path / "r.jsonl").read_text()
+    text = save(
+        _recording(api_key="whatever", GEMINI_API_KEY="x"), tmp_path / "r.jsonl"
+    ).read_text()
     assert "whatever" not in text and "GEMINI_API_KEY" not in text
 
 
@@ -68,14 +81,28 @@ def test_an_agent_run_report_becomes_a_recording_that_bills_the_same(tmp_path):
     from harness.plumbing.session_bundles import from_run_report
 
     def usage(prompt, cached=0):
-        return types.GenerateContentResponseUsageMetadata(prompt_token_count=prompt, cached_content_token_count=cached,
-                                                          candidates_token_count=10)
+        return types.GenerateContentResponseUsageMetadata(
+            prompt_token_count=prompt, cached_content_token_count=cached, candidates_token_count=10
+        )
 
-    report = RunReport(turns=[TurnRecord(1, usage(1200), tool="read_file"),
-                              TurnRecord(2, usage(4200, 1100), tool="run_command", compacted=6, trigger="4200 > 3500",
-                                         summary_usage=usage(900)),
-                              TurnRecord(3, usage(1500), result="Done.")], status="finished")
-    rec = load(save(from_run_report(report, "agent", {"context_budget": 5000}), tmp_path / "a.jsonl"))
+    report = RunReport(
+        turns=[
+            TurnRecord(1, usage(1200), tool="read_file"),
+            TurnRecord(
+                2,
+                usage(4200, 1100),
+                tool="run_command",
+                compacted=6,
+                trigger="4200 > 3500",
+                summary_usage=usage(900),
+            ),
+            TurnRecord(3, usage(1500), result="Done."),
+        ],
+        status="finished",
+    )
+    rec = load(
+        save(from_run_report(report, "agent", {"context_budget": 5000}), tmp_path / "a.jsonl")
+    )
     assert [b.kind for b in rec.bundles] == ["turn", "turn", "summary", "turn"]
     assert rec.compaction_count() == 1 and rec.bundles[-1].answer == "Done."
     assert bill(rec.usages(), price_for()) == pytest.approx(report.cost)

@@ -1,5 +1,6 @@
 """`workbook release OUT`: what a student gets holds no solution, survives an unchanged save byte
 for byte, and takes an upstream fix through nbgitpuller without losing the student's work."""
+
 import json
 import re
 import subprocess
@@ -7,13 +8,21 @@ import subprocess
 import nbformat
 import pytest
 from nbgitpuller.pull import GitPuller
+from running_jupyter import jupyter_server
 
 from harness.workbook import PRISTINE, SOLUTIONS, find_workbook
 from harness.workbook.build import BEGIN, END, expected_files, expected_lessons
 from harness.workbook.release import LINK, MARKER, ReleaseError, commit_to_branch, write_release
-from running_jupyter import jupyter_server
 
-SHIPPED = {".gitignore", ".workbook", "README.md", "harness", "jupyter", "lessons", "pyproject.toml"}
+SHIPPED = {
+    ".gitignore",
+    ".workbook",
+    "README.md",
+    "harness",
+    "jupyter",
+    "lessons",
+    "pyproject.toml",
+}
 
 
 @pytest.fixture(scope="module")
@@ -42,11 +51,16 @@ def solution_blocks() -> list[tuple[str, str]]:
 
 def test_the_release_holds_lessons_and_what_they_need_and_nothing_else(release):
     assert {p.name for p in release.iterdir()} == SHIPPED
-    assert sorted(p.name for p in (release / "lessons").iterdir()) == sorted(expected_files())  # glossary too
+    assert sorted(p.name for p in (release / "lessons").iterdir()) == sorted(
+        expected_files()
+    )  # glossary too
     assert sorted(p.name for p in (release / PRISTINE).iterdir()) == sorted(expected_lessons())
     assert (release / "jupyter" / "overrides.json").is_file() and (release / MARKER).is_file()
     notebooks = {p.parent.relative_to(release).as_posix() for p in release.rglob("*.ipynb")}
-    assert notebooks == {"lessons", ".workbook/pristine"}  # no solutions/, no other notebook anywhere
+    assert notebooks == {
+        "lessons",
+        ".workbook/pristine",
+    }  # no solutions/, no other notebook anywhere
     assert not list(release.rglob("__pycache__"))
     found = find_workbook(release / "lessons")
     assert found.root == release and sorted(found.pristine()) == sorted(expected_lessons())
@@ -55,16 +69,24 @@ def test_the_release_holds_lessons_and_what_they_need_and_nothing_else(release):
 def test_the_release_holds_no_solution_body(release):
     blocks = solution_blocks()
     assert len(blocks) >= 10  # the scan found the solutions it looks for
-    sources = "\n".join(cell.source for path in release.rglob("*.ipynb")
-                        for cell in nbformat.read(path, as_version=4).cells)
+    sources = "\n".join(
+        cell.source
+        for path in release.rglob("*.ipynb")
+        for cell in nbformat.read(path, as_version=4).cells
+    )
     assert "BEGIN SOLUTION" not in sources
     for exercise, body in blocks:
         assert body not in sources, f"the body of solution {exercise} is in the release"
         stub = f'raise NotImplementedError("Exercise {exercise}")'
         assert stub in sources, f"exercise {exercise} has no stub in the release"
-    marker_files = {p.relative_to(release).as_posix() for p in release.rglob("*")
-                    if p.is_file() and "### BEGIN SOLUTION" in p.read_text(encoding="utf-8", errors="replace")}
-    assert marker_files <= {"harness/workbook/build.py"}  # where the marker is defined, not a solution
+    marker_files = {
+        p.relative_to(release).as_posix()
+        for p in release.rglob("*")
+        if p.is_file() and "### BEGIN SOLUTION" in p.read_text(encoding="utf-8", errors="replace")
+    }
+    assert marker_files <= {
+        "harness/workbook/build.py"
+    }  # where the marker is defined, not a solution
 
 
 def test_opening_and_saving_a_lesson_unchanged_leaves_it_byte_identical(release, tmp_path):
@@ -78,7 +100,9 @@ def test_opening_and_saving_a_lesson_unchanged_leaves_it_byte_identical(release,
         for path in lessons:
             before = path.read_bytes()
             server.save_unchanged(f"lessons/{path.name}")
-            assert path.read_bytes() == before, f"a save through the contents API changed {path.name}"
+            assert path.read_bytes() == before, (
+                f"a save through the contents API changed {path.name}"
+            )
 
 
 def test_a_folder_that_is_not_a_release_is_never_overwritten(tmp_path):
@@ -89,7 +113,9 @@ def test_a_folder_that_is_not_a_release_is_never_overwritten(tmp_path):
 
 
 def git(folder, *args):
-    return subprocess.run(["git", "-C", str(folder), *args], check=True, capture_output=True, text=True).stdout
+    return subprocess.run(
+        ["git", "-C", str(folder), *args], check=True, capture_output=True, text=True
+    ).stdout
 
 
 def edit_solutions(source, target, change):
@@ -104,8 +130,8 @@ def edit_solutions(source, target, change):
 
 
 def test_an_upstream_fix_merges_into_a_students_saved_copy(tmp_path, release):
-    """nbgitpuller (the real one) pulls the release branch; the student saves lesson 03 unchanged and
-    answers in lesson 04; the instructor fixes lesson 03's text; the next pull keeps both."""
+    """nbgitpuller (the real one) pulls the release branch; the student saves lesson 03 unchanged
+    and answers in lesson 04; the instructor fixes lesson 03's text; the next pull keeps both."""
     upstream = tmp_path / "course"
     git(tmp_path, "init", "-q", "-b", "main", str(upstream))
     git(upstream, "commit", "-q", "--allow-empty", "-m", "course")
@@ -119,21 +145,36 @@ def test_an_upstream_fix_merges_into_a_students_saved_copy(tmp_path, release):
             pass
 
     pull()
-    lesson03, lesson04 = sorted((target / "lessons").glob("03_*.ipynb"))[0], sorted((target / "lessons").glob("04_*"))[0]
+    lesson03, lesson04 = (
+        sorted((target / "lessons").glob("03_*.ipynb"))[0],
+        sorted((target / "lessons").glob("04_*"))[0],
+    )
     nbformat.write(nbformat.read(lesson03, as_version=4), lesson03)  # Ctrl+S, nothing changed
     answered = nbformat.read(lesson04, as_version=4)
     stub = next(c for c in answered.cells if "raise NotImplementedError" in c.source)
-    stub.source = stub.source.replace("raise NotImplementedError", "return None  # my answer\n    raise NotImplementedError")
+    stub.source = stub.source.replace(
+        "raise NotImplementedError", "return None  # my answer\n    raise NotImplementedError"
+    )
     nbformat.write(answered, lesson04)
 
     fix = "A sentence the instructor fixed after the class had started."
-    fixed = edit_solutions(SOLUTIONS, tmp_path / "fixed", lambda nb: nb.cells[0].update(source=nb.cells[0].source + "\n\n" + fix))
+    fixed = edit_solutions(
+        SOLUTIONS,
+        tmp_path / "fixed",
+        lambda nb: nb.cells[0].update(source=nb.cells[0].source + "\n\n" + fix),
+    )
     write_release(tmp_path / "release2", solutions=fixed)
     assert commit_to_branch(tmp_path / "release2", "student", upstream)
     pull()
-    assert fix in lesson03.read_text(encoding="utf-8"), "the upstream fix did not reach the saved lesson"
-    assert "# my answer" in lesson04.read_text(encoding="utf-8"), "the pull lost the student's answer"
-    assert fix in (target / PRISTINE / lesson03.name).read_text(encoding="utf-8")  # reset gives the fixed text
+    assert fix in lesson03.read_text(encoding="utf-8"), (
+        "the upstream fix did not reach the saved lesson"
+    )
+    assert "# my answer" in lesson04.read_text(encoding="utf-8"), (
+        "the pull lost the student's answer"
+    )
+    assert fix in (target / PRISTINE / lesson03.name).read_text(
+        encoding="utf-8"
+    )  # reset gives the fixed text
     assert re.search(r"Student release from", git(upstream, "log", "-1", "--format=%s", "student"))
 
 
@@ -144,7 +185,9 @@ def test_every_link_of_every_released_lesson_leads_to_a_file_of_the_release(rele
             if cell.cell_type == "markdown":
                 for match in LINK.finditer(cell.source):
                     if ":" not in match["target"]:
-                        assert (lesson.parent / match["target"]).is_file(), f"{lesson.name} -> {match['target']}"
+                        assert (lesson.parent / match["target"]).is_file(), (
+                            f"{lesson.name} -> {match['target']}"
+                        )
                         followed += 1
     assert followed >= 10 and (release / "lessons" / "GLOSSARY.md").is_file()
 
@@ -152,18 +195,24 @@ def test_every_link_of_every_released_lesson_leads_to_a_file_of_the_release(rele
 def test_a_dead_link_is_refused_naming_it(tmp_path):
     def link_nowhere(notebook):
         notebook.cells[0].source += "\n\nSee [the notes](NOTES.md)."
+
     solutions = edit_solutions(SOLUTIONS, tmp_path / "solutions", link_nowhere)
     with pytest.raises(ReleaseError, match=r"03_.*links to NOTES\.md, which does not exist"):
         write_release(tmp_path / "out", solutions)
 
 
-@pytest.mark.parametrize("broken", ['check("3.1", build_context)  # the budget', 'check("3.1", build_context); x = 1'])
+@pytest.mark.parametrize(
+    "broken", ['check("3.1", build_context)  # the budget', 'check("3.1", build_context); x = 1']
+)
 def test_a_check_cell_out_of_form_is_refused_naming_the_cell(tmp_path, broken):
     def break_check(notebook):
         cell = next(c for c in notebook.cells if c.source.strip().startswith('check("3.1"'))
         cell.source = broken
+
     solutions = edit_solutions(SOLUTIONS, tmp_path / "solutions", break_check)
-    with pytest.raises(ReleaseError, match=r"03_budgeted_assembly\.ipynb, cell \d+ \(id [\w-]+\): 'check"):
+    with pytest.raises(
+        ReleaseError, match=r"03_budgeted_assembly\.ipynb, cell \d+ \(id [\w-]+\): 'check"
+    ):
         write_release(tmp_path / "out", solutions)
     assert not (tmp_path / "out").exists(), "a refused release wrote files"
 
@@ -171,8 +220,13 @@ def test_a_check_cell_out_of_form_is_refused_naming_the_cell(tmp_path, broken):
 def test_the_release_records_each_renamed_lesson_and_enables_the_links_update(release):
     renamed = json.loads((release / MARKER).read_text(encoding="utf-8"))["renamed"]
     lessons = {p.name for p in (release / "lessons").glob("*.ipynb")}
-    assert renamed.get("09_capstone.ipynb") == renamed.get("12_capstone.ipynb") == "14_capstone.ipynb", "a room that pulled the old numbering loses its capstone"
+    assert (
+        renamed.get("09_capstone.ipynb") == renamed.get("12_capstone.ipynb") == "14_capstone.ipynb"
+    ), "a room that pulled the old numbering loses its capstone"
     assert set(renamed.values()) <= lessons and not set(renamed) & lessons, renamed
-    enabled = json.loads((release / "jupyter" / "jupyter_server_config.d" / "context-engineering-workbook.json")
-                         .read_text(encoding="utf-8"))
+    enabled = json.loads(
+        (
+            release / "jupyter" / "jupyter_server_config.d" / "context-engineering-workbook.json"
+        ).read_text(encoding="utf-8")
+    )
     assert enabled["ServerApp"]["jpserver_extensions"] == {"harness.workbook.link": True}

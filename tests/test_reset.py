@@ -1,5 +1,6 @@
 """`workbook reset NN`: the pristine lesson comes back, the student's version is kept, and a lesson
 open in JupyterLab is never written under its tab."""
+
 import json
 import subprocess
 import sys
@@ -7,11 +8,11 @@ import sys
 import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_notebook
+from running_jupyter import jupyter_server
 
 from harness.workbook import PRISTINE, ROOT, Workbook
 from harness.workbook.build import expected_lessons
 from harness.workbook.reset import LessonOpen, UnknownLesson, reset
-from running_jupyter import jupyter_server
 
 SOLUTION = "def double(x):\n    ### BEGIN SOLUTION 99.1\n    return 2 * x\n    ### END SOLUTION"
 LESSON = "03_budgeted_assembly.ipynb"
@@ -20,7 +21,9 @@ LESSON = "03_budgeted_assembly.ipynb"
 @pytest.fixture
 def course(tmp_path, monkeypatch):
     """A one-lesson course: solutions/03_budgeted_assembly.ipynb and its built lesson."""
-    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path / "runtime"))  # no real server of this machine counts
+    monkeypatch.setenv(
+        "JUPYTER_RUNTIME_DIR", str(tmp_path / "runtime")
+    )  # no real server of this machine counts
     solutions, lessons = tmp_path / "solutions", tmp_path / "lessons"
     solutions.mkdir()
     lessons.mkdir()
@@ -43,7 +46,9 @@ def test_reset_restores_the_pristine_lesson_and_keeps_the_students_work(course):
     target, backup, written, _ = reset("03", workbook)
     assert written and target == lesson
     assert lesson.read_text(encoding="utf-8") == pristine
-    assert backup.parent == workbook.lessons and backup.name.startswith("03_budgeted_assembly.backup-")
+    assert backup.parent == workbook.lessons and backup.name.startswith(
+        "03_budgeted_assembly.backup-"
+    )
     assert "# my answer" in backup.read_text(encoding="utf-8")
 
 
@@ -79,13 +84,16 @@ def test_an_unknown_lesson_is_refused_with_the_list_of_lessons(course):
 
 
 def test_a_release_resets_from_its_pristine_copy(tmp_path, monkeypatch):
-    """A student's release has no solutions/: .workbook/pristine/ holds the lessons as handed out."""
+    """A student's release has no solutions/: .workbook/pristine/ holds the lessons as handed
+    out."""
     monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path / "runtime"))
     (tmp_path / PRISTINE).mkdir(parents=True)
     (tmp_path / "lessons").mkdir()
     pristine = nbformat.writes(new_notebook(cells=[new_code_cell("x = 1")])) + "\n"
     (tmp_path / PRISTINE / LESSON).write_text(pristine, encoding="utf-8")
-    (tmp_path / "lessons" / LESSON).write_text(pristine.replace("x = 1", "x = 2  # mine"), encoding="utf-8")
+    (tmp_path / "lessons" / LESSON).write_text(
+        pristine.replace("x = 1", "x = 2  # mine"), encoding="utf-8"
+    )
     _, backup, written, _ = reset("03", Workbook(tmp_path, tmp_path / "lessons"))
     assert written and (tmp_path / "lessons" / LESSON).read_text(encoding="utf-8") == pristine
     assert "# mine" in backup.read_text(encoding="utf-8")
@@ -125,9 +133,15 @@ def test_a_server_that_cannot_be_asked_gets_a_warning_and_both_versions_kept(cou
     with jupyter_server(tmp_path, tmp_path / "runtime") as server:
         runtime_file = next((tmp_path / "runtime").glob("jpserver-*.json"))
         info = json.loads(runtime_file.read_text())
-        runtime_file.write_text(json.dumps({**info, "token": "not-the-token"}))  # the server says 403
-        done = subprocess.run([sys.executable, "-m", "harness", "reset", "03", "--lessons", str(workbook.root)],
-                              capture_output=True, text=True, timeout=120)
+        runtime_file.write_text(
+            json.dumps({**info, "token": "not-the-token"})
+        )  # the server says 403
+        done = subprocess.run(
+            [sys.executable, "-m", "harness", "reset", "03", "--lessons", str(workbook.root)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
     assert done.returncode == 0, done.stderr
     assert f"Could not ask the Jupyter server at {server.url}" in done.stdout
     assert "Save Notebook As" in done.stdout and "Reload" not in done.stdout
@@ -136,12 +150,24 @@ def test_a_server_that_cannot_be_asked_gets_a_warning_and_both_versions_kept(cou
 
 
 def test_the_command_line_reports_an_unknown_lesson():
-    done = subprocess.run([sys.executable, "-m", "harness", "reset", "99"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "harness", "reset", "99"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 2 and "No lesson '99'" in done.stderr and "Lessons:" in done.stderr
 
 
 def test_the_command_line_outside_any_workbook_says_where_to_run_it(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "harness", "reset", "03"], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=60)
-    assert done.returncode == 2 and "No lessons found in" in done.stderr and "--lessons" in done.stderr
+    done = subprocess.run(
+        [sys.executable, "-m", "harness", "reset", "03"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (
+        done.returncode == 2 and "No lessons found in" in done.stderr and "--lessons" in done.stderr
+    )

@@ -1,4 +1,6 @@
-"""Every coding task follows the same rules on the same engine; the instructors' recipe works as written."""
+"""Every coding task follows the same rules on the same engine; the instructors' recipe works as
+written."""
+
 import re
 import sys
 import tempfile
@@ -22,14 +24,19 @@ RECIPE = Path(__file__).parent.parent / "INSTRUCTORS.md"
 
 def test_there_are_two_coding_tasks_with_their_own_files():
     assert {"invoicing", "shipping"} <= set(TASKS)
-    names = {name: {p.name for p in TASKS[name].folder.rglob("*.py")} for name in ("invoicing", "shipping")}
+    names = {
+        name: {p.name for p in TASKS[name].folder.rglob("*.py")}
+        for name in ("invoicing", "shipping")
+    }
     assert not (names["invoicing"] - {"__init__.py", "conftest.py"}) & names["shipping"]
 
 
 @pytest.mark.parametrize("name", CODING_TASKS)
 def test_the_task_ships_failing(name, tmp_path):
     verdict = verdict_line(Workspace(copy_task(tmp_path, name)).run_command("pytest"))
-    assert verdict and "failed" in verdict, f"{name}: the untouched task should fail its tests, got {verdict!r}"
+    assert verdict and "failed" in verdict, (
+        f"{name}: the untouched task should fail its tests, got {verdict!r}"
+    )
 
 
 @pytest.mark.parametrize("name", CODING_TASKS)
@@ -37,7 +44,9 @@ def test_the_agent_fixes_the_task(name):
     report = run_agent(AgentConfig(task=name))
     assert report.status == "finished", report.table()
     assert "passed" in report.last_verdict and "failed" not in report.last_verdict
-    assert len(report.edited) == TASKS[name].bugs and "Done: the tests pass" in report.turns[-1].result
+    assert (
+        len(report.edited) == TASKS[name].bugs and "Done: the tests pass" in report.turns[-1].result
+    )
 
 
 @pytest.mark.parametrize("name", CODING_TASKS)
@@ -58,14 +67,24 @@ def test_head_only_truncation_makes_it_re_run_blind(name):
 def _continue_trimmed(history, workspace, edited, verdict, with_state, steps=6):
     """A hand-made trim (lesson 06 now springs the trap with a summary budget instead): go on from
     `history` showing the head and the newest turn only."""
-    client, request = connect(), types.GenerateContentConfig(system_instruction=SYSTEM_PROMPT, tools=[TOOL])
+    client, request = (
+        connect(),
+        types.GenerateContentConfig(system_instruction=SYSTEM_PROMPT, tools=[TOOL]),
+    )
     outputs = []
     for _ in range(steps):
         head = history[0]
         if with_state:
-            head = types.Content(role="user", parts=[*head.parts[:2], types.Part.from_text(text=harness_state(edited, verdict))])
+            head = types.Content(
+                role="user",
+                parts=[*head.parts[:2], types.Part.from_text(text=harness_state(edited, verdict))],
+            )
         view = [head, *history[-2:]] if len(history) > 2 else history
-        content = client.models.generate_content(model=MODEL, contents=view, config=request).candidates[0].content
+        content = (
+            client.models.generate_content(model=MODEL, contents=view, config=request)
+            .candidates[0]
+            .content
+        )
         call = next((p.function_call for p in content.parts if p.function_call), None)
         if call is None:
             break
@@ -74,7 +93,9 @@ def _continue_trimmed(history, workspace, edited, verdict, with_state, steps=6):
             edited = edited | {call.args["path"]}
         verdict = verdict_line(output) or verdict
         outputs.append(output)
-        reply = types.Part.from_function_response(name=call.name, response={"output": truncate_output(output)})
+        reply = types.Part.from_function_response(
+            name=call.name, response={"output": truncate_output(output)}
+        )
         history = history + [content, types.Content(role="user", parts=[reply])]
     return outputs
 
@@ -90,19 +111,29 @@ def test_a_stale_summary_re_applies_an_edit_and_the_state_block_prevents_it(name
         twin = copy_task(tmp_path / f"twin-{with_state}", name)
         for path in stopped.edited:  # the twin holds the edits the run made
             (twin / path).write_text((tmp_path / "run" / path).read_text())
-        runs[with_state] = _continue_trimmed(stopped.history, Workspace(twin), set(stopped.edited),
-                                             stopped.last_verdict, with_state)
-    assert any(STALE_EDIT in out for out in runs[False]), f"{name}: summary only should re-apply an edit"
-    assert not any(STALE_EDIT in out for out in runs[True]), f"{name}: the state block should prevent it"
+        runs[with_state] = _continue_trimmed(
+            stopped.history, Workspace(twin), set(stopped.edited), stopped.last_verdict, with_state
+        )
+    assert any(STALE_EDIT in out for out in runs[False]), (
+        f"{name}: summary only should re-apply an edit"
+    )
+    assert not any(STALE_EDIT in out for out in runs[True]), (
+        f"{name}: the state block should prevent it"
+    )
 
 
-# --- the recipe of INSTRUCTORS.md, followed step by step ---------------------------------------------
+# --- the recipe of INSTRUCTORS.md, followed step by step
+# ---------------------------------------------
+
 
 def recipe_files() -> dict[str, str]:
     """path -> text of each fenced block of the recipe whose info string names a file."""
     section = RECIPE.read_text(encoding="utf-8").split("## Adding your own task", 1)[1]
     blocks = re.findall(r"^( *)```\w+ (\S+)\n(.*?)^\1```", section, re.M | re.S)
-    return {path: "".join(line[len(indent):] + "\n" for line in body.splitlines()) for indent, path, body in blocks}
+    return {
+        path: "".join(line[len(indent) :] + "\n" for line in body.splitlines())
+        for indent, path, body in blocks
+    }
 
 
 @pytest.fixture
@@ -128,5 +159,7 @@ def test_the_recipe_names_every_file_it_needs():
 
 def test_the_recipe_builds_a_task_the_engine_fixes_unchanged(badges):
     report = run_agent(AgentConfig(task="badges"))
-    assert report.status == "finished" and report.last_verdict.startswith("1 passed"), report.table()
+    assert report.status == "finished" and report.last_verdict.startswith("1 passed"), (
+        report.table()
+    )
     assert report.edited == ["badges/printing.py"]

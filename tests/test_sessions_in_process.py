@@ -1,6 +1,6 @@
-"""harness.plumbing.sessions_in_process: the harness's own sessions, asked in-process, send the glass
-box the very bytes the SDK sends over loopback and record the same sessions; anything else goes
-through the SDK."""
+"""harness.plumbing.sessions_in_process: the harness's own sessions, asked in-process, send the
+glass box the very bytes the SDK sends over loopback and record the same sessions; anything else
+goes through the SDK."""
 
 import functools
 import json

@@ -4,6 +4,7 @@ calls of the current turn, and a Gemini 3 run that compacts mid-task gets a 200 
 Until the glass box issues and checks signatures, the run's calls carry none and the run test
 holds trivially on them; the pure tests below use signatures made by hand.
 """
+
 from google.genai import types
 
 from harness.agent import AgentConfig, run_agent
@@ -20,13 +21,15 @@ def _signatures(contents) -> list:
 
 
 def _history():
-    return signed(agent_history(*[("read_file", {"path": f"f{n}.py"}, f"text {n} " * 40) for n in range(6)]))
+    return signed(
+        agent_history(*[("read_file", {"path": f"f{n}.py"}, f"text {n} " * 40) for n in range(6)])
+    )
 
 
 def test_compact_keeps_the_signatures_of_the_kept_turns():
     history = _history()
     new, folded = compact(history, 2, lambda text: "**Changes made:** none")
-    assert folded and _signatures(new[1:]) == _signatures(history[folded + 1:])
+    assert folded and _signatures(new[1:]) == _signatures(history[folded + 1 :])
     assert all(_signatures(new[1:]))
 
 
@@ -39,8 +42,22 @@ def test_masking_keeps_every_signature_and_changes_only_responses():
 
 def test_keep_signatures_puts_each_back_on_its_call():
     history = _history()
-    rebuilt = [types.Content(role=c.role, parts=[types.Part.from_function_call(name=p.function_call.name, args=dict(p.function_call.args))
-                                                 if p.function_call else p for p in c.parts]) for c in history[1:]]
+    rebuilt = [
+        types.Content(
+            role=c.role,
+            parts=[
+                (
+                    types.Part.from_function_call(
+                        name=p.function_call.name, args=dict(p.function_call.args)
+                    )
+                    if p.function_call
+                    else p
+                )
+                for p in c.parts
+            ],
+        )
+        for c in history[1:]
+    ]
     assert not any(_signatures(rebuilt))
     assert _signatures(keep_signatures(history[1:], rebuilt)) == _signatures(history[1:])
 
@@ -52,23 +69,38 @@ class _Recording:
         self._client, self.models, self.requests, self.answers = client, self, [], []
 
     def generate_content(self, *, model, contents, config=None):
-        response = self._client.models.generate_content(model=model, contents=contents, config=config)
+        response = self._client.models.generate_content(
+            model=model, contents=contents, config=config
+        )
         if isinstance(contents, list):  # the agent's calls; the summariser sends a str
-            # The harness sends its history as plain dicts (harness.plumbing.client.plain): read them back as Contents.
-            self.requests.append([types.Content.model_validate(c) if isinstance(c, dict) else c for c in contents])
+            # The harness sends its history as plain dicts (harness.plumbing.client.plain): read
+            # them back as Contents.
+            self.requests.append(
+                [types.Content.model_validate(c) if isinstance(c, dict) else c for c in contents]
+            )
             self.answers.append(response.candidates[0].content.model_dump(exclude_none=True))
         return response
 
 
-def test_a_gemini_3_run_that_compacts_mid_turn_gets_a_200_and_sends_every_call_as_returned(glass_box):
+def test_a_gemini_3_run_that_compacts_mid_turn_gets_a_200_and_sends_every_call_as_returned(
+    glass_box,
+):
     client = _Recording(glass_box)
     # Any 400 (a call separated from its response, a signature missing) raises out of run_agent.
-    report = run_agent(AgentConfig(model=SIGNED_MODEL, context_budget=2500, keep_recent_turns=3, masking=True),
-                       client=client)
+    report = run_agent(
+        AgentConfig(model=SIGNED_MODEL, context_budget=2500, keep_recent_turns=3, masking=True),
+        client=client,
+    )
     assert report.status == "finished" and report.compactions
-    after = [request for request in client.requests if request[0].parts[1:]]  # the head holds a summary
+    after = [
+        request for request in client.requests if request[0].parts[1:]
+    ]  # the head holds a summary
     assert after, "no request was sent after a compaction"
     for request in client.requests:
-        for content in request[1:]:  # the current turn: everything after the task (or the summary head)
-            if content.role == "model":  # each call goes back exactly as the model returned it, signature included
+        for content in request[
+            1:
+        ]:  # the current turn: everything after the task (or the summary head)
+            if (
+                content.role == "model"
+            ):  # each call goes back exactly as the model returned it, signature included
                 assert content.model_dump(exclude_none=True) in client.answers

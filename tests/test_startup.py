@@ -1,6 +1,7 @@
-"""harness.plumbing.startup: at a kernel's start the IRI checker a lesson would import for nothing is deferred,
-never lost, and the large imports run with the garbage collector paused; `import harness` itself
-changes nothing of the interpreter."""
+"""harness.plumbing.startup: at a kernel's start the IRI checker a lesson would import for
+nothing is deferred, never lost, and the large imports run with the garbage collector paused;
+`import harness` itself changes nothing of the interpreter."""
+
 import subprocess
 import sys
 
@@ -27,23 +28,47 @@ def test_a_chart_does_not_import_the_iri_checker_and_an_iri_is_still_checked():
     run = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     before, verdicts, after = run.stdout.split("\n")[:3]
-    assert before.startswith("True "), "no figure imported nbformat (and its jsonschema): this test checks nothing"
-    assert before == "True _Deferred", "a figure after the kernel's start imported rfc3987_syntax (seconds of CPU)"
-    assert verdicts == "True False", "with the checker deferred, jsonschema must still accept and reject IRIs"
+    assert before.startswith("True "), (
+        "no figure imported nbformat (and its jsonschema): this test checks nothing"
+    )
+    assert before == "True _Deferred", (
+        "a figure after the kernel's start imported rfc3987_syntax (seconds of CPU)"
+    )
+    assert verdicts == "True False", (
+        "with the checker deferred, jsonschema must still accept and reject IRIs"
+    )
     assert after == "module", "the first IRI check must import the real rfc3987_syntax"
 
 
 def test_pytest_loads_the_stand_in_before_nbval_imports_nbformat():
-    """pyproject's addopts name `-p harness.plumbing.startup`; without it each pytest process and xdist worker
-    compiles the IRI checker's parsers (3 s) as soon as nbval imports nbformat."""
+    """pyproject's addopts name `-p harness.plumbing.startup`; without it each pytest process and
+    xdist worker compiles the IRI checker's parsers (3 s) as soon as nbval imports nbformat."""
     from harness.workbook import ROOT
 
-    run = subprocess.run([sys.executable, "-X", "importtime", "-m", "pytest", "--collect-only", "-q", "--nbval-lax",
-                          "-p", "no:randomly", "solutions/00_first_call.ipynb"], cwd=ROOT, capture_output=True,
-                         text=True, timeout=120)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-X",
+            "importtime",
+            "-m",
+            "pytest",
+            "--collect-only",
+            "-q",
+            "--nbval-lax",
+            "-p",
+            "no:randomly",
+            "solutions/00_first_call.ipynb",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "nbformat" in run.stderr, "nbval no longer imports nbformat: this test checks nothing"
-    assert " rfc3987_syntax\n" not in run.stderr, "pytest imported rfc3987_syntax: is `-p harness.plumbing.startup` in addopts?"
+    assert " rfc3987_syntax\n" not in run.stderr, (
+        "pytest imported rfc3987_syntax: is `-p harness.plumbing.startup` in addopts?"
+    )
 
 
 def test_nbval_formats_a_kernel_message_only_when_debug_logging_prints_it(caplog):
@@ -52,7 +77,9 @@ def test_nbval_formats_a_kernel_message_only_when_debug_logging_prints_it(caplog
 
     import nbval.kernel
 
-    assert nbval.kernel.pformat is not pprint.pformat, "pytest did not run harness.plumbing.startup's pytest_configure"
+    assert nbval.kernel.pformat is not pprint.pformat, (
+        "pytest did not run harness.plumbing.startup's pytest_configure"
+    )
     message = {"header": {"msg_type": "stream"}, "content": {"text": "x" * 200, "name": "stdout"}}
     deferred = nbval.kernel.pformat(message)
     assert str(deferred) == pprint.pformat(message), "when printed, the text must be pprint's own"
@@ -113,8 +140,11 @@ print(gc.isenabled(), gc.get_freeze_count() - frozen, "rfc3987_syntax" in sys.mo
 
 
 def test_import_harness_leaves_the_interpreter_plain():
-    """A student's `import harness` (and its client and widgets) freezes nothing and swaps no module."""
-    run = subprocess.run([sys.executable, "-c", PLAIN_PROBE], capture_output=True, text=True, timeout=120)
+    """A student's `import harness` (and its client and widgets) freezes nothing and swaps no
+    module."""
+    run = subprocess.run(
+        [sys.executable, "-c", PLAIN_PROBE], capture_output=True, text=True, timeout=120
+    )
     assert run.returncode == 0, run.stderr
     assert run.stdout.split() == ["True", "0", "False"]
 
@@ -124,10 +154,15 @@ def test_a_kernel_start_runs_prepare_kernel_and_it_freezes_the_large_imports():
 
     config = (ROOT / "jupyter" / "ipython_kernel_config.py").read_text()
     assert "prepare_kernel()" in config and "IPKernelApp.exec_lines" in config
-    probe = "import gc\nfrom harness.plumbing.startup import prepare_kernel\nprepare_kernel()\nprint(gc.get_freeze_count())"
+    probe = (
+        "import gc\nfrom harness.plumbing.startup import"
+        " prepare_kernel\nprepare_kernel()\nprint(gc.get_freeze_count())"
+    )
     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
-    assert int(run.stdout) > 10_000, f"only {run.stdout.strip()} objects frozen: the imports ran with the collector on"
+    assert int(run.stdout) > 10_000, (
+        f"only {run.stdout.strip()} objects frozen: the imports ran with the collector on"
+    )
 
 
 INTERACTIONS_PROBE = """
@@ -172,8 +207,12 @@ def test_the_interactions_client_makes_each_model_once_and_answers_the_same():
         "the kernel's start imported the Interactions client: 0.6 s for lessons that never use it"
     )
     answer, asked, made = memoised.rsplit(" ", 2)
-    assert int(asked) > int(made) > 0, "the SDK no longer builds its models per call: the memo can go"
-    assert int(asked) == 2 * int(made), "two calls of one kind must make each model once, then reuse it"
+    assert int(asked) > int(made) > 0, (
+        "the SDK no longer builds its models per call: the memo can go"
+    )
+    assert int(asked) == 2 * int(made), (
+        "two calls of one kind must make each model once, then reuse it"
+    )
     assert answer == plain, "the memoised models must read the interaction as pydantic's own"
 
 

@@ -1,10 +1,10 @@
 """The four tools: confined to the workspace, refusing with ERROR text, never raising."""
+
 import ast
 import os
-import sys
 import subprocess
+import sys
 import tempfile
-import time
 from pathlib import Path
 
 import pytest
@@ -14,7 +14,9 @@ from harness.plumbing import jail as jail_program
 from harness.scenarios import TASK_DIR, copy_task
 from harness.tools import TOOL, Workspace
 
-FAKE_KEY = "AIza" + "FAKE-secret-key-0123456789abcdefghijk"  # built here: no key-shaped string in the repo
+FAKE_KEY = (
+    "AIza" + "FAKE-secret-key-0123456789abcdefghijk"
+)  # built here: no key-shaped string in the repo
 
 
 @pytest.fixture
@@ -24,11 +26,15 @@ def ws(tmp_path):
 
 # --- the lesson task ---------------------------------------------------------------------------
 
+
 def test_task_fails_as_shipped_and_passes_once_fixed(ws):
     assert "4 failed, 2 passed" in ws.run_command("pytest")
-    assert ws.edit_file("invoicing/discounts.py", "quantity > BULK", "quantity >= BULK").startswith("Edited")
-    assert ws.edit_file("invoicing/amounts.py", "quantize(CENT)",
-                        "quantize(CENT, rounding=decimal.ROUND_HALF_UP)").startswith("Edited")
+    assert ws.edit_file("invoicing/discounts.py", "quantity > BULK", "quantity >= BULK").startswith(
+        "Edited"
+    )
+    assert ws.edit_file(
+        "invoicing/amounts.py", "quantize(CENT)", "quantize(CENT, rounding=decimal.ROUND_HALF_UP)"
+    ).startswith("Edited")
     assert "6 passed" in ws.run_command("pytest")
 
 
@@ -45,12 +51,18 @@ def test_the_package_copy_is_never_touched(ws):
 
 def test_project_test_run_never_collects_the_task_tests():
     root = Path(__file__).resolve().parents[1]
-    out = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:nbval"], cwd=root,
-                         capture_output=True, text=True, timeout=120).stdout
+    out = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:nbval"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    ).stdout
     assert "test_discounts.py" not in out and "test_tools.py" in out
 
 
 # --- confinement: every tool refuses paths leaving the workspace ----------------------------------
+
 
 @pytest.mark.parametrize("path", ["../outside.txt", "/etc/passwd", "invoicing/../../x"])
 def test_paths_leaving_the_workspace_are_refused(ws, path):
@@ -68,14 +80,20 @@ def test_symlinks_pointing_out_are_refused(ws, tmp_path):
     assert secret.read_text() == "key=123"
 
 
-@pytest.mark.parametrize("command", ["cat /etc/passwd", "cat ../x", "grep -r key ~", "pytest --rootdir=/"])
+@pytest.mark.parametrize(
+    "command", ["cat /etc/passwd", "cat ../x", "grep -r key ~", "pytest --rootdir=/"]
+)
 def test_command_arguments_outside_the_workspace_are_refused(ws, command):
     assert ws.run_command(command).startswith("ERROR:")
 
 
-# --- run_command: no shell, an allow-list, a timeout, a cap, a per-turn budget ---------------------
+# --- run_command: no shell, an allow-list, a timeout, a cap, a per-turn budget
+# ---------------------
 
-@pytest.mark.parametrize("command", ["ls | wc", "cat README.md > x", "ls; ls", "ls && ls", "echo `ls`", "cat $(ls)"])
+
+@pytest.mark.parametrize(
+    "command", ["ls | wc", "cat README.md > x", "ls; ls", "ls && ls", "echo `ls`", "cat $(ls)"]
+)
 def test_shell_syntax_is_refused(ws, command):
     out = ws.run_command(command)
     assert out.startswith("ERROR:") and "shell" in out
@@ -109,7 +127,9 @@ def test_undecodable_bytes_become_replacement_characters(ws):
     assert "\ufffd" in ws.read_file("bin.txt") and "\ufffd" in ws.run_command("cat bin.txt")
 
 
-# --- failures are ERROR text, never exceptions ------------------------------------------------------
+# --- failures are ERROR text, never exceptions
+# ------------------------------------------------------
+
 
 def test_edit_failures_say_what_to_do(ws):
     assert "old text not found" in ws.edit_file("invoicing/amounts.py", "nope", "x")
@@ -131,17 +151,46 @@ def test_the_four_tools_are_declared():
     assert edit.required == ["path", "old", "new"]
 
 
-# --- hostile input: a corpus of escape attempts, each refused with ERROR text -----------------------
+# --- hostile input: a corpus of escape attempts, each refused with ERROR text
+# -----------------------
 
 ESCAPES = [
-    "cat ../outside.txt", "cat invoicing/../../outside.txt", "cat /etc/passwd", "head -n1 /etc/hostname",
-    "grep -f/etc/passwd README.md", "grep -rf/etc/passwd .", "grep --file=/etc/passwd README.md",
-    "grep -r root /etc", "grep -R x ..", "grep -r..", "pytest -c/etc/passwd", "pytest -c ../pytest.ini",
-    "pytest -o log_file=/tmp/escaped.log", "pytest --junitxml=/tmp/escaped.xml", "pytest --basetemp=../b",
-    "pytest --rootdir=/", "pytest -o cache_dir=../c", "ls ~", "ls ~root", "cat ~/.bashrc", "ls $HOME",
-    "cat ${HOME}/.profile", "cat README.md; cat /etc/passwd", "cat README.md | wc", "ls && ls", "ls > out",
-    "cat `ls`", "cat $(ls)", "cat 'unclosed", "python -c 1", "sh -c ls", "env", "/bin/cat README.md",
-    "cat README.md\0/etc/passwd", "cat " + "a" * 5_000, "cat " + "../" * 1_000 + "etc/passwd",
+    "cat ../outside.txt",
+    "cat invoicing/../../outside.txt",
+    "cat /etc/passwd",
+    "head -n1 /etc/hostname",
+    "grep -f/etc/passwd README.md",
+    "grep -rf/etc/passwd .",
+    "grep --file=/etc/passwd README.md",
+    "grep -r root /etc",
+    "grep -R x ..",
+    "grep -r..",
+    "pytest -c/etc/passwd",
+    "pytest -c ../pytest.ini",
+    "pytest -o log_file=/tmp/escaped.log",
+    "pytest --junitxml=/tmp/escaped.xml",
+    "pytest --basetemp=../b",
+    "pytest --rootdir=/",
+    "pytest -o cache_dir=../c",
+    "ls ~",
+    "ls ~root",
+    "cat ~/.bashrc",
+    "ls $HOME",
+    "cat ${HOME}/.profile",
+    "cat README.md; cat /etc/passwd",
+    "cat README.md | wc",
+    "ls && ls",
+    "ls > out",
+    "cat `ls`",
+    "cat $(ls)",
+    "cat 'unclosed",
+    "python -c 1",
+    "sh -c ls",
+    "env",
+    "/bin/cat README.md",
+    "cat README.md\0/etc/passwd",
+    "cat " + "a" * 5_000,
+    "cat " + "../" * 1_000 + "etc/passwd",
 ]
 
 
@@ -151,16 +200,40 @@ def test_escape_attempts_are_refused(ws, command):
     assert not Path("/tmp/escaped.log").exists() and not Path("/tmp/escaped.xml").exists()
 
 
-BAD_VALUES = [None, 5, 2.5, ["README.md"], {"path": "x"}, b"README.md", "", "\0", "README.md\0.txt",
-              "a" * 5_000, "x" * 200_000, "../" * 2_000, "~", "~/x", "$HOME", "/", "."]
+BAD_VALUES = [
+    None,
+    5,
+    2.5,
+    ["README.md"],
+    {"path": "x"},
+    b"README.md",
+    "",
+    "\0",
+    "README.md\0.txt",
+    "a" * 5_000,
+    "x" * 200_000,
+    "../" * 2_000,
+    "~",
+    "~/x",
+    "$HOME",
+    "/",
+    ".",
+]
 
 
 @pytest.mark.parametrize("value", BAD_VALUES, ids=range(len(BAD_VALUES)))
 def test_no_input_makes_a_tool_raise(ws, value):
-    outputs = [ws.read_file(value), ws.list_files(value), ws.edit_file(value, "a", "b"),
-               ws.edit_file("README.md", value, "b"), ws.edit_file("README.md", "invoicing", value),
-               ws.run_command(value), ws.call("read_file", {"path": value}), ws.call(value, {}),
-               ws.call("run_command", value)]
+    outputs = [
+        ws.read_file(value),
+        ws.list_files(value),
+        ws.edit_file(value, "a", "b"),
+        ws.edit_file("README.md", value, "b"),
+        ws.edit_file("README.md", "invoicing", value),
+        ws.run_command(value),
+        ws.call("read_file", {"path": value}),
+        ws.call(value, {}),
+        ws.call("run_command", value),
+    ]
     assert all(isinstance(out, str) for out in outputs)
     assert ws.read_file("README.md").startswith("# invoicing"), "nothing may have damaged the task"
 
@@ -267,8 +340,7 @@ def test_read_only_folders_a_command_left_are_removed(tmp_path):
 
 
 def test_a_run_s_cleanup_removes_a_tree_of_any_depth(monkeypatch, removed_at_end):
-    from harness.agent import AgentConfig, run_agent
-    from harness.agent import loop
+    from harness.agent import AgentConfig, loop, run_agent
 
     folders, make = removed_at_end, tempfile.mkdtemp
     monkeypatch.setattr(
@@ -295,7 +367,9 @@ def test_a_planted_symlink_leads_nowhere_in_the_jail(ws, tmp_path):
     test = ws.root / "tests" / "test_plant.py"
     test.write_text(f"import os\ndef test_plant():\n    os.symlink({str(tmp_path)!r}, 'out')\n")
     assert "1 passed" in ws.run_command("pytest -q tests/test_plant.py")
-    assert "hunter2" not in ws.run_command("grep -R password .") and "hunter2" not in ws.read_file("out/secret.txt")
+    assert "hunter2" not in ws.run_command("grep -R password .") and "hunter2" not in ws.read_file(
+        "out/secret.txt"
+    )
 
 
 def test_unjailed_a_planted_symlink_is_removed_before_grep_can_follow_it(ws, tmp_path, monkeypatch):
@@ -307,11 +381,15 @@ def test_unjailed_a_planted_symlink_is_removed_before_grep_can_follow_it(ws, tmp
     test = ws.root / "tests" / "test_plant.py"
     test.write_text(f"import os\ndef test_plant():\n    os.symlink({str(tmp_path)!r}, 'out')\n")
     try:
-        assert "[removed symlinks leading outside the workspace: out]" in ws.run_command("pytest -q tests/test_plant.py")
+        assert "[removed symlinks leading outside the workspace: out]" in ws.run_command(
+            "pytest -q tests/test_plant.py"
+        )
         assert "hunter2" not in ws.run_command("grep -R password .")
         os.symlink(tmp_path, ws.root / "again")
         out = ws.run_command("grep -R password .")
-        assert out.startswith("ERROR: symlinks leading outside") and not (ws.root / "again").exists()
+        assert (
+            out.startswith("ERROR: symlinks leading outside") and not (ws.root / "again").exists()
+        )
     finally:
         tools._discard_warm_helper()
 
@@ -323,7 +401,8 @@ def test_pytest_runs_with_no_key_a_fresh_home_and_no_cache(ws, monkeypatch):
         "import os\ndef test_env():\n"
         "    assert 'GEMINI_API_KEY' not in os.environ and 'MY_SERVICE_TOKEN' not in os.environ\n"
         f"    assert os.environ['HOME'] != {os.environ.get('HOME', '')!r}\n"
-        "    assert os.environ['HOME'] == os.environ['TMPDIR'] == '/tmp'\n")
+        "    assert os.environ['HOME'] == os.environ['TMPDIR'] == '/tmp'\n"
+    )
     out = ws.run_command("pytest -q -s tests/test_env.py")
     assert "1 passed" in out, out
     assert not (ws.root / ".pytest_cache").exists()
@@ -331,8 +410,14 @@ def test_pytest_runs_with_no_key_a_fresh_home_and_no_cache(ws, monkeypatch):
 
 def test_a_key_printed_by_a_test_is_redacted(ws, monkeypatch):
     monkeypatch.setenv("GEMINI_API_KEY", "not-shaped-like-a-key-but-the-key")
-    (ws.root / "leak.txt").write_text(f"shaped {FAKE_KEY} and valued not-shaped-like-a-key-but-the-key\n")
-    for out in (ws.read_file("leak.txt"), ws.run_command("cat leak.txt"), ws.run_command("grep -r shaped .")):
+    (ws.root / "leak.txt").write_text(
+        f"shaped {FAKE_KEY} and valued not-shaped-like-a-key-but-the-key\n"
+    )
+    for out in (
+        ws.read_file("leak.txt"),
+        ws.run_command("cat leak.txt"),
+        ws.run_command("grep -r shaped ."),
+    ):
         assert "[redacted]" in out and FAKE_KEY not in out and "but-the-key" not in out
 
 
@@ -340,7 +425,8 @@ def test_a_detached_child_holding_stdout_does_not_keep_the_command_busy(ws, monk
     # Waiting for the child would end in the time-out's message instead of pytest's summary.
     monkeypatch.setattr(tools, "COMMAND_TIMEOUT_SECONDS", 60)
     (ws.root / "conftest.py").write_text(
-        "import subprocess\nsubprocess.Popen(['sleep', '3600'])\n", encoding="utf-8")
+        "import subprocess\nsubprocess.Popen(['sleep', '3600'])\n", encoding="utf-8"
+    )
     out = ws.run_command("pytest -q")
     assert "timed out" not in out, "the command waited for a child the program left behind"
     assert "4 failed, 2 passed" in out
@@ -348,7 +434,9 @@ def test_a_detached_child_holding_stdout_does_not_keep_the_command_busy(ws, monk
 
 def test_a_flood_is_cut_while_reading(ws, monkeypatch):
     (ws.root / "tests" / "test_flood.py").write_text(
-        "import sys\ndef test_flood():\n    for _ in range(50_000):\n        sys.stdout.write('x' * 1_000)\n")
+        "import sys\ndef test_flood():\n    for _ in range(50_000):\n        sys.stdout.write('x' *"
+        " 1_000)\n"
+    )
     out = ws.run_command("pytest -q -s tests/test_flood.py")
     assert len(out) < tools.OUTPUT_CAP_BYTES + 200 and "the command was stopped" in out
 
@@ -356,15 +444,29 @@ def test_a_flood_is_cut_while_reading(ws, monkeypatch):
 def test_read_file_is_capped(ws, monkeypatch):
     (ws.root / "big.txt").write_bytes(b"y" * 300_000)
     out = ws.read_file("big.txt")
-    assert len(out) < tools.OUTPUT_CAP_BYTES + 100 and out.endswith(f"[file cut at {tools.OUTPUT_CAP_BYTES:,} bytes]")
+    assert len(out) < tools.OUTPUT_CAP_BYTES + 100 and out.endswith(
+        f"[file cut at {tools.OUTPUT_CAP_BYTES:,} bytes]"
+    )
 
 
 def test_the_agent_s_legitimate_calls_still_work(ws):
-    assert "README.md" in ws.list_files(".") and "invoicing/amounts.py" in ws.list_files("invoicing")
+    assert "README.md" in ws.list_files(".") and "invoicing/amounts.py" in ws.list_files(
+        "invoicing"
+    )
     assert "[pytest]" in ws.read_file("pytest.ini")
-    for command in ("ls", "ls -la invoicing", "cat README.md", "head -n 3 README.md", "tail -n2 README.md",
-                    "wc -l invoicing/amounts.py", "grep -rn BULK invoicing", "grep -n 'def ' invoicing/discounts.py",
-                    "pytest -q", "pytest -x tests/test_discounts.py", "pytest -k bulk"):
+    for command in (
+        "ls",
+        "ls -la invoicing",
+        "cat README.md",
+        "head -n 3 README.md",
+        "tail -n2 README.md",
+        "wc -l invoicing/amounts.py",
+        "grep -rn BULK invoicing",
+        "grep -n 'def ' invoicing/discounts.py",
+        "pytest -q",
+        "pytest -x tests/test_discounts.py",
+        "pytest -k bulk",
+    ):
         out = ws.run_command(command)
         assert out.startswith("exit code"), f"{command}: {out[:200]}"
 
@@ -405,10 +507,16 @@ def _connections(server) -> int:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="network namespaces are Linux's")
-@pytest.mark.parametrize("warm", [True, False], ids=["forked from the warm helper", "in a new interpreter"])
+@pytest.mark.parametrize(
+    "warm", [True, False], ids=["forked from the warm helper", "in a new interpreter"]
+)
 def test_a_test_the_model_wrote_cannot_connect_even_to_loopback(ws, listener, warm):
-    assert tools.network_is_cut(), "this Linux machine could not start a program with no network (unshare)"
-    (ws.root / "tests" / "test_net.py").write_text(NETWORK_TEST.format(port=listener.getsockname()[1]))
+    assert tools.network_is_cut(), (
+        "this Linux machine could not start a program with no network (unshare)"
+    )
+    (ws.root / "tests" / "test_net.py").write_text(
+        NETWORK_TEST.format(port=listener.getsockname()[1])
+    )
     if warm:
         out = ws.run_command("pytest -q -s tests/test_net.py")
     else:
@@ -423,7 +531,9 @@ def test_unjailed_where_the_network_cannot_be_cut_commands_still_run(ws, listene
     monkeypatch.setenv(tools.UNJAILED_SWITCH, "1")
     monkeypatch.setattr(tools, "_offline_launcher", lambda: ())
     tools._discard_warm_helper()  # the next helper starts with the network, as on such a machine
-    (ws.root / "tests" / "test_net.py").write_text(NETWORK_TEST.format(port=listener.getsockname()[1]))
+    (ws.root / "tests" / "test_net.py").write_text(
+        NETWORK_TEST.format(port=listener.getsockname()[1])
+    )
     try:
         out = ws.run_command("pytest -q -s tests/test_net.py")
         assert "1 passed" in out and "CONNECTED" in out, out
@@ -433,13 +543,19 @@ def test_unjailed_where_the_network_cannot_be_cut_commands_still_run(ws, listene
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="network namespaces are Linux's")
-def test_a_user_other_than_root_gets_the_network_cut_through_a_user_namespace(ws, listener, monkeypatch):
+def test_a_user_other_than_root_gets_the_network_cut_through_a_user_namespace(
+    ws, listener, monkeypatch
+):
     monkeypatch.setattr(os, "geteuid", lambda: 1000)  # what a student's own account sees
     tools.jail_mode.cache_clear()
     tools._discard_warm_helper()
     try:
-        assert tools.jail_mode() == "user namespace", "the user-namespace jail did not work on this kernel"
-        (ws.root / "tests" / "test_net.py").write_text(NETWORK_TEST.format(port=listener.getsockname()[1]))
+        assert tools.jail_mode() == "user namespace", (
+            "the user-namespace jail did not work on this kernel"
+        )
+        (ws.root / "tests" / "test_net.py").write_text(
+            NETWORK_TEST.format(port=listener.getsockname()[1])
+        )
         out = ws.run_command("pytest -q -s tests/test_net.py")
         assert "1 passed" in out and "REFUSED 101" in out, out
         assert _connections(listener) == 0

@@ -1,7 +1,7 @@
-"""harness.plumbing.warm_pytest: pytest forked from a warm helper shows what a new interpreter shows, confined alike."""
-import os
+"""harness.plumbing.warm_pytest: pytest forked from a warm helper shows what a new interpreter
+shows, confined alike."""
+
 import re
-import time
 
 import pytest
 
@@ -27,23 +27,33 @@ def _untimed(output):
     return re.sub(r"in \d+\.\d+s", "in N s", output)
 
 
-@pytest.mark.parametrize("command", ["pytest", "pytest -q -k bulk", "pytest --co -q", "pytest nosuchfile"])
+@pytest.mark.parametrize(
+    "command", ["pytest", "pytest -q -k bulk", "pytest --co -q", "pytest nosuchfile"]
+)
 def test_a_warm_run_shows_what_a_new_interpreter_shows(ws, command):
     warm = ws.run_command(command)
-    assert tools._warm["helper"] is not None and tools._warm["helper"].alive(), "pytest did not go through the helper"
+    assert tools._warm["helper"] is not None and tools._warm["helper"].alive(), (
+        "pytest did not go through the helper"
+    )
     assert _untimed(warm) == _untimed(_fresh(ws, command)), "the model would see a different output"
 
 
 def test_a_hanging_test_is_stopped_and_the_helper_serves_the_next_run(ws, monkeypatch):
     ws.run_command("pytest -q")  # the helper is up
     helper = tools._warm["helper"]
-    (ws.root / "tests" / "test_hang.py").write_text("import time\ndef test_hang():\n    time.sleep(600)\n")
+    (ws.root / "tests" / "test_hang.py").write_text(
+        "import time\ndef test_hang():\n    time.sleep(600)\n"
+    )
     # Only the hanging run gets the short time-out: a loaded machine must not time out the others.
     default = tools.COMMAND_TIMEOUT_SECONDS
     monkeypatch.setattr(tools, "COMMAND_TIMEOUT_SECONDS", 1)
-    assert ws.run_command("pytest -q tests/test_hang.py").startswith("ERROR: pytest -q tests/test_hang.py timed out")
+    assert ws.run_command("pytest -q tests/test_hang.py").startswith(
+        "ERROR: pytest -q tests/test_hang.py timed out"
+    )
     monkeypatch.setattr(tools, "COMMAND_TIMEOUT_SECONDS", default)
-    assert tools._warm["helper"] is helper and helper.alive(), "a killed run must not take the helper with it"
+    assert tools._warm["helper"] is helper and helper.alive(), (
+        "a killed run must not take the helper with it"
+    )
     assert "4 failed, 2 passed" in ws.run_command("pytest -q --ignore=tests/test_hang.py")
 
 
@@ -61,9 +71,12 @@ def test_a_run_changes_nothing_the_next_one_sees(ws):
         "def test_leak():\n"
         "    assert 'LEAKED' not in os.environ and 'leaky' not in sys.modules\n"
         "    os.environ['LEAKED'] = '1'\n"
-        "    sys.modules['leaky'] = sys\n")
+        "    sys.modules['leaky'] = sys\n"
+    )
     assert "1 passed" in ws.run_command("pytest -q tests/test_leak.py")
-    assert "1 passed" in ws.run_command("pytest -q tests/test_leak.py"), "the second run saw the first one's changes"
+    assert "1 passed" in ws.run_command("pytest -q tests/test_leak.py"), (
+        "the second run saw the first one's changes"
+    )
 
 
 def test_a_helper_that_cannot_start_leaves_the_tests_to_a_new_interpreter(ws, monkeypatch):
@@ -86,5 +99,6 @@ def test_a_run_starts_with_the_helpers_imports_frozen_and_the_collector_on(ws):
         "    class Node: pass\n"
         "    node = Node(); node.me = node; gone = weakref.ref(node); del node\n"
         "    gc.collect()\n"
-        "    assert gone() is None\n")
+        "    assert gone() is None\n"
+    )
     assert "1 passed" in ws.run_command("pytest -q tests/test_gc.py")

@@ -5,6 +5,7 @@ own: a first cell registers two exercises (99.1 double, 99.2 triple), the next c
 student's answers and the check cells, as a real lesson does. Other test modules import
 `write_fake_lesson` from here.
 """
+
 import hashlib
 import subprocess
 import sys
@@ -18,7 +19,7 @@ from harness.workbook import PRISTINE, ROOT, LessonsNotFound, find_workbook
 from harness.workbook.check import LessonNotFound, find_lesson, format_table
 from harness.workbook.runner import Result, exercise_ids, run_notebooks
 
-REGISTER_EXERCISES = '''from harness.checks import call, check, exercise, rule
+REGISTER_EXERCISES = """from harness.checks import call, check, exercise, rule
 
 @exercise("99.1", "double a number", "operator.neg")
 def _double(fn):
@@ -27,15 +28,23 @@ def _double(fn):
 @exercise("99.2", "triple a number", "operator.neg")
 def _triple(fn):
     rule(call("99.2", fn, 2) == 6, "99.2", "triple(2) should be 6.", "Three times the number.")
-'''
+"""
 STUB = "    # YOUR CODE HERE\n    raise NotImplementedError('Exercise {}')"
 
 
-def write_fake_lesson(path: Path, double: str = STUB.format("99.1"), triple: str = STUB.format("99.2"),
-                      extra: tuple[str, ...] = (), checks: tuple[str, ...] = ("99.1", "99.2")) -> Path:
+def write_fake_lesson(
+    path: Path,
+    double: str = STUB.format("99.1"),
+    triple: str = STUB.format("99.2"),
+    extra: tuple[str, ...] = (),
+    checks: tuple[str, ...] = ("99.1", "99.2"),
+) -> Path:
     """A two-exercise lesson; `double`/`triple` are function bodies (default: the stub)."""
-    cells = [new_markdown_cell("# A fake lesson"), new_code_cell(REGISTER_EXERCISES),
-             new_code_cell(f"def double(x):\n{double}")]
+    cells = [
+        new_markdown_cell("# A fake lesson"),
+        new_code_cell(REGISTER_EXERCISES),
+        new_code_cell(f"def double(x):\n{double}"),
+    ]
     cells += [new_code_cell('check("99.1", double)')] if "99.1" in checks else []
     cells += [new_code_cell(f"def triple(x):\n{triple}")]
     cells += [new_code_cell('check("99.2", triple)')] if "99.2" in checks else []
@@ -46,12 +55,19 @@ def write_fake_lesson(path: Path, double: str = STUB.format("99.1"), triple: str
 
 
 def digest(folder: Path) -> dict[str, str]:
-    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.glob("*.ipynb"))}
+    return {
+        p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.glob("*.ipynb"))
+    }
 
 
 def run_check(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "harness", "check", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "harness", "check", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +76,9 @@ def checked(tmp_path_factory):
     folder = tmp_path_factory.mktemp("lessons")
     write_fake_lesson(folder / "91_solved.ipynb", "    return 2 * x", "    return 3 * x")
     write_fake_lesson(folder / "92_mixed.ipynb", "    return x + 1")
-    write_fake_lesson(folder / "93_stray.ipynb", "    return 2 * x", "    return 3 * x", extra=("1/0",))
+    write_fake_lesson(
+        folder / "93_stray.ipynb", "    return 2 * x", "    return 3 * x", extra=("1/0",)
+    )
     before = digest(folder)
     done = run_check(*(str(p) for p in sorted(folder.glob("*.ipynb"))))
     return folder, before, done
@@ -72,7 +90,9 @@ def test_each_exercise_gets_its_status_and_the_checks_words(checked):
     assert ["91_solved", "99.1", "passed"] in rows and ["91_solved", "99.2", "passed"] in rows
     assert ["92_mixed", "99.1", "failed"] in rows
     assert ["92_mixed", "99.2", "not"] in rows  # "not attempted"
-    assert "double(2) should be 4." in done.stdout and "Hint: Multiply, do not add one." in done.stdout
+    assert (
+        "double(2) should be 4." in done.stdout and "Hint: Multiply, do not add one." in done.stdout
+    )
 
 
 def test_a_failing_cell_outside_the_checks_is_reported_by_its_first_line(checked):
@@ -110,7 +130,9 @@ def test_a_lesson_is_found_by_number_name_or_path(tmp_path):
 
 
 def test_a_function_that_never_ends_fails_its_exercise_only(tmp_path):
-    lesson = write_fake_lesson(tmp_path / "94_loop.ipynb", "    while True:\n        pass", "    return 3 * x")
+    lesson = write_fake_lesson(
+        tmp_path / "94_loop.ipynb", "    while True:\n        pass", "    return 3 * x"
+    )
     results = run_notebooks({"94_loop": lesson}, cell_timeout=2, expected={})
     assert [(r.exercise, r.status) for r in results] == [("99.1", "failed"), ("99.2", "passed")]
     assert "did not finish in 2 s" in results[0].message
@@ -123,9 +145,15 @@ def test_a_deleted_check_cell_shows_as_missing(tmp_path):
 
 
 def test_exercise_ids_come_from_cells_that_are_one_check_call():
-    notebook = new_notebook(cells=[new_markdown_cell('check("1.1", f)'), new_code_cell('check( "3.2", f)'),
-                                   new_code_cell('# check("2.1", f)'), new_code_cell('check("3.1", g)\nprint("done")'),
-                                   new_code_cell('check("3.3", h)')])
+    notebook = new_notebook(
+        cells=[
+            new_markdown_cell('check("1.1", f)'),
+            new_code_cell('check( "3.2", f)'),
+            new_code_cell('# check("2.1", f)'),
+            new_code_cell('check("3.1", g)\nprint("done")'),
+            new_code_cell('check("3.3", h)'),
+        ]
+    )
     assert exercise_ids(notebook) == ["3.2", "3.3"]
 
 
@@ -136,10 +164,15 @@ def test_the_table_keeps_the_first_two_lines_of_a_message():
 
 
 def students_copy(home: Path) -> Path:
-    """A release pulled into a hub home: ~/workbook/lessons (the student's work) and the pristine copies."""
+    """A release pulled into a hub home: ~/workbook/lessons (the student's work) and the pristine
+    copies."""
     workbook = home / "workbook"
-    write_fake_lesson(workbook / "lessons" / "91_solved.ipynb", "    return 2 * x", "    return 3 * x")
-    write_fake_lesson(workbook / "lessons" / "92_deleted.ipynb", "    return 2 * x", checks=("99.1",))
+    write_fake_lesson(
+        workbook / "lessons" / "91_solved.ipynb", "    return 2 * x", "    return 3 * x"
+    )
+    write_fake_lesson(
+        workbook / "lessons" / "92_deleted.ipynb", "    return 2 * x", checks=("99.1",)
+    )
     for name in ("91_solved", "92_deleted"):
         write_fake_lesson(workbook / PRISTINE / f"{name}.ipynb")
     (workbook / "harness").mkdir()  # the release's package folder: a place a terminal may be in
@@ -149,12 +182,20 @@ def students_copy(home: Path) -> Path:
 def test_the_workbook_is_found_from_where_the_command_runs(tmp_path):
     workbook = students_copy(tmp_path / "home" / "ada")
     lessons = workbook / "lessons"
-    for start in (workbook, lessons, workbook / "harness", workbook / PRISTINE, lessons / "91_solved.ipynb",
-                  tmp_path / "home" / "ada"):  # the last: a hub home, the copy one level down
+    for start in (
+        workbook,
+        lessons,
+        workbook / "harness",
+        workbook / PRISTINE,
+        lessons / "91_solved.ipynb",
+        tmp_path / "home" / "ada",
+    ):  # the last: a hub home, the copy one level down
         found = find_workbook(start)
         assert (found.root, found.lessons) == (workbook, lessons), f"from {start}"
     assert sorted(find_workbook(lessons).pristine()) == ["91_solved.ipynb", "92_deleted.ipynb"]
-    assert find_workbook(ROOT / "solutions").lessons == ROOT / "lessons"  # solutions/ are not lessons
+    assert (
+        find_workbook(ROOT / "solutions").lessons == ROOT / "lessons"
+    )  # solutions/ are not lessons
 
 
 def test_no_workbook_or_several_below_is_a_clear_error(tmp_path):
@@ -167,16 +208,28 @@ def test_no_workbook_or_several_below_is_a_clear_error(tmp_path):
 
 
 def test_the_console_script_checks_the_students_copy_from_a_hub_home(tmp_path):
-    """The issue's report: run from the student's home, `check` must see their work, not the install's."""
+    """The issue's report: run from the student's home, `check` must see their work, not the
+    install's."""
     home = tmp_path / "home" / "ada"
     workbook = students_copy(home)
     script = Path(sys.executable).with_name("workbook")  # what pip put on the kernel's PATH
-    done = subprocess.run([str(script), "check"], cwd=home, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [str(script), "check"], cwd=home, capture_output=True, text=True, timeout=300
+    )
     rows = [line.split()[:3] for line in done.stdout.splitlines() if line.startswith("9")]
-    assert rows == [["91_solved", "99.1", "passed"], ["91_solved", "99.2", "passed"],
-                    ["92_deleted", "99.1", "passed"], ["92_deleted", "99.2", "missing"]], done.stdout + done.stderr
+    assert rows == [
+        ["91_solved", "99.1", "passed"],
+        ["91_solved", "99.2", "passed"],
+        ["92_deleted", "99.1", "passed"],
+        ["92_deleted", "99.2", "missing"],
+    ], done.stdout + done.stderr
     assert "3 passed, 1 missing." in done.stdout, done.stdout + done.stderr
     assert not list((workbook / "lessons").glob("*.backup-*"))
-    one = subprocess.run([str(script), "check", "91"], cwd=workbook / "lessons", capture_output=True, text=True,
-                         timeout=300)
+    one = subprocess.run(
+        [str(script), "check", "91"],
+        cwd=workbook / "lessons",
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert one.returncode == 0 and "2 passed." in one.stdout, one.stdout + one.stderr

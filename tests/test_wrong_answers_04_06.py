@@ -4,6 +4,7 @@ Each row is a wrong answer a student could write and a phrase of the rule the ch
 the rule the answer breaks, not an earlier symptom. The reference passes every check
 (test_checks_framework), so each row's failure is the answer's, not the checker's.
 """
+
 import math
 import os
 import re
@@ -13,14 +14,13 @@ import textwrap
 
 import pytest
 from google.genai import types
+from wrong_answer_cases import assert_fails_on_its_rule, case_ids
 
 from harness.checks import run_check
 from harness.compaction import compact, harness_state, keep_signatures, safe_split_points
 from harness.masking import _outputs, mask_observations
 from harness.transcript import transcript_text_of
 from harness.truncation import extract_verdict, truncate_output
-
-from wrong_answer_cases import assert_fails_on_its_rule, case_ids
 
 VERDICT = r"\d+ (passed|failed)"
 
@@ -34,7 +34,10 @@ def cuts_a_text_that_fits_exactly(text, max_chars=4000, head_ratio=0.4):
     if len(text) < max_chars:
         return text
     head = int(max_chars * head_ratio)
-    return f"{text[:head]}\n[... {len(text) - max_chars} characters omitted ...]\n{text[len(text) - max_chars + head:]}"
+    return (
+        f"{text[:head]}\n[... {len(text) - max_chars} characters omitted"
+        f" ...]\n{text[len(text) - max_chars + head :]}"
+    )
 
 
 def tail_by_negative_index(text, max_chars=4000, head_ratio=0.4):
@@ -43,11 +46,16 @@ def tail_by_negative_index(text, max_chars=4000, head_ratio=0.4):
     if len(text) <= max_chars:
         return text
     head = int(max_chars * head_ratio)
-    return f"{text[:head]}\n[... {len(text) - max_chars} characters omitted ...]\n{text[-(max_chars - head):]}"
+    return (
+        f"{text[:head]}\n[... {len(text) - max_chars} characters omitted"
+        f" ...]\n{text[-(max_chars - head) :]}"
+    )
 
 
 def marker_without_count(text, max_chars=4000, head_ratio=0.4):
-    return truncate_output(text, max_chars, head_ratio).replace(f"[... {len(text) - max_chars} characters", "[... some characters")
+    return truncate_output(text, max_chars, head_ratio).replace(
+        f"[... {len(text) - max_chars} characters", "[... some characters"
+    )
 
 
 def accepts_any_argument(text, max_chars=4000, head_ratio=0.4):
@@ -55,11 +63,15 @@ def accepts_any_argument(text, max_chars=4000, head_ratio=0.4):
         return text
     head = int(max_chars * head_ratio)
     tail = max_chars - head
-    return f"{text[:head]}\n[... {len(text) - max_chars} characters omitted ...]\n{text[-tail:] if tail else ''}"
+    return (
+        f"{text[:head]}\n[... {len(text) - max_chars} characters omitted"
+        f" ...]\n{text[-tail:] if tail else ''}"
+    )
 
 
 def _cut(head_of, glued=False, validate_late=False):
     """truncate_output with the head's length computed by head_of(max_chars * head_ratio)."""
+
     def truncate_output(text, max_chars=4000, head_ratio=0.4):
         bad = max_chars < 1 or not 0 <= head_ratio <= 1
         if bad and not validate_late:
@@ -69,9 +81,10 @@ def _cut(head_of, glued=False, validate_late=False):
         if bad:
             raise ValueError("bad arguments")
         head = head_of(max_chars * head_ratio)
-        tail = text[len(text) - (max_chars - head):] if max_chars > head else ""
+        tail = text[len(text) - (max_chars - head) :] if max_chars > head else ""
         marker = f"[... {len(text) - max_chars} characters omitted ...]"
         return f"{text[:head]}{marker}{tail}" if glued else f"{text[:head]}\n{marker}\n{tail}"
+
     return truncate_output
 
 
@@ -142,8 +155,10 @@ def _replace_outputs(history, store, keep):
             output = part.function_response.response["output"] if part.function_response else None
             if output is not None and not keep(i, output):
                 store[f"obs-{i}.{len(parts)}"] = output
-                part = types.Part.from_function_response(name=part.function_response.name,
-                                                         response={"output": f"[masked obs-{i}.{len(parts)}]"})
+                part = types.Part.from_function_response(
+                    name=part.function_response.name,
+                    response={"output": f"[masked obs-{i}.{len(parts)}]"},
+                )
             parts.append(part)
         new.append(types.Content(role=content.role, parts=parts))
     return new
@@ -171,7 +186,9 @@ def ignores_red_test_runs(history, store, keep_last=3):
     cutoff = _cutoff(history, keep_last)
     latest = {key: i for i, _, key in _outputs(history)}
     live = {i for i, _, key in _outputs(history) if latest[key] == i}
-    return _replace_outputs(history, store, lambda i, output: i > cutoff or (output.startswith("ERROR:") and i in live))
+    return _replace_outputs(
+        history, store, lambda i, output: i > cutoff or (output.startswith("ERROR:") and i in live)
+    )
 
 
 def masks_errors_too(history, store, keep_last=3):
@@ -203,17 +220,23 @@ def _reworded(history, store, keep_last, word):
     for content in mask_observations(history, store, keep_last):
         parts = []
         for part in content.parts or []:
-            output = part.function_response.response.get("output", "") if part.function_response else ""
+            output = (
+                part.function_response.response.get("output", "") if part.function_response else ""
+            )
             if output.startswith("[masked "):
-                ref = output[len("[masked "):].split(":")[0]
-                part = types.Part.from_function_response(name=part.function_response.name, response={"output": word(ref)})
+                ref = output[len("[masked ") :].split(":")[0]
+                part = types.Part.from_function_response(
+                    name=part.function_response.name, response={"output": word(ref)}
+                )
             parts.append(part)
         new.append(types.Content(role=content.role, parts=parts))
     return new
 
 
 def reference_line_in_another_format(history, store, keep_last=3):
-    return _reworded(history, store, keep_last, lambda ref: f"<output {ref} masked: ask the harness for it>")
+    return _reworded(
+        history, store, keep_last, lambda ref: f"<output {ref} masked: ask the harness for it>"
+    )
 
 
 def matches_each_response_to_the_last_call(history, store, keep_last=3):
@@ -228,8 +251,18 @@ def matches_each_response_to_the_last_call(history, store, keep_last=3):
                 call = next(c for c in reversed(calls) if c.name == part.function_response.name)
                 keys[(i, j)] = (call.name, (call.args or {}).get("path"))
     latest = {key: at for at, key in keys.items()}
-    return _replace_outputs(history, store, lambda i, output: i > cutoff or output.startswith("[masked") or (
-        _is_error(output) and any(latest[key] == at for at, key in keys.items() if at[0] == i)))
+    return _replace_outputs(
+        history,
+        store,
+        lambda i, output: (
+            i > cutoff
+            or output.startswith("[masked")
+            or (
+                _is_error(output)
+                and any(latest[key] == at for at, key in keys.items() if at[0] == i)
+            )
+        ),
+    )
 
 
 # 5.1 safe_split_points
@@ -247,9 +280,17 @@ def index_zero_too(history):
 
 # 5.2 compact
 def _head(history, split, summary, state=""):
-    note = f"[Summary of the {split - 1} earlier messages. The messages that follow take precedence over it.]"
-    parts = [types.Part.from_text(text=history[0].parts[0].text), types.Part.from_text(text=f"{note}\n{summary}")]
-    return types.Content(role="user", parts=parts + ([types.Part.from_text(text=state)] if state else []))
+    note = (
+        f"[Summary of the {split - 1} earlier messages. The messages that follow take precedence"
+        " over it.]"
+    )
+    parts = [
+        types.Part.from_text(text=history[0].parts[0].text),
+        types.Part.from_text(text=f"{note}\n{summary}"),
+    ]
+    return types.Content(
+        role="user", parts=parts + ([types.Part.from_text(text=state)] if state else [])
+    )
 
 
 def _checked(history, keep_recent_turns):
@@ -263,7 +304,10 @@ def less_than_instead_of_at_most(history, keep_recent_turns, summarize, state=""
     if len(points) < keep_recent_turns:
         return list(history), 0
     split = points[-keep_recent_turns]
-    return [_head(history, split, summarize(transcript_text_of(history[1:split])), state), *history[split:]], split - 1
+    return [
+        _head(history, split, summarize(transcript_text_of(history[1:split])), state),
+        *history[split:],
+    ], split - 1
 
 
 def summary_as_its_own_message(history, keep_recent_turns, summarize, state=""):
@@ -273,8 +317,11 @@ def summary_as_its_own_message(history, keep_recent_turns, summarize, state=""):
         return list(history), 0
     split = points[-keep_recent_turns]
     head = _head(history, split, summarize(transcript_text_of(history[1:split])), state)
-    return [types.Content(role="user", parts=head.parts[:1]), types.Content(role="user", parts=head.parts[1:]),
-            *history[split:]], split - 1
+    return [
+        types.Content(role="user", parts=head.parts[:1]),
+        types.Content(role="user", parts=head.parts[1:]),
+        *history[split:],
+    ], split - 1
 
 
 def one_turn_too_many_kept(history, keep_recent_turns, summarize, state=""):
@@ -287,25 +334,40 @@ def task_in_the_summary(history, keep_recent_turns, summarize, state=""):
     if len(points) <= keep_recent_turns:
         return list(history), 0
     split = points[-keep_recent_turns]
-    return [_head(history, split, summarize(transcript_text_of(history[:split])), state), *history[split:]], split - 1
+    return [
+        _head(history, split, summarize(transcript_text_of(history[:split])), state),
+        *history[split:],
+    ], split - 1
 
 
 def rebuilds_the_kept_turns(history, keep_recent_turns, summarize, state=""):
-    """Rebuilds each kept message from its calls, responses and text: the thought signatures are lost."""
+    """Rebuilds each kept message from its calls, responses and text: the thought signatures are
+    lost."""
     new, folded = compact(history, keep_recent_turns, summarize, state)
 
     def rebuilt(part):
         if part.function_call:
-            return types.Part.from_function_call(name=part.function_call.name, args=dict(part.function_call.args))
+            return types.Part.from_function_call(
+                name=part.function_call.name, args=dict(part.function_call.args)
+            )
         return part
 
-    return [new[0], *[types.Content(role=c.role, parts=[rebuilt(p) for p in c.parts]) for c in new[1:]]], folded
+    return [
+        new[0],
+        *[types.Content(role=c.role, parts=[rebuilt(p) for p in c.parts]) for c in new[1:]],
+    ], folded
 
 
 def note_without_count(history, keep_recent_turns, summarize, state=""):
     new, folded = compact(history, keep_recent_turns, summarize, state)
-    parts = [types.Part.from_text(text=re.sub(r"\d+", "some", p.text)) if p.text and "[Summary" in p.text else p
-             for p in new[0].parts]
+    parts = [
+        (
+            types.Part.from_text(text=re.sub(r"\d+", "some", p.text))
+            if p.text and "[Summary" in p.text
+            else p
+        )
+        for p in new[0].parts
+    ]
     return [types.Content(role="user", parts=parts), *new[1:]], folded
 
 
@@ -314,7 +376,10 @@ def no_argument_checks(history, keep_recent_turns, summarize, state=""):
     if keep_recent_turns < 1 or len(points) <= keep_recent_turns:
         return list(history), 0
     split = points[-keep_recent_turns]
-    return [_head(history, split, summarize(transcript_text_of(history[1:split])), state), *history[split:]], split - 1
+    return [
+        _head(history, split, summarize(transcript_text_of(history[1:split])), state),
+        *history[split:],
+    ], split - 1
 
 
 def drops_the_state_argument(history, keep_recent_turns, summarize):
@@ -326,16 +391,25 @@ def the_whole_head_as_the_task(history, keep_recent_turns, summarize, state=""):
     new, folded = compact(history, keep_recent_turns, summarize, state)
     if folded:
         task = "\n".join(p.text for p in history[0].parts if p.text)
-        new[0] = types.Content(role="user", parts=[types.Part.from_text(text=task), *new[0].parts[1:]])
+        new[0] = types.Content(
+            role="user", parts=[types.Part.from_text(text=task), *new[0].parts[1:]]
+        )
     return new, folded
 
 
 # 5.3 keep_signatures
 def _rebuild(rebuilt_turn, signature_for):
     """rebuilt_turn with part j of message i given signature_for(i, j, part) (None: none)."""
-    return [types.Content(role=c.role, parts=[p.model_copy(update={"thought_signature": signature_for(i, j, p)})
-                                              for j, p in enumerate(c.parts or [])])
-            for i, c in enumerate(rebuilt_turn)]
+    return [
+        types.Content(
+            role=c.role,
+            parts=[
+                p.model_copy(update={"thought_signature": signature_for(i, j, p)})
+                for j, p in enumerate(c.parts or [])
+            ],
+        )
+        for i, c in enumerate(rebuilt_turn)
+    ]
 
 
 def _first_signature(content):
@@ -350,13 +424,19 @@ def returns_the_rebuilt_turn(old_turn, rebuilt_turn):
 
 def copies_by_part_position(old_turn, rebuilt_turn):
     keep_signatures(old_turn, rebuilt_turn)  # for its ValueErrors only
-    return _rebuild(rebuilt_turn, lambda i, j, p: old_turn[i].parts[j].thought_signature
-                    if j < len(old_turn[i].parts) else None)
+    return _rebuild(
+        rebuilt_turn,
+        lambda i, j, p: (
+            old_turn[i].parts[j].thought_signature if j < len(old_turn[i].parts) else None
+        ),
+    )
 
 
 def signs_every_call(old_turn, rebuilt_turn):
     keep_signatures(old_turn, rebuilt_turn)
-    return _rebuild(rebuilt_turn, lambda i, j, p: _first_signature(old_turn[i]) if p.function_call else None)
+    return _rebuild(
+        rebuilt_turn, lambda i, j, p: _first_signature(old_turn[i]) if p.function_call else None
+    )
 
 
 def one_signature_for_the_whole_turn(old_turn, rebuilt_turn):
@@ -372,8 +452,14 @@ def onto_the_first_part(old_turn, rebuilt_turn):
 
 def invents_a_dummy(old_turn, rebuilt_turn):
     kept = keep_signatures(old_turn, rebuilt_turn)
-    return _rebuild(kept, lambda i, j, p: (p.thought_signature or b"skip_thought_signature_validator")
-                    if p.function_call and j == 0 else p.thought_signature)
+    return _rebuild(
+        kept,
+        lambda i, j, p: (
+            (p.thought_signature or b"skip_thought_signature_validator")
+            if p.function_call and j == 0
+            else p.thought_signature
+        ),
+    )
 
 
 def changes_rebuilt_turn_in_place(old_turn, rebuilt_turn):
@@ -392,7 +478,11 @@ def never_refuses(old_turn, rebuilt_turn):
 
 def only_lines_that_start_with_equals(output):
     """takes only pytest's '===' summary lines as verdicts"""
-    lines = [line.strip() for line in output.splitlines() if line.strip().startswith("=") and re.search(VERDICT, line)]
+    lines = [
+        line.strip()
+        for line in output.splitlines()
+        if line.strip().startswith("=") and re.search(VERDICT, line)
+    ]
     return lines[-1] if lines else None
 
 
@@ -402,12 +492,16 @@ def all_on_one_line(edited_files, last_verdict):
 
 
 def set_order(edited_files, last_verdict):
-    return (f"[Harness-held state]\nEdited files: {', '.join(edited_files) or 'none'}\n"
-            f"Last test verdict: {last_verdict or 'no tests run yet'}")
+    return (
+        f"[Harness-held state]\nEdited files: {', '.join(edited_files) or 'none'}\n"
+        f"Last test verdict: {last_verdict or 'no tests run yet'}"
+    )
 
 
 def sorts_in_place(edited_files, last_verdict):
-    edited_files.discard("tests/test_amounts.py")  # "tests are not edits", say: but the set is the harness's
+    edited_files.discard(
+        "tests/test_amounts.py"
+    )  # "tests are not edits", say: but the set is the harness's
     return harness_state(edited_files, last_verdict)
 
 
@@ -427,14 +521,19 @@ def verdict_under_a_label_the_glass_box_cannot_read(edited_files, last_verdict):
 
 
 def blank_instead_of_none(edited_files, last_verdict):
-    return (f"[Harness-held state]\nEdited files: {', '.join(sorted(edited_files))}\n"
-            f"Last test verdict: {last_verdict or ''}")
+    return (
+        f"[Harness-held state]\nEdited files: {', '.join(sorted(edited_files))}\n"
+        f"Last test verdict: {last_verdict or ''}"
+    )
 
 
 def sorted_by_file_name(edited_files, last_verdict):
     """sorts the paths by their file names"""
     files = ", ".join(sorted(edited_files, key=lambda path: path.rsplit("/", 1)[-1])) or "none"
-    return f"[Harness-held state]\nEdited files: {files}\nLast test verdict: {last_verdict or 'no tests run yet'}"
+    return (
+        f"[Harness-held state]\nEdited files: {files}\nLast test verdict:"
+        f" {last_verdict or 'no tests run yet'}"
+    )
 
 
 # 6.2 compact(..., state=...)
@@ -449,7 +548,9 @@ def ignores_state(history, keep_recent_turns, summarize, state=""):
 
 
 def state_heading_always(history, keep_recent_turns, summarize, state=""):
-    return compact(history, keep_recent_turns, summarize, state or "[Harness-held state]\nnothing recorded")
+    return compact(
+        history, keep_recent_turns, summarize, state or "[Harness-held state]\nnothing recorded"
+    )
 
 
 def old_state_piles_up(history, keep_recent_turns, summarize, state=""):
@@ -457,15 +558,26 @@ def old_state_piles_up(history, keep_recent_turns, summarize, state=""):
     new, folded = compact(history, keep_recent_turns, summarize, state)
     if folded and len(history[0].parts or []) > 1:
         old = list(history[0].parts[1:])
-        new = [types.Content(role="user", parts=[new[0].parts[0], *old, *new[0].parts[1:]]), *new[1:]]
+        new = [
+            types.Content(role="user", parts=[new[0].parts[0], *old, *new[0].parts[1:]]),
+            *new[1:],
+        ]
     return new, folded
 
 
 WRONG_ANSWERS = [
     ("4.1", swapped_head_and_tail, "exactly the first 1,600 characters"),
     ("4.1", cuts_a_text_that_fits_exactly, "exactly max_chars characters must come back unchanged"),
-    ("4.1", tail_by_negative_index, "head_ratio=1.0 must keep the first max_chars characters and no tail"),
-    ("4.1", marker_without_count, "marker between head and tail must name the number of omitted characters"),
+    (
+        "4.1",
+        tail_by_negative_index,
+        "head_ratio=1.0 must keep the first max_chars characters and no tail",
+    ),
+    (
+        "4.1",
+        marker_without_count,
+        "marker between head and tail must name the number of omitted characters",
+    ),
     ("4.1", accepts_any_argument, "max_chars=0 must raise ValueError"),
     ("4.1", head_by_round, r"your head has 1 character; the rule keeps int\(1 x 0.55\) = 0"),
     ("4.1", head_by_ceiling, r"your head has \d+ characters?; the rule keeps int"),
@@ -477,7 +589,11 @@ WRONG_ANSWERS = [
     ("4.2", the_output_s_last_line, "last MATCHING line"),
     ("4.2", not_stripped, "stripped of surrounding spaces"),
     ("4.2", empty_string_for_none, "no verdict line must give None"),
-    ("4.2", only_passed_counts, r"for extract_verdict\('=== 6 failed in 0.12s ==='\) you returned None"),
+    (
+        "4.2",
+        only_passed_counts,
+        r"for extract_verdict\('=== 6 failed in 0.12s ==='\) you returned None",
+    ),
     ("4.2", verdict_at_the_start_of_a_line, "return the whole verdict line"),
     ("4.2", only_lines_that_start_with_equals, "you returned None: when several lines match"),
     ("4.3", masks_everything, "outputs of the last two turns must stay word for word"),
@@ -516,25 +632,46 @@ WRONG_ANSWERS = [
     ("6.1", sorts_in_place, "set of edited files must not be changed"),
     ("6.1", blank_instead_of_none, "must say 'none'"),
     ("6.1", sorts_the_callers_list, "changed the arguments it was given"),
-    ("6.1", files_under_a_label_the_glass_box_cannot_read, "the glass box reads your block as no files line"),
+    (
+        "6.1",
+        files_under_a_label_the_glass_box_cannot_read,
+        "the glass box reads your block as no files line",
+    ),
     ("6.1", sorted_by_file_name, "sorted, they are"),
-    ("6.1", verdict_under_a_label_the_glass_box_cannot_read, "glass box reads your block as edited files .* and last verdict None"),
+    (
+        "6.1",
+        verdict_under_a_label_the_glass_box_cannot_read,
+        "glass box reads your block as edited files .* and last verdict None",
+    ),
     ("6.2", state_before_the_summary, "state must come after the summary"),
     ("6.2", ignores_state, "state text must appear, whole"),
     ("6.2", state_heading_always, "default state='' the head must hold no state block"),
-    ("6.2", old_state_piles_up, "nothing of an earlier compaction: yours carries the old summary or state"),
+    (
+        "6.2",
+        old_state_piles_up,
+        "nothing of an earlier compaction: yours carries the old summary or state",
+    ),
     ("6.2", drops_the_state_argument, "must take a fourth argument, state"),
     ("6.2", the_whole_head_as_the_task, "nothing of an earlier compaction"),
 ]
 
 
-@pytest.mark.parametrize("exercise_id, wrong, broken_rule", WRONG_ANSWERS, ids=case_ids(WRONG_ANSWERS))
+@pytest.mark.parametrize(
+    "exercise_id, wrong, broken_rule", WRONG_ANSWERS, ids=case_ids(WRONG_ANSWERS)
+)
 def test_each_wrong_answer_fails_on_the_rule_it_breaks(exercise_id, wrong, broken_rule):
     assert_fails_on_its_rule(exercise_id, wrong, broken_rule)
 
 
-@pytest.mark.parametrize("heading", ["[Harness-held state: from the tool calls]", "Harness held state",
-                                     "HARNESS_HELD STATE (authoritative)", "## State held by the harness"])
+@pytest.mark.parametrize(
+    "heading",
+    [
+        "[Harness-held state: from the tool calls]",
+        "Harness held state",
+        "HARNESS_HELD STATE (authoritative)",
+        "## State held by the harness",
+    ],
+)
 def test_6_1_accepts_reasonable_headings(heading):
     def with_heading(edited_files, last_verdict):
         return heading + "\n" + harness_state(edited_files, last_verdict).split("\n", 1)[1]
@@ -544,16 +681,30 @@ def test_6_1_accepts_reasonable_headings(heading):
 
 def test_no_hint_of_5_2_gives_the_answer():
     hints = [run_check("5.2", wrong).hint for e, wrong, _ in WRONG_ANSWERS if e == "5.2"]
-    assert hints and not any("[-keep_recent_turns]" in hint or "split - 1" in hint for hint in hints)
+    assert hints and not any(
+        "[-keep_recent_turns]" in hint or "split - 1" in hint for hint in hints
+    )
 
 
-def _state_worded(files_label, item=lambda path: path, joined=", ", verdict_label="Last test verdict:"):
+def _state_worded(
+    files_label, item=lambda path: path, joined=", ", verdict_label="Last test verdict:"
+):
     def harness_state(edited_files, last_verdict):
         paths = sorted(edited_files)
-        files = (joined.join(item(p) for p in paths) if joined != "bullets" else
-                 "\n" + "\n".join(f"- {item(p)}" for p in paths)) if paths else "none"
-        return (f"## Harness-held state\n{files_label} {files}\n"
-                f"{verdict_label} {last_verdict or 'no tests run yet'}")
+        files = (
+            (
+                joined.join(item(p) for p in paths)
+                if joined != "bullets"
+                else "\n" + "\n".join(f"- {item(p)}" for p in paths)
+            )
+            if paths
+            else "none"
+        )
+        return (
+            f"## Harness-held state\n{files_label} {files}\n"
+            f"{verdict_label} {last_verdict or 'no tests run yet'}"
+        )
+
     return harness_state
 
 
@@ -564,7 +715,9 @@ STATE_WORDINGS = {
     "lowercase": _state_worded("edited files:", verdict_label="last test verdict:"),
     "Modified files:": _state_worded("Modified files:"),
     "bold label, bullets": _state_worded("**Edited files:**", joined="bullets"),
-    "backquoted, semicolons": _state_worded("- Edited files:", item=lambda p: f"`{p}`", joined="; "),
+    "backquoted, semicolons": _state_worded(
+        "- Edited files:", item=lambda p: f"`{p}`", joined="; "
+    ),
     "Last test run:": _state_worded("Edited files:", verdict_label="Last test run:"),
     "summary labels": _state_worded("Changes made:", verdict_label="Last tests:"),
 }
@@ -584,7 +737,8 @@ _SEED_SCRIPT = textwrap.dedent("""
     from harness.checks import run_check
     from harness.compaction import harness_state
     def set_order(edited_files, last_verdict):
-        return "[Harness-held state]\\nEdited files: " + ", ".join(edited_files) + "\\nLast test verdict: " + str(last_verdict)
+        return ("[Harness-held state]\\nEdited files: " + ", ".join(edited_files)
+                + "\\nLast test verdict: " + str(last_verdict))
     print(run_check("6.1", harness_state).status, run_check("6.1", set_order).status)
 """)
 
@@ -593,7 +747,13 @@ def test_6_1_gives_the_same_verdict_under_every_hash_seed():
     verdicts = set()
     for seed in range(20):
         env = {**os.environ, "PYTHONHASHSEED": str(seed), "WORKBOOK_OFFLINE": "1"}
-        done = subprocess.run([sys.executable, "-c", _SEED_SCRIPT], env=env, capture_output=True, text=True, timeout=120)
+        done = subprocess.run(
+            [sys.executable, "-c", _SEED_SCRIPT],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert done.returncode == 0, done.stderr
         verdicts.add(done.stdout.strip())
     assert verdicts == {"passed failed"}
@@ -601,12 +761,20 @@ def test_6_1_gives_the_same_verdict_under_every_hash_seed():
 
 @pytest.fixture(scope="module")
 def trap_runs():
-    """Lesson 06's trap run, with the state block written by each wording (and by one the glass box cannot read)."""
-    from harness.agent import AgentConfig, run_agent
+    """Lesson 06's trap run, with the state block written by each wording (and by one the glass
+    box cannot read)."""
     from test_state_trap import TRAP
 
-    wordings = {**STATE_WORDINGS, "Touched: (unreadable)": files_under_a_label_the_glass_box_cannot_read}
-    return {name: run_agent(AgentConfig(**TRAP, harness_state=True), state=fn) for name, fn in wordings.items()}
+    from harness.agent import AgentConfig, run_agent
+
+    wordings = {
+        **STATE_WORDINGS,
+        "Touched: (unreadable)": files_under_a_label_the_glass_box_cannot_read,
+    }
+    return {
+        name: run_agent(AgentConfig(**TRAP, harness_state=True), state=fn)
+        for name, fn in wordings.items()
+    }
 
 
 @pytest.mark.parametrize("wording", sorted(STATE_WORDINGS))

@@ -1,13 +1,13 @@
 """Each plausible wrong answer to 10.1 and 10.2 and the rule it must fail on; the reference and the
 stub the lesson ships; hints that never give the expected partitions away."""
+
 import math
 
 import pytest
+from wrong_answer_cases import assert_fails_on_its_rule, case_ids
 
 from harness.checks import run_check
 from harness.partitioning import MergeRefused, SubResult, merge_results, split_task
-
-from wrong_answer_cases import assert_fails_on_its_rule, case_ids
 
 
 def _packed(subtasks, limit, fits):
@@ -23,6 +23,7 @@ def _packed(subtasks, limit, fits):
 
 
 # --- 10.1 -----------------------------------------------------------------------------------------
+
 
 def strict_limit(subtasks, window, share=0.6):
     """a partition must stay strictly under the limit"""
@@ -51,7 +52,9 @@ def one_per_subtask(subtasks, window, share=0.6):
 
 def largest_first(subtasks, window, share=0.6):
     """sorts the sub-tasks by size first"""
-    return _packed(sorted(subtasks, key=lambda s: -s[1]), share * window, lambda total, limit: total <= limit)
+    return _packed(
+        sorted(subtasks, key=lambda s: -s[1]), share * window, lambda total, limit: total <= limit
+    )
 
 
 def first_fit(subtasks, window, share=0.6):
@@ -71,7 +74,9 @@ def first_fit(subtasks, window, share=0.6):
 
 def drops_oversized(subtasks, window, share=0.6):
     """leaves out a sub-task over the limit"""
-    return _packed([s for s in subtasks if s[1] <= share * window], share * window, lambda t, limit: t <= limit)
+    return _packed(
+        [s for s in subtasks if s[1] <= share * window], share * window, lambda t, limit: t <= limit
+    )
 
 
 def oversized_joins(subtasks, window, share=0.6):
@@ -107,6 +112,7 @@ def names_and_estimates(subtasks, window, share=0.6):
 
 
 # --- 10.2 -----------------------------------------------------------------------------------------
+
 
 def _union(results):
     merged = {}
@@ -160,8 +166,10 @@ def refuses_the_same_edit_twice(results, partitions):
 
 def skips_unfinished(results, partitions):
     """merges the finished partitions and leaves the others out"""
-    return merge_results([r for r in results if r and r.finished], [p for r, p in zip(results, partitions)
-                                                                       if r and r.finished])
+    return merge_results(
+        [r for r in results if r and r.finished],
+        [p for r, p in zip(results, partitions) if r and r.finished],
+    )
 
 
 def returns_none_instead(results, partitions):
@@ -190,7 +198,7 @@ def silent_refusal(results, partitions):
 
 def no_count_check(results, partitions):
     """does not notice a partition with no result at all"""
-    return merge_results(results, partitions[:len(results)])
+    return merge_results(results, partitions[: len(results)])
 
 
 def merges_into_the_first(results, partitions):
@@ -229,7 +237,9 @@ WRONG_ANSWERS = [
 ]
 
 
-@pytest.mark.parametrize("exercise_id, wrong, broken_rule", WRONG_ANSWERS, ids=case_ids(WRONG_ANSWERS))
+@pytest.mark.parametrize(
+    "exercise_id, wrong, broken_rule", WRONG_ANSWERS, ids=case_ids(WRONG_ANSWERS)
+)
 def test_each_wrong_answer_fails_on_the_rule_it_breaks(exercise_id, wrong, broken_rule):
     assert_fails_on_its_rule(exercise_id, wrong, broken_rule)
 
@@ -240,12 +250,14 @@ def test_the_reference_passes_and_the_stub_is_not_attempted(exercise_id, referen
 
     def stub(*args):
         raise NotImplementedError(f"Exercise {exercise_id}")
+
     assert run_check(exercise_id, stub).status == "not attempted"
 
 
 def test_tuples_for_partitions_pass_10_1():
     def as_tuples(subtasks, window, share=0.6):
         return [tuple(p) for p in split_task(subtasks, window, share)]
+
     assert run_check("10.1", as_tuples).status == "passed"
 
 
@@ -257,6 +269,7 @@ def test_a_merge_that_checks_conflicts_first_passes_10_2():
                 if seen.setdefault(path, (text, result.packages))[0] != text:
                     raise MergeRefused(f"{seen[path][1]} and {result.packages} both edit {path}")
         return merge_results(results, partitions)
+
     assert run_check("10.2", conflicts_first).status == "passed"
 
 
@@ -265,6 +278,7 @@ def test_a_split_that_tests_the_whole_estimate_first_passes_10_1():
         if sum(tokens for _, tokens in subtasks) <= share * window:
             return [[name for name, _ in subtasks]] if subtasks else []
         return split_task(subtasks, window, share)
+
     assert run_check("10.1", whole_first).status == "passed"
 
 
@@ -273,6 +287,7 @@ def test_a_count_refusal_in_other_words_passes_10_2():
         if len(results) != len(partitions):
             raise MergeRefused("every partition must report once")
         return merge_results(results, partitions)
+
     assert run_check("10.2", own_words).status == "passed"
 
 
@@ -286,7 +301,8 @@ def test_generated_cases_catch_a_wrong_answer_the_named_cases_miss():
     def wrong_only_when_long(subtasks, window, share=0.6):
         """a partition never holds more than three sub-tasks"""
         partitions = split_task(subtasks, window, share)
-        return [p[i:i + 3] for p in partitions for i in range(0, len(p), 3)]
+        return [p[i : i + 3] for p in partitions for i in range(0, len(p), 3)]
+
     result = run_check("10.1", wrong_only_when_long)
     assert result.status == "failed" and "packed in order" in result.rule, result.line()
 

@@ -4,16 +4,16 @@ Each row is a wrong answer a student could write and a phrase of the rule the ch
 the rule the answer breaks, not an earlier symptom. The reference passes (test_checks_framework
 and the last tests here), so each row's failure is the answer's, not the checker's.
 """
+
 import math
 import re
 
 import pytest
+from wrong_answer_cases import assert_fails_on_its_rule, case_ids
 
 from harness.checks import run_check
 from harness.checks.lesson11 import usage
 from harness.server_state import should_restart
-
-from wrong_answer_cases import assert_fails_on_its_rule, case_ids
 
 
 def _checked(budget, ratio):
@@ -91,22 +91,45 @@ def truthy_number(u, budget, ratio=0.7):
 
 
 WRONG_ANSWERS = [
-    ("11.1", at_the_threshold_too, r"exactly at the threshold \(2,800 = 0.7 x 4,000\) is not past it"),
+    (
+        "11.1",
+        at_the_threshold_too,
+        r"exactly at the threshold \(2,800 = 0.7 x 4,000\) is not past it",
+    ),
     ("11.1", input_only, "one token past the threshold restarts|output tokens count"),
     ("11.1", cached_tokens_left_out, "cached tokens still fill the window"),
     ("11.1", total_tokens, "thinking is not replayed"),
-    ("11.1", whole_budget, r"before turn \d+ of an 8-question session .* the rule restarts and yours does not"),
+    (
+        "11.1",
+        whole_budget,
+        r"before turn \d+ of an 8-question session .* the rule restarts and yours does not",
+    ),
     ("11.1", crashes_on_none, "raised TypeError"),
     ("11.1", no_argument_checks, "budget=0 must raise ValueError"),
-    ("11.1", rounded_threshold, r"for should_restart\(Usage\(input=\d[\d,]*, .*\) you returned False; the rule gives True"),
-    ("11.1", every_turn, r"before turn 1 of an 8-question session .* the rule keeps going and yours restarts"),
-    ("11.1", never, r"before turn \d+ .* With your policy the session restarts 0 times, its largest prompt is [\d,]+ "
-                    r"tokens \(over the budget\)"),
+    (
+        "11.1",
+        rounded_threshold,
+        r"for should_restart\(Usage\(input=\d[\d,]*, .*\) you returned False; the rule gives True",
+    ),
+    (
+        "11.1",
+        every_turn,
+        r"before turn 1 of an 8-question session .* the rule keeps going and yours restarts",
+    ),
+    (
+        "11.1",
+        never,
+        r"before turn \d+ .* With your policy the session restarts 0 times, its largest prompt is"
+        r" [\d,]+ "
+        r"tokens \(over the budget\)",
+    ),
     ("11.1", truthy_number, "must return True or False"),
 ]
 
 
-@pytest.mark.parametrize("exercise_id, wrong, broken_rule", WRONG_ANSWERS, ids=case_ids(WRONG_ANSWERS))
+@pytest.mark.parametrize(
+    "exercise_id, wrong, broken_rule", WRONG_ANSWERS, ids=case_ids(WRONG_ANSWERS)
+)
 def test_each_wrong_answer_fails_on_the_rule_it_breaks(exercise_id, wrong, broken_rule):
     assert_fails_on_its_rule(exercise_id, wrong, broken_rule)
 
@@ -119,7 +142,11 @@ def test_no_hint_gives_the_threshold_or_the_comparison():
 
 def test_the_session_failure_reports_both_sessions_cost_and_recall():
     rule = run_check("11.1", whole_budget).rule
-    assert rule.count("bills $") == 2 and rule.count("planted facts") == 2 and "within the budget" in rule
+    assert (
+        rule.count("bills $") == 2
+        and rule.count("planted facts") == 2
+        and "within the budget" in rule
+    )
 
 
 def test_the_reference_and_the_lesson_s_own_solution_pass():
@@ -133,7 +160,9 @@ def test_the_reference_and_the_lesson_s_own_solution_pass():
 
 
 def test_a_float_budget_written_as_a_whole_number_is_a_free_choice():
-    """The contract fixes the decision, not the type checks: an answer that accepts 4000.0 passes."""
+    """The contract fixes the decision, not the type checks: an answer that accepts 4000.0
+    passes."""
+
     def lenient(u, budget, ratio=0.7):
         if budget <= 0 or not 0 < ratio <= 1:
             raise ValueError("budget must be positive and ratio in (0, 1]")

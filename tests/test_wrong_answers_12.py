@@ -5,12 +5,11 @@ import math
 from fractions import Fraction
 
 import pytest
+from wrong_answer_cases import assert_fails_on_its_rule, case_ids
 
 from harness.checks import run_check
 from harness.retrieval import check_fill_arguments, fill_budget, reciprocal_rank_fusion
 from harness.tokens import approx_tokens
-
-from wrong_answer_cases import assert_fails_on_its_rule, case_ids
 
 
 def _scores(rankings, k, term):

@@ -4,6 +4,7 @@
 >>> report = run_agent(AgentConfig(context_budget=5000))   # doctest: +SKIP
 >>> print(report.table())                                   # doctest: +SKIP
 """
+
 from harness.agent.config import AgentConfig
 from harness.agent.loop import SYSTEM_PROMPT, run_agent
 from harness.agent.report import RunReport, TurnRecord

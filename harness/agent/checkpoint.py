@@ -1,12 +1,13 @@
-"""Checkpoints: a journal of one JSON line per turn, synced to disk, so a killed run resumes where it stopped.
+"""Checkpoints: a journal of one JSON line per turn, synced to disk, so a killed run resumes where
+it stopped.
 
-Line 1 names the task and the format version; each later line holds the contents one turn added (SDK JSON), the turn's
-record and, after a compaction, the whole new history. Every line carries `seq` (0 for the task
-line, then the turn number) and `sum`, a SHA-256 over the previous line's sum and this line's
-body: a torn, edited, deleted, duplicated, reordered or foreign line breaks the chain at that line.
-A line re-signed after editing is still checked field by field (harness.agent.checkpoint_lines).
-Replaying the lines rebuilds the history and the report exactly; replaying the edits rebuilds the
-workspace.
+Line 1 names the task and the format version; each later line holds the contents one turn added (SDK
+JSON), the turn's record and, after a compaction, the whole new history. Every line carries `seq` (0
+for the task line, then the turn number) and `sum`, a SHA-256 over the previous line's sum and this
+line's body: a torn, edited, deleted, duplicated, reordered or foreign line breaks the chain at that
+line. A line re-signed after editing is still checked field by field
+(harness.agent.checkpoint_lines). Replaying the lines rebuilds the history and the report exactly;
+replaying the edits rebuilds the workspace.
 
 >>> import tempfile, pathlib
 >>> from google.genai import types
@@ -26,6 +27,7 @@ the good turns or starts afresh, always keeping the old file as a backup first.
 NOTE: only contents and token counts are written: the client, its key and the environment never
 are; tool outputs reach the history with key-shaped strings already redacted (harness.tools).
 """
+
 import json
 import os
 import shutil
@@ -35,11 +37,17 @@ from pathlib import Path
 
 from google.genai import types
 
-from harness.agent.checkpoint_lines import VERSION, checksum, start_line_task, turn_line, verified_entry
+from harness.agent.checkpoint_lines import (
+    VERSION,
+    checksum,
+    start_line_task,
+    turn_line,
+    verified_entry,
+)
 from harness.agent.report import TurnRecord
-from harness.plumbing.arguments import checked, require_non_empty_text, require_path, shown
 from harness.context import as_content
 from harness.formats import CallMatcher, is_error_output
+from harness.plumbing.arguments import checked, require_non_empty_text, require_path, shown
 
 ON_DAMAGE = ("stop", "resume", "restart")  # what open_checkpoint does with a damaged file
 
@@ -51,15 +59,27 @@ def require_on_damage(name: str, on_damage) -> None:
 
 
 class CheckpointDamaged(ValueError):
-    """A checkpoint line that cannot be trusted: the file, the line, and how many turns before it are good."""
+    """A checkpoint line that cannot be trusted: the file, the line, and how many turns before it
+    are good."""
 
     def __init__(self, path, line: int, problem: str, good_turns: int, good_bytes: int):
-        self.path, self.line, self.good_turns, self.good_bytes = Path(path), line, good_turns, good_bytes
-        keep = (f"The {good_turns} turn(s) before that line are intact: to resume after turn {good_turns}, call "
-                "run_agent again with on_damage='resume'; to start afresh, with on_damage='restart'"
-                if line > 1 else "To start afresh, call run_agent again with on_damage='restart' (or 'resume')")
-        super().__init__(f"{path}, line {line}: {problem}. Nothing was run. {keep}; "
-                         "either way the old file is first copied to a backup next to it.")
+        self.path, self.line, self.good_turns, self.good_bytes = (
+            Path(path),
+            line,
+            good_turns,
+            good_bytes,
+        )
+        keep = (
+            f"The {good_turns} turn(s) before that line are intact: to resume after turn"
+            f" {good_turns}, call run_agent again with on_damage='resume'; to start afresh, with"
+            " on_damage='restart'"
+            if line > 1
+            else "To start afresh, call run_agent again with on_damage='restart' (or 'resume')"
+        )
+        super().__init__(
+            f"{path}, line {line}: {problem}. Nothing was run. {keep}; "
+            "either way the old file is first copied to a backup next to it."
+        )
 
 
 def _append(path: Path, data: bytes) -> None:
@@ -68,7 +88,7 @@ def _append(path: Path, data: bytes) -> None:
     try:
         view = memoryview(data)
         while view:
-            view = view[os.write(fd, view):]
+            view = view[os.write(fd, view) :]
         os.fsync(fd)
     finally:
         os.close(fd)
@@ -109,26 +129,46 @@ def start_checkpoint(path: str | os.PathLike, task: str) -> None:
     """Begin a checkpoint file for a run of `task` (the file must not exist yet, or be empty)."""
     path = Path(path)
     if path.exists() and path.stat().st_size:
-        raise ValueError(f"{path} already exists; resume from it with run_agent(checkpoint=...) or pick a new name.")
+        raise ValueError(
+            f"{path} already exists; resume from it with run_agent(checkpoint=...) or pick a new"
+            " name."
+        )
     if not path.parent.is_dir():
-        raise ValueError(f"start_checkpoint: the folder {path.parent} does not exist; create it or pick another path.")
+        raise ValueError(
+            f"start_checkpoint: the folder {path.parent} does not exist; create it or pick another"
+            " path."
+        )
     _write(path, {"seq": 0, "kind": "start", "version": VERSION, "task": task}, "")
     _fsync_folder(path.parent)
 
 
 @checked(path=require_path)
-def append_turn(path: str | os.PathLike, contents: list[types.Content], record: TurnRecord,
-                history: list[types.Content] | None = None) -> None:
-    """Record one finished turn: its new contents, its record, and the history if a compaction rewrote it."""
+def append_turn(
+    path: str | os.PathLike,
+    contents: list[types.Content],
+    record: TurnRecord,
+    history: list[types.Content] | None = None,
+) -> None:
+    """Record one finished turn: its new contents, its record, and the history if a compaction
+    rewrote it."""
     path = Path(path)
     if not path.is_file():
-        raise ValueError(f"append_turn: path {path} is not a checkpoint; begin one with start_checkpoint.")
+        raise ValueError(
+            f"append_turn: path {path} is not a checkpoint; begin one with start_checkpoint."
+        )
     seq, previous = _last_sum(path)
     if record.turn != seq + 1:
-        raise ValueError(f"append_turn: {path} ends at turn {seq}, so the next turn is {seq + 1}, "
-                         f"not {record.turn}; a turn is written once, in order.")
-    body = {"seq": record.turn, "kind": "turn", "turn": record.turn, "contents": _json(contents),
-            "record": record.to_json()}
+        raise ValueError(
+            f"append_turn: {path} ends at turn {seq}, so the next turn is {seq + 1}, "
+            f"not {record.turn}; a turn is written once, in order."
+        )
+    body = {
+        "seq": record.turn,
+        "kind": "turn",
+        "turn": record.turn,
+        "contents": _json(contents),
+        "record": record.to_json(),
+    }
     if history is not None:
         body["history"] = _json(history)
     _write(path, body, previous)
@@ -136,12 +176,14 @@ def append_turn(path: str | os.PathLike, contents: list[types.Content], record: 
 
 @dataclass
 class Resumed:
-    """What a checkpoint holds: the task, the history to continue from, the turn records, the edits to replay."""
+    """What a checkpoint holds: the task, the history to continue from, the turn records, the
+    edits to replay."""
+
     task: str
     history: list
     records: list
-    edits: list       # (line number, edit_file args) of each edit that succeeded, in order
-    good_bytes: int   # length of the file's intact prefix (a torn tail, or damage, starts there)
+    edits: list  # (line number, edit_file args) of each edit that succeeded, in order
+    good_bytes: int  # length of the file's intact prefix (a torn tail, or damage, starts there)
 
 
 def _successful_edits(contents: list) -> list[dict]:
@@ -160,19 +202,25 @@ def _successful_edits(contents: list) -> list[dict]:
 
 @checked(path=require_path)
 def load_checkpoint(path: str | os.PathLike) -> Resumed:
-    """Verify a checkpoint and rebuild task, history, records and edits (a torn last line is dropped).
+    """Verify a checkpoint and rebuild task, history, records and edits (a torn last line is
+    dropped).
 
     Raises CheckpointDamaged at the first damaged line. An empty file, or one whose only line is
     torn, holds no task yet: its `task` is "".
     """
     path = Path(path)
     if not path.is_file():
-        raise ValueError(f"load_checkpoint: path {path} is not a file; pass the .jsonl path a run was given.")
+        raise ValueError(
+            f"load_checkpoint: path {path} is not a file; pass the .jsonl path a run was given."
+        )
     data = path.read_bytes()
     *complete, tail = data.split(b"\n")
     if tail:
-        warnings.warn(f"{path}: the last line is incomplete (the run was killed while writing it); it is dropped "
-                      f"and the run continues after the last complete line ({len(complete)}).", stacklevel=2)
+        warnings.warn(
+            f"{path}: the last line is incomplete (the run was killed while writing it); it is"
+            f" dropped and the run continues after the last complete line ({len(complete)}).",
+            stacklevel=2,
+        )
     resumed, previous = Resumed("", [], [], [], 0), ""
     for number, raw in enumerate(complete, 1):
         try:
@@ -185,8 +233,13 @@ def load_checkpoint(path: str | os.PathLike) -> Resumed:
                 resumed.history = history if history is not None else resumed.history + contents
                 resumed.records.append(record)
                 resumed.edits += [(number, edit) for edit in _successful_edits(contents)]
-        except (TypeError, ValueError) as error:  # a re-signed line can hold anything: name the file and line
-            raise CheckpointDamaged(path, number, str(error), len(resumed.records), resumed.good_bytes) from None
+        except (
+            TypeError,
+            ValueError,
+        ) as error:  # a re-signed line can hold anything: name the file and line
+            raise CheckpointDamaged(
+                path, number, str(error), len(resumed.records), resumed.good_bytes
+            ) from None
         resumed.good_bytes += len(raw) + 1
     return resumed
 
@@ -213,9 +266,12 @@ def _backup(path: Path) -> Path:
 
 @checked(path=require_path, line=(1, None))
 def damaged_line(path: str | os.PathLike, line: int, problem: str) -> CheckpointDamaged:
-    """The damage report for `line` of a checkpoint that verified but cannot be used (e.g. its edit fails)."""
-    lines = Path(path).read_bytes().split(b"\n")[:line - 1]
-    return CheckpointDamaged(path, line, problem, max(line - 2, 0), sum(len(raw) + 1 for raw in lines))
+    """The damage report for `line` of a checkpoint that verified but cannot be used (e.g. its
+    edit fails)."""
+    lines = Path(path).read_bytes().split(b"\n")[: line - 1]
+    return CheckpointDamaged(
+        path, line, problem, max(line - 2, 0), sum(len(raw) + 1 for raw in lines)
+    )
 
 
 @checked(on_damage=require_on_damage)
@@ -227,12 +283,16 @@ def recover(damage: CheckpointDamaged, on_damage: str) -> None:
     backup, keep = _backup(damage.path), damage.good_bytes if on_damage == "resume" else 0
     _cut(damage.path, keep)
     kept = f"resuming after turn {damage.good_turns}" if keep else "starting afresh"
-    warnings.warn(f"{damage}\n-> on_damage={on_damage!r}: the old file is kept as {backup}; {kept}.", stacklevel=3)
+    warnings.warn(
+        f"{damage}\n-> on_damage={on_damage!r}: the old file is kept as {backup}; {kept}.",
+        stacklevel=3,
+    )
 
 
 @checked(path=require_path, task=require_non_empty_text, on_damage=require_on_damage)
 def open_checkpoint(path: str | os.PathLike, task: str, on_damage: str = "stop") -> Resumed:
-    """The checkpoint at `path`, ready for the next turn: created for `task`, or verified with its torn tail cut.
+    """The checkpoint at `path`, ready for the next turn: created for `task`, or verified with its
+    torn tail cut.
 
     A damaged file is handled by `recover(damage, on_damage)`.
     """
@@ -246,14 +306,18 @@ def open_checkpoint(path: str | os.PathLike, task: str, on_damage: str = "stop")
         except CheckpointDamaged as damage:
             recover.unchecked(damage, on_damage)
             resumed = load_checkpoint.unchecked(path)
-    if resumed is None or not resumed.task:  # new, empty, or only a torn first line: nothing to resume
+    if (
+        resumed is None or not resumed.task
+    ):  # new, empty, or only a torn first line: nothing to resume
         if path.exists():
             _cut(path, 0)
         start_checkpoint.unchecked(path, task)
         return load_checkpoint.unchecked(path)
     if resumed.task != task:
-        raise ValueError(f"{path} records a run of another task ({resumed.task[:60]!r}...); "
-                         "pass that task, or a new checkpoint path for this one.")
+        raise ValueError(
+            f"{path} records a run of another task ({resumed.task[:60]!r}...); "
+            "pass that task, or a new checkpoint path for this one."
+        )
     if resumed.good_bytes < path.stat().st_size:
         _cut(path, resumed.good_bytes)
     return resumed

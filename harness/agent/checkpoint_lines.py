@@ -9,7 +9,8 @@ and the line number (a CheckpointDamaged).
 Traceback (most recent call last):
 ...
 ValueError: it is a checkpoint of format version 99; this workbook reads version(s) 1: a newer workbook wrote it, or it was edited
-"""
+"""  # noqa: E501
+
 import hashlib
 import json
 
@@ -19,16 +20,21 @@ from google.genai import types
 from harness.agent.report import TurnRecord
 from harness.plumbing.arguments import require_int, require_text, shown
 
-VERSION = 1           # the format this module writes, named on the task line
-READS_VERSIONS = (1,)  # the formats it can read; a file without a version is version 1 (see start_line_task)
+VERSION = 1  # the format this module writes, named on the task line
+READS_VERSIONS = (
+    1,
+)  # the formats it can read; a file without a version is version 1 (see start_line_task)
 ROLES = ("user", "model")  # the roles of a Gemini history
 _START_FIELDS = {"seq", "kind", "version", "task"}
 _TURN_FIELDS = {"seq", "kind", "turn", "contents", "record", "history"}
 
 
 def _canonical(body: dict) -> bytes:
-    # Lone surrogates (possible in model text) cannot be UTF-8 encoded; surrogatepass keeps them hashable.
-    return json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8", "surrogatepass")
+    # Lone surrogates (possible in model text) cannot be UTF-8 encoded; surrogatepass keeps them
+    # hashable.
+    return json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode(
+        "utf-8", "surrogatepass"
+    )
 
 
 def checksum(previous: str, body: dict) -> str:
@@ -45,15 +51,23 @@ def verified_entry(raw: bytes, seq: int, previous: str) -> tuple[dict, str]:
         raise ValueError("the line is not UTF-8 text") from None
     except json.JSONDecodeError:
         raise ValueError("the line is not valid JSON") from None
-    if (not isinstance(entry, dict) or not isinstance(entry.get("sum"), str)
-            or not isinstance(entry.get("seq"), int) or isinstance(entry["seq"], bool)):
+    if (
+        not isinstance(entry, dict)
+        or not isinstance(entry.get("sum"), str)
+        or not isinstance(entry.get("seq"), int)
+        or isinstance(entry["seq"], bool)
+    ):
         raise ValueError("the line has no sequence number or checksum (an older or foreign file?)")
     if entry["seq"] != seq:
         what = "repeated" if entry["seq"] < seq else "out of order, or lines before it are missing"
-        raise ValueError(f"its sequence number is {entry['seq']} where {seq} was expected: a line is {what}")
+        raise ValueError(
+            f"its sequence number is {entry['seq']} where {seq} was expected: a line is {what}"
+        )
     body = {key: value for key, value in entry.items() if key != "sum"}
     if checksum(previous, body) != entry["sum"]:
-        raise ValueError("its checksum does not match: the line was edited, or belongs to another file")
+        raise ValueError(
+            "its checksum does not match: the line was edited, or belongs to another file"
+        )
     return body, entry["sum"]
 
 
@@ -74,8 +88,10 @@ def start_line_task(body: dict) -> str:
     _fields(body, _START_FIELDS, "the first line")
     version = body.get("version", 1)
     if isinstance(version, bool) or not isinstance(version, int) or version not in READS_VERSIONS:
-        raise ValueError(f"it is a checkpoint of format version {version!r}; this workbook reads version(s) "
-                         f"{', '.join(map(str, READS_VERSIONS))}: a newer workbook wrote it, or it was edited")
+        raise ValueError(
+            f"it is a checkpoint of format version {version!r}; this workbook reads version(s) "
+            f"{', '.join(map(str, READS_VERSIONS))}: a newer workbook wrote it, or it was edited"
+        )
     return require_text("the task", body.get("task"), empty=False)
 
 
@@ -87,13 +103,19 @@ def _contents(name: str, value) -> list:
     for index, item in enumerate(value):
         where = f"{name}[{index}]"
         if not isinstance(item, dict) or item.get("role") not in ROLES:
-            raise ValueError(f"{where} must be a message with role 'user' or 'model', got {shown(item)}")
+            raise ValueError(
+                f"{where} must be a message with role 'user' or 'model', got {shown(item)}"
+            )
         if not isinstance(item.get("parts"), list) or not item["parts"]:
-            raise ValueError(f"{where} must have a non-empty list of parts, got {shown(item.get('parts'))}")
+            raise ValueError(
+                f"{where} must have a non-empty list of parts, got {shown(item.get('parts'))}"
+            )
         try:
             contents.append(types.Content.model_validate(item))
         except pydantic.ValidationError as error:
-            raise ValueError(f"{where} is not a message: {' '.join(str(error).splitlines()[1:3])}") from None
+            raise ValueError(
+                f"{where} is not a message: {' '.join(str(error).splitlines()[1:3])}"
+            ) from None
     return contents
 
 
@@ -115,4 +137,6 @@ def turn_line(body: dict, seq: int):
             raise ValueError(f"TurnRecord.turn must be {seq}, the line's turn, got {record.turn}")
         return contents, record, history
     except (TypeError, ValueError) as error:
-        raise ValueError(f"it does not hold a valid turn: {str(error).splitlines()[0][:200]}") from None
+        raise ValueError(
+            f"it does not hold a valid turn: {str(error).splitlines()[0][:200]}"
+        ) from None

@@ -8,6 +8,7 @@ or on the second task:
 
 A bad value (an unknown WORKBOOK_MODEL or task) is one message before any call, never a crash after.
 """
+
 import argparse
 import os
 import sys
@@ -28,16 +29,34 @@ def _positive(text: str) -> int:
 
 def parser() -> argparse.ArgumentParser:
     defaults = AgentConfig.__dataclass_fields__
-    p = argparse.ArgumentParser(prog="python -m harness demo",
-                                description="Run the agent on a coding task, offline, and print its turns.")
-    p.add_argument("--task", choices=sorted(TASKS), default=DEFAULT_TASK,
-                   help="the coding task (default %(default)s)")
-    p.add_argument("--budget", type=_positive, default=defaults["context_budget"].default,
-                   help="context budget in tokens; compaction fires past 0.7 x budget (default %(default)s)")
-    p.add_argument("--keep", type=_positive, default=defaults["keep_recent_turns"].default,
-                   help="turns a compaction keeps word for word (default %(default)s)")
-    p.add_argument("--max-chars", type=_positive, default=defaults["tool_output_max_chars"].default,
-                   help="cap on each tool output the model sees (default %(default)s)")
+    p = argparse.ArgumentParser(
+        prog="python -m harness demo",
+        description="Run the agent on a coding task, offline, and print its turns.",
+    )
+    p.add_argument(
+        "--task",
+        choices=sorted(TASKS),
+        default=DEFAULT_TASK,
+        help="the coding task (default %(default)s)",
+    )
+    p.add_argument(
+        "--budget",
+        type=_positive,
+        default=defaults["context_budget"].default,
+        help="context budget in tokens; compaction fires past 0.7 x budget (default %(default)s)",
+    )
+    p.add_argument(
+        "--keep",
+        type=_positive,
+        default=defaults["keep_recent_turns"].default,
+        help="turns a compaction keeps word for word (default %(default)s)",
+    )
+    p.add_argument(
+        "--max-chars",
+        type=_positive,
+        default=defaults["tool_output_max_chars"].default,
+        help="cap on each tool output the model sees (default %(default)s)",
+    )
     return p
 
 
@@ -51,8 +70,12 @@ def main(argv: list[str]) -> int:
     from harness.agent.loop import run_agent
 
     try:
-        config = AgentConfig(task=args.task, context_budget=args.budget, keep_recent_turns=args.keep,
-                             tool_output_max_chars=args.max_chars)
+        config = AgentConfig(
+            task=args.task,
+            context_budget=args.budget,
+            keep_recent_turns=args.keep,
+            tool_output_max_chars=args.max_chars,
+        )
     except ValueError as bad:
         print(f"python -m harness demo: {bad}", file=sys.stderr)
         return 2

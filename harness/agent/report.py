@@ -7,7 +7,8 @@
 >>> print(RunReport(turns=[record], status="finished").table())
 turn  prompt  cached  output  tool                                  result
    9    4108       0     174  edit_file(invoicing/discounts.py)     Edited invoicing/discounts.py  [compaction: 4108 > 3500, 12 messages folded]
-"""
+"""  # noqa: E501
+
 from dataclasses import asdict, dataclass, field, fields
 
 import pydantic
@@ -23,7 +24,8 @@ def _usage_json(usage):
 
 
 def _usage_of(name: str, data):
-    """The usage record `_usage_json` wrote (or None); its token counts must be whole numbers >= 0."""
+    """The usage record `_usage_json` wrote (or None); its token counts must be whole numbers >=
+    0."""
     if data is None:
         return None
     require_instance(name, data, dict, "a usage record (a JSON object of token counts) or null")
@@ -33,24 +35,33 @@ def _usage_of(name: str, data):
     try:
         return types.GenerateContentResponseUsageMetadata.model_validate(data)
     except pydantic.ValidationError as error:
-        raise ValueError(f"{name} is not a usage record: {' '.join(str(error).splitlines()[1:3])}") from None
+        raise ValueError(
+            f"{name} is not a usage record: {' '.join(str(error).splitlines()[1:3])}"
+        ) from None
 
 
 @dataclass
 class TurnRecord:
     """One model call of the agent and what the harness did around it."""
+
     turn: int
-    usage: types.GenerateContentResponseUsageMetadata | None  # as the API returned it (raw, for bundles)
-    seconds: float = 0.0          # wall time of the model call and the tools
-    tool: str = ""                # first function called; "" when the model answered in text
+    usage: (
+        types.GenerateContentResponseUsageMetadata | None
+    )  # as the API returned it (raw, for bundles)
+    seconds: float = 0.0  # wall time of the model call and the tools
+    tool: str = ""  # first function called; "" when the model answered in text
     args: dict = field(default_factory=dict)
-    result: str = ""              # a short view of what the tool returned (or the model's text)
+    result: str = ""  # a short view of what the tool returned (or the model's text)
     edited: list[str] = field(default_factory=list)  # paths edited successfully this turn
-    verdict: str | None = None    # the test verdict a run_command showed this turn, if any
-    compacted: int = 0            # messages folded by a compaction right after this turn (0: none)
-    trigger: str = ""             # why it fired, e.g. "4108 > 3500" (prompt tokens > ratio x budget)
-    summary_usage: types.GenerateContentResponseUsageMetadata | None = None  # that compaction's model call
-    summary_finish: str = ""      # that call's finishReason: "MAX_TOKENS" when summary_max_tokens cut it
+    verdict: str | None = None  # the test verdict a run_command showed this turn, if any
+    compacted: int = 0  # messages folded by a compaction right after this turn (0: none)
+    trigger: str = ""  # why it fired, e.g. "4108 > 3500" (prompt tokens > ratio x budget)
+    summary_usage: types.GenerateContentResponseUsageMetadata | None = (
+        None  # that compaction's model call
+    )
+    summary_finish: str = (
+        ""  # that call's finishReason: "MAX_TOKENS" when summary_max_tokens cut it
+    )
 
     def _count(self, name: str) -> int:
         return int(getattr(self.usage, name, 0) or 0) if self.usage else 0
@@ -69,45 +80,70 @@ class TurnRecord:
         return output_tokens(self.usage) if self.usage else 0
 
     def args_view(self) -> str:
-        """The call in a few characters: `read_file(README.md)`, `run_command(pytest)`, or `-` for text."""
+        """The call in a few characters: `read_file(README.md)`, `run_command(pytest)`, or `-`
+        for text."""
         if not self.tool:
             return "-"
-        shown = self.args.get("path") or self.args.get("command") or ", ".join(map(str, self.args.values()))
+        shown = (
+            self.args.get("path")
+            or self.args.get("command")
+            or ", ".join(map(str, self.args.values()))
+        )
         return f"{self.tool}({str(shown)[:40]})"
 
     def to_json(self) -> dict:
         data = asdict(self)
-        data["usage"], data["summary_usage"] = _usage_json(self.usage), _usage_json(self.summary_usage)
+        data["usage"], data["summary_usage"] = (
+            _usage_json(self.usage),
+            _usage_json(self.summary_usage),
+        )
         return data
 
     def __post_init__(self):
-        require_fields(self)  # a record is written to a checkpoint and read back: it holds what it says
+        require_fields(
+            self
+        )  # a record is written to a checkpoint and read back: it holds what it says
 
     @classmethod
     def from_json(cls, data: dict) -> "TurnRecord":
-        """The record `to_json` wrote. Each field is checked by type, since a checkpoint can be edited
-        by hand, checksums and all: TypeError or ValueError naming the first wrong field (TurnRecord.<name>)."""
+        """The record `to_json` wrote. Each field is checked by type, since a checkpoint can be
+        edited by hand, checksums and all: TypeError or ValueError naming the first wrong field
+        (TurnRecord.<name>).
+        """
         require_instance("record", data, dict, "a JSON object of the turn's fields")
         unknown = sorted(set(data) - {spec.name for spec in fields(cls)})
         if unknown:
-            raise ValueError(f"record has unknown fields {unknown}; a turn record has {[f.name for f in fields(cls)]}")
+            raise ValueError(
+                f"record has unknown fields {unknown}; a turn record has"
+                f" {[f.name for f in fields(cls)]}"
+            )
         if "turn" not in data:
             raise ValueError("record has no turn number")
-        return cls(**{**data, "usage": _usage_of("TurnRecord.usage", data.get("usage")),
-                      "summary_usage": _usage_of("TurnRecord.summary_usage", data.get("summary_usage"))})
+        return cls(
+            **{
+                **data,
+                "usage": _usage_of("TurnRecord.usage", data.get("usage")),
+                "summary_usage": _usage_of("TurnRecord.summary_usage", data.get("summary_usage")),
+            }
+        )
 
 
 @dataclass
 class RunReport:
     """The turns of a run and its outcome; `table()` for the per-turn view, repr for one line."""
+
     turns: list[TurnRecord] = field(default_factory=list)
     status: str = "running"
     price: object = None  # None: the price of harness.MODEL in the dated table (billing.PRICES)
-    history: list[types.Content] = field(default_factory=list)  # the history as it stood at the end (after compactions)
-    store: dict = field(default_factory=dict)    # masked tool outputs, by reference (lesson 04)
+    history: list[types.Content] = field(
+        default_factory=list
+    )  # the history as it stood at the end (after compactions)
+    store: dict = field(default_factory=dict)  # masked tool outputs, by reference (lesson 04)
 
     def __post_init__(self):
-        require_fields(self, price=optional(require_price))  # a wrong price is refused now, not when shown
+        require_fields(
+            self, price=optional(require_price)
+        )  # a wrong price is refused now, not when shown
 
     def usages(self) -> list:
         """Every billed call: agent turns and the summary calls of compactions."""
@@ -144,26 +180,34 @@ class RunReport:
         return [(t.turn, t.compacted) for t in self.turns if t.compacted]
 
     def outcome(self) -> str:
-        """Whether the task is done, from the last test verdict: "finished" only says the agent stopped
-        calling tools, and it may stop with tests still failing (a panel says which)."""
+        """Whether the task is done, from the last test verdict: "finished" only says the agent
+        stopped calling tools, and it may stop with tests still failing (a panel says which)."""
         if self.last_verdict is None:
             return "task not done: the tests never ran"
         failing = "failed" in self.last_verdict or "error" in self.last_verdict
         return "task not done: tests still fail" if failing else "task done: the tests pass"
 
     def status_line(self) -> str:
-        return (f"{self.status} · {len(self.turns)} turns · {self.input_tokens:,} input tokens · "
-                f"{self.output_tokens:,} output · ${self.cost:.4f} · last tests: {self.last_verdict or 'none'}")
+        return (
+            f"{self.status} · {len(self.turns)} turns · {self.input_tokens:,} input tokens ·"
+            f" {self.output_tokens:,} output · ${self.cost:.4f} · last tests:"
+            f" {self.last_verdict or 'none'}"
+        )
 
     def table(self) -> str:
-        """One line per turn: prompt, cached and output tokens, the call, what came back, compactions."""
+        """One line per turn: prompt, cached and output tokens, the call, what came back,
+        compactions."""
         lines = [f"{'turn':>4}  {'prompt':>6}  {'cached':>6}  {'output':>6}  {'tool':<36}  result"]
         for t in self.turns:
             why = f"{t.trigger}, " if t.trigger else ""
             cut = ", summary cut at its token budget" if t.summary_finish == "MAX_TOKENS" else ""
-            event = f"  [compaction: {why}{t.compacted} messages folded{cut}]" if t.compacted else ""
-            lines.append(f"{t.turn:>4}  {t.prompt_tokens:>6}  {t.cached_tokens:>6}  {t.output_tokens:>6}  "
-                         f"{t.args_view():<36}  {t.result[:48]}{event}")
+            event = (
+                f"  [compaction: {why}{t.compacted} messages folded{cut}]" if t.compacted else ""
+            )
+            lines.append(
+                f"{t.turn:>4}  {t.prompt_tokens:>6}  {t.cached_tokens:>6}  {t.output_tokens:>6}  "
+                f"{t.args_view():<36}  {t.result[:48]}{event}"
+            )
         return "\n".join(lines)
 
     def __repr__(self):

@@ -19,6 +19,7 @@ their named cases, the checks compare the answer with the reference on generated
 interrupted (Kernel > Interrupt), shows its one line too: never a traceback of the checker.
 Where the tests want a wrong answer to stop a notebook, they set WORKBOOK_CHECKS_RAISE=1.
 """
+
 import contextlib
 import importlib
 import importlib.util
@@ -35,7 +36,9 @@ from harness.plumbing.arguments import checked, require_callable, require_text
 
 MIME_TYPE = "application/vnd.workbook.check+json"  # the structured result in a check cell's output
 PASSED, FAILED, NOT_ATTEMPTED_STATUS, ERROR = "passed", "failed", "not attempted", "error"
-NOT_ATTEMPTED = "not attempted yet"  # the phrase of the one line (and of ExerciseFailed in strict mode)
+NOT_ATTEMPTED = (  # the phrase of the one line (and of ExerciseFailed in strict mode)
+    "not attempted yet"
+)
 # Seconds a check may run in the notebook. The checks take well under a second on any answer that
 # ends; a loop must not hang the lesson (`workbook check` stops a whole cell at 120 s).
 TIME_LIMIT = 20
@@ -45,7 +48,9 @@ class ExerciseFailed(AssertionError):
     """An exercise broke one of its rules: `rule` says which, `hint` points the way; `name` is the
     rule's short, stable name (what the gradebook counts)."""
 
-    def __init__(self, message: str, rule: str = "", hint: str = "", status: str = FAILED, name: str = ""):
+    def __init__(
+        self, message: str, rule: str = "", hint: str = "", status: str = FAILED, name: str = ""
+    ):
         super().__init__(message)
         self.rule, self.hint, self.status = rule or message, hint, status
         self.name = name or rule_name(self.rule)
@@ -59,21 +64,29 @@ class _OutOfTime(BaseException):
 @dataclass(frozen=True)
 class CheckResult:
     """How one exercise did: what `check` shows and what the workbook's tools read."""
+
     exercise: str
-    status: str      # passed | failed | not attempted | error
+    status: str  # passed | failed | not attempted | error
     title: str
-    rule: str = ""   # failed/error: the rule broken; passed: a short detail (may be empty)
+    rule: str = ""  # failed/error: the rule broken; passed: a short detail (may be empty)
     hint: str = ""
     rules: list = field(default_factory=list)  # every rule tried: {"name": str, "passed": bool}
 
     def line(self) -> str:
         if self.status == PASSED:
-            return f"✔ Exercise {self.exercise} passed ({self.title}){': ' + self.rule if self.rule else ''}"
+            return (
+                f"✔ Exercise {self.exercise} passed"
+                f" ({self.title}){': ' + self.rule if self.rule else ''}"
+            )
         if self.status == NOT_ATTEMPTED_STATUS:
-            return (f"○ Exercise {self.exercise} is {NOT_ATTEMPTED}: replace `# YOUR CODE HERE` and the "
-                    "`raise` line with your code, run that cell, then this one.")
+            return (
+                f"○ Exercise {self.exercise} is {NOT_ATTEMPTED}: replace `# YOUR CODE HERE` and the"
+                " `raise` line with your code, run that cell, then this one."
+            )
         mark = "✘" if self.status == FAILED else "⚠"
-        return f"{mark} Exercise {self.exercise}: {self.rule}" + (f"  Hint: {self.hint}" if self.hint else "")
+        return f"{mark} Exercise {self.exercise}: {self.rule}" + (
+            f"  Hint: {self.hint}" if self.hint else ""
+        )
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -85,16 +98,31 @@ class CheckResult:
         import html
 
         colour = {PASSED: "#1a7f37", NOT_ATTEMPTED_STATUS: "#6e7781"}.get(self.status, "#cf222e")
-        return f'<pre style="color:{colour}; white-space:pre-wrap; margin:0">{html.escape(self.line())}</pre>'
+        return (
+            f'<pre style="color:{colour}; white-space:pre-wrap;'
+            f' margin:0">{html.escape(self.line())}</pre>'
+        )
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        return {"text/plain": self.line(), "text/html": self._repr_html_(), MIME_TYPE: self.to_dict()}
+        return {
+            "text/plain": self.line(),
+            "text/html": self._repr_html_(),
+            MIME_TYPE: self.to_dict(),
+        }
+
 
 _CHECKS: dict[str, "Exercise"] = {}
 
 
 class Exercise:
-    def __init__(self, exercise_id: str, title: str, reference: str, run: Callable, time_limit: float = TIME_LIMIT):
+    def __init__(
+        self,
+        exercise_id: str,
+        title: str,
+        reference: str,
+        run: Callable,
+        time_limit: float = TIME_LIMIT,
+    ):
         self.id, self.title, self.reference, self.run = exercise_id, title, reference, run
         self.time_limit = time_limit
 
@@ -104,7 +132,9 @@ class Exercise:
 
 def exercise(exercise_id: str, title: str, reference: str, time_limit: float = TIME_LIMIT):
     """Register a check. `run(fn)` raises ExerciseFailed or returns a short success detail; it is
-    stopped after `time_limit` seconds (a check that runs whole sessions needs more than TIME_LIMIT)."""
+    stopped after `time_limit` seconds (a check that runs whole sessions needs more than
+    TIME_LIMIT).
+    """
 
     def register(run: Callable) -> Callable:
         _CHECKS[exercise_id] = Exercise(exercise_id, title, reference, run, time_limit)
@@ -138,7 +168,9 @@ def rule(condition: bool, exercise_id: str, broken_rule: str, hint: str, name: s
     name = name or rule_name(broken_rule)
     tried(name, condition)
     if not condition:
-        raise ExerciseFailed(f"Exercise {exercise_id}: {broken_rule}\n  Hint: {hint}", broken_rule, hint, name=name)
+        raise ExerciseFailed(
+            f"Exercise {exercise_id}: {broken_rule}\n  Hint: {hint}", broken_rule, hint, name=name
+        )
 
 
 def must_refuse(exercise_id: str, fn: Callable, bad_calls, hint: str) -> None:
@@ -149,15 +181,21 @@ def must_refuse(exercise_id: str, fn: Callable, bad_calls, hint: str) -> None:
         except ValueError:
             continue
         except Exception as error:  # any other error is the wrong one
-            rule(False, exercise_id, f"{what} must raise ValueError, not {type(error).__name__}.",
-                 "check the arguments first.")
+            rule(
+                False,
+                exercise_id,
+                f"{what} must raise ValueError, not {type(error).__name__}.",
+                "check the arguments first.",
+            )
         rule(False, exercise_id, f"{what} must raise ValueError saying what is wrong.", hint)
     tried("bad arguments raise ValueError", True)
 
 
 def _short(value, width: int = 70) -> str:
     """A one-line repr of an argument, cut to `width` characters."""
-    text = re.sub(r" at 0x[0-9a-f]+", "", " ".join(repr(value).split()))  # no address: the same on every run
+    text = re.sub(
+        r" at 0x[0-9a-f]+", "", " ".join(repr(value).split())
+    )  # no address: the same on every run
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
@@ -169,18 +207,29 @@ def call(exercise_id: str, fn: Callable, *args, **kwargs):
         raise
     except NotImplementedError:
         raise ExerciseFailed(
-            f"Exercise {exercise_id} is {NOT_ATTEMPTED}: the function still raises NotImplementedError.\n"
-            "  Hint: replace `# YOUR CODE HERE` and the `raise` line with your code, run that cell, "
-            "then run this check again.", "the function still raises NotImplementedError",
-            "replace `# YOUR CODE HERE` and the `raise` line with your code.", NOT_ATTEMPTED_STATUS,
-            name="not attempted") from None
+            f"Exercise {exercise_id} is {NOT_ATTEMPTED}: the function still raises"
+            " NotImplementedError.\n  Hint: replace `# YOUR CODE HERE` and the `raise` line with"
+            " your code, run that cell, then run this check again.",
+            "the function still raises NotImplementedError",
+            "replace `# YOUR CODE HERE` and the `raise` line with your code.",
+            NOT_ATTEMPTED_STATUS,
+            name="not attempted",
+        ) from None
     except Exception as error:  # the student's bug, shown as such
-        shown = ", ".join([_short(a) for a in args] + [f"{k}={_short(v)}" for k, v in kwargs.items()])
-        broken = (f"calling your function raised {type(error).__name__}: {_short(str(error), 200)} "
-                  f"(the call was {getattr(fn, '__name__', 'fn')}({shown}))")
+        shown = ", ".join(
+            [_short(a) for a in args] + [f"{k}={_short(v)}" for k, v in kwargs.items()]
+        )
+        broken = (
+            f"calling your function raised {type(error).__name__}: {_short(str(error), 200)} "
+            f"(the call was {getattr(fn, '__name__', 'fn')}({shown}))"
+        )
         hint = "run the function on that input in a cell of its own and read the traceback."
-        raise ExerciseFailed(f"Exercise {exercise_id}: {broken}\n  Hint: {hint}", broken, hint,
-                             name="the function runs without raising") from error
+        raise ExerciseFailed(
+            f"Exercise {exercise_id}: {broken}\n  Hint: {hint}",
+            broken,
+            hint,
+            name="the function runs without raising",
+        ) from error
 
 
 def _load_all() -> dict[str, Exercise]:
@@ -212,13 +261,18 @@ def _exercise_id(name: str, exercise_id) -> None:
     """One of the exercises there are, e.g. "3.1"."""
     require_text(name, exercise_id, empty=False)
     if registered(exercise_id) is None and exercise_id not in exercises():
-        raise ValueError(f"No exercise {_short(exercise_id)} ({name}). Known exercises: {', '.join(exercises())}.")
+        raise ValueError(
+            f"No exercise {_short(exercise_id)} ({name}). Known exercises:"
+            f" {', '.join(exercises())}."
+        )
 
 
 @checked(exercise_id=_exercise_id)
 def reference(exercise_id: str) -> Callable:
     """The harness's own implementation for an exercise (what the check must accept)."""
-    module, _, name = (registered(exercise_id) or exercises()[exercise_id]).reference.rpartition(".")
+    module, _, name = (registered(exercise_id) or exercises()[exercise_id]).reference.rpartition(
+        "."
+    )
     return getattr(importlib.import_module(module), name)
 
 
@@ -230,7 +284,9 @@ class _TimeLimit:
 
     def __init__(self, seconds: float):
         self.seconds = seconds
-        self.armed = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
+        self.armed = threading.current_thread() is threading.main_thread() and hasattr(
+            signal, "setitimer"
+        )
 
     def __enter__(self):
         if self.armed:
@@ -249,46 +305,85 @@ class _TimeLimit:
 
 
 def run_check(exercise_id: str, fn: Callable, time_limit: float | None = None) -> CheckResult:
-    """Run exercise `exercise_id`'s rules on `fn` and return the result; shows nothing, raises nothing
-    about the answer (only ValueError for an exercise id that does not exist). The check stops after
-    `time_limit` seconds (default: the exercise's, TIME_LIMIT unless it says otherwise), and on
-    KeyboardInterrupt, with a result saying so."""
+    """Run exercise `exercise_id`'s rules on `fn` and return the result; shows nothing, raises
+    nothing about the answer (only ValueError for an exercise id that does not exist). The check
+    stops after `time_limit` seconds (default: the exercise's, TIME_LIMIT unless it says
+    otherwise), and on KeyboardInterrupt, with a result saying so."""
     require_text("exercise_id", exercise_id, empty=False)
     exercise = registered(exercise_id)
     if exercise is None:
-        raise ValueError(f"No exercise {exercise_id!r} (exercise_id). Known exercises: {', '.join(exercises())}.")
+        raise ValueError(
+            f"No exercise {exercise_id!r} (exercise_id). Known exercises: {', '.join(exercises())}."
+        )
     title = exercise.title
     if not callable(fn):
-        return CheckResult(exercise_id, FAILED, title, f"check() needs your function itself, got {type(fn).__name__}.",
-                           f"pass the function's name without calling it, e.g. check({exercise_id!r}, my_function).",
-                           [{"name": "a function is given", "passed": False}])
+        return CheckResult(
+            exercise_id,
+            FAILED,
+            title,
+            f"check() needs your function itself, got {type(fn).__name__}.",
+            f"pass the function's name without calling it, e.g. check({exercise_id!r},"
+            " my_function).",
+            [{"name": "a function is given", "passed": False}],
+        )
     limit = exercise.time_limit if time_limit is None else time_limit
     _TRIED.clear()
     try:
-        # The answer runs on hundreds of inputs: a print left in it would flood the cell, so its output is dropped.
-        with _TimeLimit(limit), contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        # The answer runs on hundreds of inputs: a print left in it would flood the cell, so its
+        # output is dropped.
+        with (
+            _TimeLimit(limit),
+            contextlib.redirect_stdout(io.StringIO()),
+            contextlib.redirect_stderr(io.StringIO()),
+        ):
             detail = exercise.run(fn)
         result = CheckResult(exercise_id, PASSED, title, detail or "", rules=list(_TRIED))
     except ExerciseFailed as failure:
         tried(failure.name, False)
-        result = CheckResult(exercise_id, failure.status, title, failure.rule, failure.hint,
-                             [] if failure.status == NOT_ATTEMPTED_STATUS else list(_TRIED))
+        result = CheckResult(
+            exercise_id,
+            failure.status,
+            title,
+            failure.rule,
+            failure.hint,
+            [] if failure.status == NOT_ATTEMPTED_STATUS else list(_TRIED),
+        )
     except _OutOfTime:
         tried("finishes in time", False)
-        result = CheckResult(exercise_id, ERROR, title, f"the check did not finish within {limit:g} s: your function "
-                             "may loop forever on one of the inputs.",
-                             "look for a loop whose condition never changes, and run your function by hand on a "
-                             "small input.", list(_TRIED))
+        result = CheckResult(
+            exercise_id,
+            ERROR,
+            title,
+            f"the check did not finish within {limit:g} s: your function "
+            "may loop forever on one of the inputs.",
+            "look for a loop whose condition never changes, and run your function by hand on a "
+            "small input.",
+            list(_TRIED),
+        )
     except KeyboardInterrupt:
         tried("finishes in time", False)
-        result = CheckResult(exercise_id, ERROR, title, "the check was interrupted before it finished.",
-                             "run this cell again; if it never ends, look for a loop in your function that never stops.",
-                             list(_TRIED))
-    except Exception as error:  # something the rules did not foresee: still one line, never a traceback
+        result = CheckResult(
+            exercise_id,
+            ERROR,
+            title,
+            "the check was interrupted before it finished.",
+            "run this cell again; if it never ends, look for a loop in your function that never"
+            " stops.",
+            list(_TRIED),
+        )
+    except (
+        Exception
+    ) as error:  # something the rules did not foresee: still one line, never a traceback
         tried("the check finishes", False)
-        result = CheckResult(exercise_id, ERROR, title,
-                             f"the check could not finish on your function ({type(error).__name__}: {_short(str(error), 200)}).",
-                             "run your function by hand on a small input and look at what it returns.", list(_TRIED))
+        result = CheckResult(
+            exercise_id,
+            ERROR,
+            title,
+            f"the check could not finish on your function ({type(error).__name__}:"
+            f" {_short(str(error), 200)}).",
+            "run your function by hand on a small input and look at what it returns.",
+            list(_TRIED),
+        )
     finally:
         _TRIED.clear()
     _LAST_STATUS[exercise_id] = (fn, result.status)
@@ -296,7 +391,8 @@ def run_check(exercise_id: str, fn: Callable, time_limit: float | None = None) -
 
 
 def check(exercise_id: str, fn: Callable) -> None:
-    """Run exercise `exercise_id`'s rules on `fn` and show the one-line result (with its MIME bundle)."""
+    """Run exercise `exercise_id`'s rules on `fn` and show the one-line result (with its MIME
+    bundle)."""
     result = run_check(exercise_id, fn)
     try:
         from IPython import get_ipython
@@ -308,28 +404,48 @@ def check(exercise_id: str, fn: Callable) -> None:
     else:
         print(result.line())
     if os.environ.get("WORKBOOK_CHECKS_RAISE", "") not in ("", "0") and result.status != PASSED:
-        raise ExerciseFailed(f"Exercise {exercise_id}: {result.rule}\n  Hint: {result.hint}"
-                             if result.status != NOT_ATTEMPTED_STATUS else result.line(),
-                             result.rule, result.hint, result.status)
+        raise ExerciseFailed(
+            (
+                f"Exercise {exercise_id}: {result.rule}\n  Hint: {result.hint}"
+                if result.status != NOT_ATTEMPTED_STATUS
+                else result.line()
+            ),
+            result.rule,
+            result.hint,
+            result.status,
+        )
 
 
 def mine(exercise_id: str, fn: Callable) -> Callable:
     """Your function for the cells that follow if it passes its check; otherwise the harness's
-    reference, so that a wrong answer never breaks the cells below. Either way one line says which."""
+    reference, so that a wrong answer never breaks the cells below. Either way one line says which.
+    """
     require_text("exercise_id", exercise_id, empty=False)
-    require_callable("fn", fn)  # the cells below call it: a non-function would fail there, far from here
+    require_callable(
+        "fn", fn
+    )  # the cells below call it: a non-function would fail there, far from here
     checked, status = _LAST_STATUS.get(exercise_id, (None, None))
     if checked is not fn:  # redefined since its check (or never checked): check this one, quietly
         status = run_check(exercise_id, fn).status
     name = registered(exercise_id).reference.rpartition(".")[2]
-    if status == PASSED:  # said too: the lessons tell the student the next cell says whose function runs
-        print(f"Exercise {exercise_id} passes: using your {getattr(fn, '__name__', name)} from here on.")
+    if (
+        status == PASSED
+    ):  # said too: the lessons tell the student the next cell says whose function runs
+        print(
+            f"Exercise {exercise_id} passes: using your {getattr(fn, '__name__', name)} from"
+            " here on."
+        )
         return fn
     if status == NOT_ATTEMPTED_STATUS:
-        print(f"Exercise {exercise_id} not attempted yet: the cells below use the harness's {name} instead of yours.")
+        print(
+            f"Exercise {exercise_id} not attempted yet: the cells below use the harness's {name}"
+            " instead of yours."
+        )
     else:
-        print(f"Your {getattr(fn, '__name__', name)} does not pass {exercise_id} yet: the cells below use the "
-              f"harness's {name}.")
+        print(
+            f"Your {getattr(fn, '__name__', name)} does not pass {exercise_id} yet: the cells below"
+            f" use the harness's {name}."
+        )
     return reference(exercise_id)
 
 
@@ -346,13 +462,16 @@ def whose(exercise_id: str, fn: Callable) -> str:
 
 
 def ran_by(*uses: tuple) -> str:
-    """The line a panel shows under its readout: whose function it runs for each (exercise, function).
+    """The line a panel shows under its readout: whose function it runs for each (exercise,
+    function).
 
     >>> from harness.compaction import compact
     >>> ran_by(("5.2", compact))
     "runs the harness's compact (5.2)"
     """
-    return "runs " + ", ".join(f"{whose(exercise_id, fn)} ({exercise_id})" for exercise_id, fn in uses)
+    return "runs " + ", ".join(
+        f"{whose(exercise_id, fn)} ({exercise_id})" for exercise_id, fn in uses
+    )
 
 
 def _stub(*args, **kwargs):

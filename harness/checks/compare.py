@@ -22,6 +22,7 @@ rule the smallest case breaks, in the words of the check's `differ`:
 Every input is also checked for changes: an answer that modifies its arguments (sorts the caller's
 list, pops the caller's turns) fails, whatever it returns. Leaf of the checks: it knows no exercise.
 """
+
 import contextlib
 import copy
 import random
@@ -31,13 +32,16 @@ from typing import Callable
 
 from harness.checks import call, rule, tried
 
-SEED = 16             # the generators' seed: every run tries the same inputs
-MAX_SHRINK_CALLS = 300  # calls of the answer spent shrinking one difference (keeps a check under a second)
+SEED = 16  # the generators' seed: every run tries the same inputs
+MAX_SHRINK_CALLS = (
+    300  # calls of the answer spent shrinking one difference (keeps a check under a second)
+)
 # The grader checks twice: on SEED's inputs, then on inputs drawn from a seed of its own run that no
 # student can know (`hidden_seed`), so an answer that is a table of the inputs seen at home fails.
 _seed = {"hidden": None, "drawn": False}
 # Exercise id -> the generated inputs its checks have compared in this process: docs.py states the
-# range from it (README and INSTRUCTORS.md give the figures, tests/test_instructors_docs.py holds them).
+# range from it (README and INSTRUCTORS.md give the figures, tests/test_instructors_docs.py holds
+# them).
 COMPARED: dict[str, int] = {}
 
 
@@ -48,7 +52,8 @@ def generator() -> random.Random:
 
 @contextlib.contextmanager
 def hidden_seed(seed: int | None):
-    """Within it, `generator()` draws from `seed`; `drew()` says whether a check asked for inputs."""
+    """Within it, `generator()` draws from `seed`; `drew()` says whether a check asked for
+    inputs."""
     before = dict(_seed)
     _seed.update(hidden=seed, drawn=False)
     try:
@@ -76,7 +81,12 @@ class Case:
 
     def copy(self) -> "Case":
         """The same case on fresh copies of its arguments (a generator's own attributes kept)."""
-        twin = Case(*copy.deepcopy(self.args), mutable=self.mutable, note=self.note, **copy.deepcopy(self.kwargs))
+        twin = Case(
+            *copy.deepcopy(self.args),
+            mutable=self.mutable,
+            note=self.note,
+            **copy.deepcopy(self.kwargs),
+        )
         twin.__dict__.update({k: v for k, v in self.__dict__.items() if k not in twin.__dict__})
         return twin
 
@@ -84,6 +94,7 @@ class Case:
 @dataclass
 class Diff:
     """A rule broken on one case: the message, a hint, and the rule's stable name."""
+
     broken: str
     hint: str
     name: str = ""
@@ -115,7 +126,8 @@ def snapshot(value):
 
 
 def _outcome(fn: Callable, case: Case, exercise_id: str):
-    """What `fn` returns on `case`, or a Raised (NotImplementedError still means "not attempted")."""
+    """What `fn` returns on `case`, or a Raised (NotImplementedError still means "not
+    attempted")."""
     try:
         return fn(*case.args, **case.kwargs)
     except NotImplementedError:
@@ -134,14 +146,22 @@ def literal(text: str, width: int = 60) -> str:
 
 
 def _raised_instead(case: Case, got: Raised) -> Diff:
-    return Diff(f"{case.note}: your function raised {got!r} where the rule gives an answer.",
-                "run your function on that input in a cell of its own and read the traceback.",
-                "the function runs without raising")
+    return Diff(
+        f"{case.note}: your function raised {got!r} where the rule gives an answer.",
+        "run your function on that input in a cell of its own and read the traceback.",
+        "the function runs without raising",
+    )
 
 
-def difference(exercise_id: str, fn: Callable, reference: Callable, case: Case, differ: Callable,
-               refused: Callable[[Case, Raised], Diff], raised: Callable[[Case, Raised], Diff] = _raised_instead
-               ) -> Diff | None:
+def difference(
+    exercise_id: str,
+    fn: Callable,
+    reference: Callable,
+    case: Case,
+    differ: Callable,
+    refused: Callable[[Case, Raised], Diff],
+    raised: Callable[[Case, Raised], Diff] = _raised_instead,
+) -> Diff | None:
     """The rule `fn` breaks on `case` (None if it agrees with the reference there)."""
     ref_case = case.copy()
     want = _outcome(reference, ref_case, exercise_id)
@@ -151,9 +171,11 @@ def difference(exercise_id: str, fn: Callable, reference: Callable, case: Case, 
     before = [snapshot(a) for i, a in enumerate(mine.args) if i not in mine.mutable]
     got = _outcome(fn, mine, exercise_id)
     if [snapshot(a) for i, a in enumerate(mine.args) if i not in mine.mutable] != before:
-        return Diff(f"{case.note or 'your function'}: your function changed the arguments it was given.",
-                    "work on a copy (list(x), sorted(x), a new Content): the caller reuses what it passed.",
-                    "the input is never changed")
+        return Diff(
+            f"{case.note or 'your function'}: your function changed the arguments it was given.",
+            "work on a copy (list(x), sorted(x), a new Content): the caller reuses what it passed.",
+            "the input is never changed",
+        )
     if isinstance(want, Raised):
         if isinstance(got, Raised) and isinstance(got.error, ValueError):
             return None
@@ -164,9 +186,17 @@ def difference(exercise_id: str, fn: Callable, reference: Callable, case: Case, 
     return differ(mine, got, want)
 
 
-def compare(exercise_id: str, fn: Callable, reference: Callable, cases, differ: Callable,
-            smaller: Callable[[Case], list] = lambda case: [], refused: Callable | None = None,
-            name: str = "agrees with the rule on generated inputs", raised: Callable = _raised_instead) -> None:
+def compare(
+    exercise_id: str,
+    fn: Callable,
+    reference: Callable,
+    cases,
+    differ: Callable,
+    smaller: Callable[[Case], list] = lambda case: [],
+    refused: Callable | None = None,
+    name: str = "agrees with the rule on generated inputs",
+    raised: Callable = _raised_instead,
+) -> None:
     """Fail with the smallest case on which `fn` and `reference` differ (as `differ` words it).
 
     `differ(case, got, want)` returns a Diff or None; `case.reference_args` holds the reference's
@@ -174,14 +204,20 @@ def compare(exercise_id: str, fn: Callable, reference: Callable, cases, differ: 
     failure when the reference raises ValueError and the answer does not; `raised(case, raised)`
     when the answer raises where the reference gives an answer.
     """
-    refused = refused or (lambda case, raised: Diff(
-        f"{case.note} must raise ValueError ({str(raised.error).rstrip('.')}).", "check the arguments first, before anything else.",
-        "bad arguments raise ValueError"))
+    refused = refused or (
+        lambda case, raised: Diff(
+            f"{case.note} must raise ValueError ({str(raised.error).rstrip('.')}).",
+            "check the arguments first, before anything else.",
+            "bad arguments raise ValueError",
+        )
+    )
     for case in cases:
         COMPARED[exercise_id] = COMPARED.get(exercise_id, 0) + 1
         found = difference(exercise_id, fn, reference, case, differ, refused, raised)
         if found:
-            case, found = _shrink(exercise_id, fn, reference, case, found, differ, smaller, refused, raised)
+            case, found = _shrink(
+                exercise_id, fn, reference, case, found, differ, smaller, refused, raised
+            )
             rule(False, exercise_id, found.broken, found.hint, name=found.name)
     tried(name, True)
 
@@ -192,7 +228,9 @@ def _shrink(exercise_id, fn, reference, case, found, differ, smaller, refused, r
         progress = False
         for candidate in smaller(case):
             calls += 1
-            smaller_found = difference(exercise_id, fn, reference, candidate, differ, refused, raised)
+            smaller_found = difference(
+                exercise_id, fn, reference, candidate, differ, refused, raised
+            )
             if smaller_found:
                 case, found, progress = candidate, smaller_found, True
                 break
@@ -201,17 +239,25 @@ def _shrink(exercise_id, fn, reference, case, found, differ, smaller, refused, r
     return case, found
 
 
-
 def _shown(value, width: int = 90) -> str:
     text = re.sub(r" at 0x[0-9a-f]+", "", " ".join(repr(value).split()))
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def agreeing(rule_words: str, hint: str, name: str, same: Callable = lambda got, want: got == want) -> Callable:
-    """A `differ` for answers that must equal the reference's (by `same`): names the case and both values."""
+def agreeing(
+    rule_words: str, hint: str, name: str, same: Callable = lambda got, want: got == want
+) -> Callable:
+    """A `differ` for answers that must equal the reference's (by `same`): names the case and
+    both values."""
+
     def differ(case, got, want):
         if same(got, want):
             return None
-        return Diff(f"for {case.note} you returned {_shown(got)}; the rule gives {_shown(want)} ({rule_words}).",
-                    hint, name)
+        return Diff(
+            f"for {case.note} you returned {_shown(got)}; the rule gives {_shown(want)}"
+            f" ({rule_words}).",
+            hint,
+            name,
+        )
+
     return differ

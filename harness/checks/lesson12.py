@@ -15,6 +15,8 @@ from harness.checks import call, exercise, rule, tried
 from harness.checks.compare import Case, Diff, agreeing, compare, generator
 from harness.retrieval import (
     fill_budget as reference_fill,
+)
+from harness.retrieval import (
     reciprocal_rank_fusion as reference_fusion,
 )
 from harness.tokens import approx_tokens
@@ -61,14 +63,14 @@ def check_fusion(fn) -> str:
     rule(
         isinstance(both, list) and len(both) == len(set(both)),
         rid,
-        f"every id of any list comes back, once: "
+        "every id of any list comes back, once: "
         f"c is in both of [['a', 'b', 'c'], ['c']] and comes back once; you returned {both!r}.",
         "score each id in a dict keyed by the id, and return its keys.",
     )
     rule(
         both == ["c", "a", "b"],
         rid,
-        f"an id in two lists adds both terms: [['a', 'b', 'c'], ['c']] gives ['c', 'a', 'b'] (c: "
+        "an id in two lists adds both terms: [['a', 'b', 'c'], ['c']] gives ['c', 'a', 'b'] (c: "
         "1/63 + 1/61, "
         f"a: 1/61); you returned {both!r}.",
         "sum the terms of every list that holds the id, then sort by the sum.",
@@ -77,14 +79,14 @@ def check_fusion(fn) -> str:
     rule(
         sorted(union) == ["a", "b"],
         rid,
-        f"every id of any list comes back, once: [['b'], ['a']] holds a and "
+        "every id of any list comes back, once: [['b'], ['a']] holds a and "
         f"b; you returned {union!r}.",
         "collect the ids of all the lists, each once.",
     )
     rule(
         union == ["a", "b"],
         rid,
-        f"equal totals go by id ascending: [['b'], ['a']] gives ['a', 'b'] (both "
+        "equal totals go by id ascending: [['b'], ['a']] gives ['a', 'b'] (both "
         f"1/61); you returned {union!r}.",
         "sort on two keys: the total (highest first), then the id.",
         name="ties go by id ascending",
@@ -93,7 +95,7 @@ def check_fusion(fn) -> str:
     rule(
         swapped == ["a", "b"],
         rid,
-        f"ties go by id ascending, not by where an id first appears: [['b', 'a'], ['a', 'b']] "
+        "ties go by id ascending, not by where an id first appears: [['b', 'a'], ['a', 'b']] "
         "gives "
         f"['a', 'b'] (both 1/61 + 1/62); you returned {swapped!r}.",
         "sort on two keys: the total (highest first), then the id (A before Z).",
@@ -116,7 +118,7 @@ def check_fusion(fn) -> str:
     rule(
         from_one == ["b", "a", "c"],
         rid,
-        f"ranks count from 1: with k=1, [['a', 'b'], ['c', 'b']] gives ['b', 'a', 'c'] (b: 1/3 + "
+        "ranks count from 1: with k=1, [['a', 'b'], ['c', 'b']] gives ['b', 'a', 'c'] (b: 1/3 + "
         "1/3, "
         f"a and c: 1/2); you returned {from_one!r}.",
         "the first of a list has rank 1, not 0: look at where your count of ranks starts.",
@@ -271,34 +273,44 @@ def check_fill(fn) -> str:
             ([("a", "x", 1.0), ("b", "y", 1.0)], 15, lambda text: 10),
             {},
             ["a"],
-            "count each text with the count you are given: with count=lambda text: 10 and budget "
-            "15 only 'a' fits",
+            (
+                "count each text with the count you are given: with count=lambda text: 10 and"
+                " budget 15 only 'a' fits"
+            ),
             "call count(text), the argument, not a counter of your own.",
         ),
         (
             ([("low", "one", 0.2), ("high", "two", 0.9)], 10, words),
             {},
             ["low", "high"],
-            "keep the order given (the caller ranked them): scores 0.2 then 0.9 give ['low', "
-            "'high']",
+            (
+                "keep the order given (the caller ranked them): scores 0.2 then 0.9 give ['low', "
+                "'high']"
+            ),
             "do not sort the passages: walk them as they come.",
         ),
         (
             (three[:2], 7, words),
             {},
             ["a", "b"],
-            "a passage that brings the total to exactly the budget fits: sizes 3 and 4 with "
-            "budget 7 keep ['a', 'b']",
+            (
+                "a passage that brings the total to exactly the budget fits: sizes 3 and 4 with "
+                "budget 7 keep ['a', 'b']"
+            ),
             "compare total + size with the budget using <=.",
         ),
         (
             (three, 5, words),
             {},
             ["a", "c"],
-            "a passage that does not fit is skipped and the walk goes on: sizes 3, 4, 2 with "
-            "budget 5 keep ['a', 'c']",
-            "do not stop at the first passage that does not fit: a smaller one further on may "
-            "still fit.",
+            (
+                "a passage that does not fit is skipped and the walk goes on: sizes 3, 4, 2 with "
+                "budget 5 keep ['a', 'c']"
+            ),
+            (
+                "do not stop at the first passage that does not fit: a smaller one further on may "
+                "still fit."
+            ),
         ),
         (
             (
@@ -315,11 +327,15 @@ def check_fill(fn) -> str:
             ),
             {},
             ["b", "c", "e"],
-            "skip a passage scoring below min_score and go on; one scoring exactly min_score "
-            "stays: scores 0.05, 0.1, "
-            "0.6, 0.02, 0.3 with min_score=0.1 keep ['b', 'c', 'e']",
-            "skip only when score < min_score, and keep walking: the order given need not follow "
-            "the score.",
+            (
+                "skip a passage scoring below min_score and go on; one scoring exactly min_score "
+                "stays: scores 0.05, 0.1, "
+                "0.6, 0.02, 0.3 with min_score=0.1 keep ['b', 'c', 'e']"
+            ),
+            (
+                "skip only when score < min_score, and keep walking: the order given need not"
+                " follow the score."
+            ),
         ),
         (
             (
@@ -328,10 +344,11 @@ def check_fill(fn) -> str:
             ),
             {},
             ["a"],
-            "by default count is approx_tokens: 'Zorblax-7 listens on port 4187.' counts "
-            f"{approx_tokens('Zorblax-7 listens on port 4187.')} tokens, not 31 characters, so it "
-            "fits a budget of "
-            f"{approx_tokens('Zorblax-7 listens on port 4187.')}",
+            (
+                "by default count is approx_tokens: 'Zorblax-7 listens on port 4187.' counts"
+                f" {approx_tokens('Zorblax-7 listens on port 4187.')} tokens, not 31 characters, so"
+                f" it fits a budget of {approx_tokens('Zorblax-7 listens on port 4187.')}"
+            ),
             "use the count argument, whose default is approx_tokens; len() counts characters.",
         ),
         (

@@ -58,7 +58,7 @@ def check_index(build):
     rule(
         got == whole,
         "13.1",
-        f"with room for everything, the index of three files (oldest first in the list) should be "
+        "with room for everything, the index of three files (oldest first in the list) should be "
         "the header, "
         f"then one entry_line per file, newest first, joined by newlines; got {got!r}.",
         "The list is oldest first and the index newest first; start with INDEX_HEADER and use "
@@ -77,7 +77,7 @@ def check_index(build):
     rule(
         short == want,
         "13.1",
-        f"one token short of the whole index, the newest files that fit should be listed and an "
+        "one token short of the whole index, the newest files that fit should be listed and an "
         "omitted_line should "
         f"count the others; got {short!r}.",
         "When the whole index does not fit, it ends with omitted_line(n), n the number of files "
@@ -98,7 +98,7 @@ def check_index(build):
     rule(
         stopped == _lines(omitted=3),
         "13.1",
-        f"when the newest entry does not fit, the index lists none (never an older one in its "
+        "when the newest entry does not fit, the index lists none (never an older one in its "
         f"place); got {stopped!r}.",
         "The unlisted files are always the oldest ones: stop at the first entry that does not fit.",
     )
@@ -106,7 +106,7 @@ def check_index(build):
     rule(
         by_len == reference_index([OLD, MID], len(_lines(MID, OLD)) - 1, len),
         "13.1",
-        f"with count=len and a budget one character under the whole index, the index (newlines "
+        "with count=len and a budget one character under the whole index, the index (newlines "
         "included) is over "
         f"it and must leave a file out; got {by_len!r}.",
         "Count the text you return with the count you are given, not its lines one by one.",
@@ -225,7 +225,7 @@ def check_consolidate(consolidate):
     rule(
         newer == [("platform", "Unity", 1)],
         "13.2",
-        f"a platform stated in session 0 and again in session 1 should keep session 1's; got "
+        "a platform stated in session 0 and again in session 1 should keep session 1's; got "
         f"{newer!r}.",
         "For each key keep the statement of the highest session.",
     )
@@ -254,7 +254,7 @@ def check_consolidate(consolidate):
     rule(
         spelled == [(" weak spot", "pricing", 1)],
         "13.2",
-        f"'Weak  Spot' and ' weak spot' are the same key (case and spacing ignored), and the "
+        "'Weak  Spot' and ' weak spot' are the same key (case and spacing ignored), and the "
         "winner keeps its own "
         f"spelling; got {spelled!r}.",
         "Compare keys by a normalised form (lower case, whitespace runs collapsed), but return the "
@@ -264,7 +264,7 @@ def check_consolidate(consolidate):
     rule(
         forgot == [],
         "13.2",
-        f"'forget my studio' (an empty value in session 1) should remove the studio; got "
+        "'forget my studio' (an empty value in session 1) should remove the studio; got "
         f"{forgot!r}.",
         "A winning fact with an empty value means the student asked to forget it: leave that key "
         "out.",
@@ -280,7 +280,7 @@ def check_consolidate(consolidate):
     rule(
         restated == [("studio", "Ember Bay", 2)],
         "13.2",
-        f"a studio forgotten in session 1 and stated again in session 2 should be kept; got "
+        "a studio forgotten in session 1 and stated again in session 2 should be kept; got "
         f"{restated!r}.",
         "Decide the winner first, then drop it only if the winner itself is empty.",
     )

@@ -41,6 +41,7 @@ It knows no task: each scenario of `harness/scenarios/` registers what its glass
 imported (`harness.connect()` imports them). It imports only itself, `harness.tokens`,
 `harness.models` and `harness.formats` (tests/test_engine_layering.py).
 """
+
 from harness.models import MODELS
 
 # The models the glass box answers for, and the smallest prompt (in tokens) each will cache,

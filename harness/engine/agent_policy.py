@@ -1,4 +1,5 @@
-"""The glass box as a coding agent: it works through a coding task by rules that read the request only.
+"""The glass box as a coding agent: it works through a coding task by rules that read the request
+only.
 
 Generic: it knows the four workspace tools and pytest, nothing of any task. What a task's rules
 mean in code comes from the skills its scenario registers (`harness.engine.scenario.Skill`), and a
@@ -23,32 +24,46 @@ So when truncation hides the verdict it re-runs the tests, and when a summary sa
 none" while the edit is out of view, it edits again and meets "old text not found". A harness-held
 state block listing the edited files is authoritative and prevents that.
 """
+
 import re
 from dataclasses import dataclass, field
 
 from harness.engine.prompt import response_output
 from harness.engine.scenario import Scenario, Skill, all_skills
-from harness.formats import (ITEM_SEPARATOR, STALE_EDIT, CallMatcher, is_error_output, is_masked, parse_file_item,
-                             parse_heading, parse_state, verdict_line)
+from harness.formats import (
+    ITEM_SEPARATOR,
+    STALE_EDIT,
+    CallMatcher,
+    is_error_output,
+    is_masked,
+    parse_file_item,
+    parse_heading,
+    parse_state,
+    verdict_line,
+)
 
 MAX_BLIND_RUNS = 4  # test runs in a row without a readable verdict before it gives up (3 re-runs)
 TEST_COMMAND = "pytest"
-TOOLS = frozenset({"list_files", "read_file", "edit_file", "run_command"})  # harness.tools' workspace
+TOOLS = frozenset(
+    {"list_files", "read_file", "edit_file", "run_command"}
+)  # harness.tools' workspace
 
 _PATH = re.compile(r"[\w.-]+(?:/[\w.-]+)*\.(?:py|md|ini|txt)")
 
 
 @dataclass
 class View:
-    """What the request shows, in order of appearance (`pos` counts tool results; -1 is the head)."""
+    """What the request shows, in order of appearance (`pos` counts tool results; -1 is the
+    head)."""
+
     listed: bool = False
-    paths: set = field(default_factory=set)          # every file path named anywhere in view
-    code: dict = field(default_factory=dict)          # path -> latest text seen (output or summary line)
-    edited: dict = field(default_factory=dict)        # path -> position of its last successful edit
-    stale: dict = field(default_factory=dict)         # path -> position of an "old text not found"
-    read_at: dict = field(default_factory=dict)       # path -> position of its last read
-    verdicts: list = field(default_factory=list)      # (position, verdict or None) for each test run
-    rules: str = ""                                   # every text that may state the README's rules
+    paths: set = field(default_factory=set)  # every file path named anywhere in view
+    code: dict = field(default_factory=dict)  # path -> latest text seen (output or summary line)
+    edited: dict = field(default_factory=dict)  # path -> position of its last successful edit
+    stale: dict = field(default_factory=dict)  # path -> position of an "old text not found"
+    read_at: dict = field(default_factory=dict)  # path -> position of its last read
+    verdicts: list = field(default_factory=list)  # (position, verdict or None) for each test run
+    rules: str = ""  # every text that may state the README's rules
 
 
 def _outputs(request: dict):
@@ -97,7 +112,9 @@ def see(request: dict) -> View:
         path, failed, masked = args.get("path", ""), is_error_output(output), is_masked(output)
         if name == "list_files" and not failed and not masked:
             view.listed = True
-            view.paths.update(line.strip() for line in output.splitlines() if _PATH.fullmatch(line.strip()))
+            view.paths.update(
+                line.strip() for line in output.splitlines() if _PATH.fullmatch(line.strip())
+            )
         elif name == "read_file" and masked:  # read before, but its text is no longer in view
             view.paths.add(path)
         elif name == "read_file" and not failed:
@@ -132,19 +149,27 @@ def _say(text: str) -> list[dict]:
 
 
 def _tests(view: View, last_edit: int) -> list[dict]:
-    """Run the tests, unless MAX_BLIND_RUNS runs since `last_edit` all hid their verdict: then give up."""
+    """Run the tests, unless MAX_BLIND_RUNS runs since `last_edit` all hid their verdict: then
+    give up."""
     blind = [pos for pos, verdict in view.verdicts if pos > last_edit and not verdict]
     if len(blind) >= MAX_BLIND_RUNS:
-        return _say(f"I ran the tests {len(blind)} times and could not read a verdict: the output I am shown "
-                    "stops before pytest's summary line. I am stopping here; show me the end of the output "
-                    "(or its verdict line) and I can go on.")
+        return _say(
+            f"I ran the tests {len(blind)} times and could not read a verdict: the output I am"
+            " shown stops before pytest's summary line. I am stopping here; show me the end of the"
+            " output (or its verdict line) and I can go on."
+        )
     return _call("run_command", command=TEST_COMMAND)
 
 
 def decide(view: View, skills: list[Skill]) -> list[dict]:
     """The next action, by the first rule that applies (see the module docstring)."""
-    modules = sorted(p for p in view.paths | set(view.edited) if p.endswith(".py") and not p.startswith("tests/")
-                     and p.rsplit("/", 1)[-1] not in ("__init__.py", "conftest.py"))
+    modules = sorted(
+        p
+        for p in view.paths | set(view.edited)
+        if p.endswith(".py")
+        and not p.startswith("tests/")
+        and p.rsplit("/", 1)[-1] not in ("__init__.py", "conftest.py")
+    )
     tests = sorted(p for p in view.paths if p.startswith("tests/test_"))
     readme = next((p for p in sorted(view.paths) if p.lower() == "readme.md"), "README.md")
     if not view.listed and not modules:
@@ -155,25 +180,36 @@ def decide(view: View, skills: list[Skill]) -> list[dict]:
     last_edit = max(view.edited.values(), default=-2)
     # A verdict counts if it came after the last edit; one from the head (-1) only if no edit is
     # known, since the head cannot say whether its verdict came before or after its edits.
-    verdicts = [v for pos, v in view.verdicts if v and (pos > last_edit or (pos == -1 and last_edit == -2))]
+    verdicts = [
+        v for pos, v in view.verdicts if v and (pos > last_edit or (pos == -1 and last_edit == -2))
+    ]
     if last_edit > -2 and not verdicts:
         return _tests(view, last_edit)
     if verdicts and "failed" not in verdicts[-1]:
         changed = ", ".join(sorted(view.edited)) or "nothing"
-        return _say(f"Done: the tests pass ({verdicts[-1].strip(' =')}). Files I changed: {changed}.")
+        return _say(
+            f"Done: the tests pass ({verdicts[-1].strip(' =')}). Files I changed: {changed}."
+        )
     for path in [readme, *modules] + (tests if not view.verdicts else []):
         if path not in view.code and path not in view.edited:
             return _call("read_file", path=path)
     if not verdicts:
         return _tests(view, last_edit)
     for path in modules:
-        fix = _fix(path, view.code.get(path, ""), view.rules, skills) if path not in view.edited else None
+        fix = (
+            _fix(path, view.code.get(path, ""), view.rules, skills)
+            if path not in view.edited
+            else None
+        )
         if fix:
             return _call("edit_file", **fix)
     suspicious = any(skill.breaks(view.code.get(p, "")) for skill in skills for p in modules)
     if suspicious and readme not in view.read_at:
         return _call("read_file", path=readme)  # the rule may be in the README, out of view
-    return _say(f"The tests still fail ({verdicts[-1].strip(' =')}) and nothing I can see tells me what else to change.")
+    return _say(
+        f"The tests still fail ({verdicts[-1].strip(' =')}) and nothing I can see tells me what"
+        " else to change."
+    )
 
 
 class CodingAgent(Scenario):
@@ -182,6 +218,7 @@ class CodingAgent(Scenario):
     Its skills are those of every registered scenario (its weights), so two tasks that share the
     workspace tool set are both fixed whichever of them the request selects.
     """
+
     tools = TOOLS
 
     def act(self, request: dict) -> list[dict]:

@@ -17,6 +17,7 @@ The choice reads the request and nothing else:
 systemInstruction, tools and contents already put in front, so every behaviour sees the whole
 window and only the window. Each returns the model's response parts as wire dicts.
 """
+
 from harness.engine import reader, summariser
 from harness.engine.scenario import policy_for
 

@@ -19,6 +19,7 @@ longer count and are swept out, so memory stays bounded in a long-running kernel
 Explicit: `STORE` keeps what `client.caches.create` makes; a request naming it in
 `cached_content` has the cached blocks put in front of its own, all billed as cached.
 """
+
 import datetime
 import re
 import threading
@@ -28,15 +29,20 @@ from harness.engine import MIN_CACHE_TOKENS
 from harness.engine.bounded import Bounded
 from harness.engine.limits import check_input
 from harness.engine.prompt import Block, blocks, canonical, count_tokens
-from harness.engine.wire import WireError, check_built_in_tools, check_contents, invalid, resolve_model
+from harness.engine.wire import (
+    WireError,
+    check_built_in_tools,
+    check_contents,
+    invalid,
+    resolve_model,
+)
 
 DEFAULT_TTL_SECONDS = 3600.0  # the API's default when create() gives neither ttl nor expireTime
-# [OFF] ai.google.dev/gemini-api/docs/caching (as copied in public pages, read 2026-12-03):
-# "There are no minimum or maximum bounds on the TTL", so any ttl proto's Duration reads is taken. Gemini bills
-# storage by the hour instead of capping it, and publishes no limit on the number of caches
-# (searched
-# docs and issues, 2026-12-03): these bounds are ours, so that a kernel's memory stays small; the
-# oldest cache goes first and its name then gets Gemini's answer to an unknown cache.
+# [OFF] ai.google.dev/gemini-api/docs/caching (as copied in public pages, read 2026-12-03): "There
+# are no minimum or maximum bounds on the TTL", so any ttl proto's Duration reads is taken. Gemini
+# bills storage by the hour instead of capping it, and publishes no limit on the number of caches
+# (searched docs and issues, 2026-12-03): these bounds are ours, so that a kernel's memory stays
+# small; the oldest cache goes first and its name then gets Gemini's answer to an unknown cache.
 MAX_CACHES = 100
 MAX_CACHE_BYTES = 64 * 1024 * 1024
 CACHED_FIELDS = ("systemInstruction", "tools", "toolConfig", "contents")
@@ -61,7 +67,9 @@ class PrefixCache:
             state = self._models.setdefault(model, {"serial": 0, "seen": {}})
             state["serial"] += 1
             serial, seen = state["serial"], state["seen"]
-            oldest = serial - self.max_requests  # a prefix last sent at or before this serial is forgotten
+            oldest = (
+                serial - self.max_requests
+            )  # a prefix last sent at or before this serial is forgotten
             chain, cached, matching, h = [], 0, True, 0
             for block in request_blocks:
                 h = hash((h, block.kind, block.first, block.text))
@@ -86,24 +94,31 @@ def rfc3339(seconds: float) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
-# google.protobuf.Duration in proto JSON: seconds with up to 9 decimals and an "s", at most 10,000 years
-# ([OFF] protobuf's duration.proto). Anything else ("nans", "infs", "1e12s") is the parser's 400.
+# google.protobuf.Duration in proto JSON: seconds with up to 9 decimals and an "s", at most 10,000
+# years ([OFF] protobuf's duration.proto). Anything else ("nans", "infs", "1e12s") is the parser's
+# 400.
 _DURATION = re.compile(r"-?\d{1,12}(\.\d{1,9})?s")
 MAX_DURATION_SECONDS = 315_576_000_000
-# NOTE: Gemini's words for a ttl that is not positive were not found (2026-12-01): glass-box wording in the
-# `* Request.field: problem` style of its other field checks.
-NOT_POSITIVE = ("* CreateCachedContentRequest.cached_content.{field}: the cache would expire {when}; give a "
-                "positive ttl such as \"300s\", or an expireTime in the future.")
+# NOTE: Gemini's words for a ttl that is not positive were not found (2026-12-01): glass-box wording
+# in the `* Request.field: problem` style of its other field checks.
+NOT_POSITIVE = (
+    "* CreateCachedContentRequest.cached_content.{field}: the cache would expire {when}; give a "
+    'positive ttl such as "300s", or an expireTime in the future.'
+)
 
 
 def _expiry(body: dict, now: float) -> float:
-    """When a cache expires, from `ttl` ("300s") or `expireTime` (RFC 3339); Gemini's 400 for a value proto
-    JSON cannot read, or one that is not in the future. Checked before anything is stored."""
+    """When a cache expires, from `ttl` ("300s") or `expireTime` (RFC 3339); Gemini's 400 for a
+    value proto JSON cannot read, or one that is not in the future. Checked before anything is
+    stored."""
     if body.get("ttl") is not None:
         ttl = str(body["ttl"])
         if not _DURATION.fullmatch(ttl) or abs(float(ttl[:-1])) > MAX_DURATION_SECONDS:
-            raise invalid(f"Invalid value at 'cached_content.ttl' (type.googleapis.com/google.protobuf.Duration), "
-                          f'"{ttl[:80]}"')
+            raise invalid(
+                f"Invalid value at 'cached_content.ttl'"
+                f" (type.googleapis.com/google.protobuf.Duration), "
+                f'"{ttl[:80]}"'
+            )
         if float(ttl[:-1]) <= 0:
             raise invalid(NOT_POSITIVE.format(field="ttl", when=f"{ttl} from now"))
         return now + float(ttl[:-1])
@@ -115,10 +130,15 @@ def _expiry(body: dict, now: float) -> float:
                 raise ValueError("no time zone")
             expires = moment.timestamp()
         except (ValueError, OverflowError, OSError):
-            raise invalid(f"Invalid value at 'cached_content.expire_time' (type.googleapis.com/google.protobuf."
-                          f'Timestamp), "{stamp[:80]}"') from None
+            raise invalid(
+                f"Invalid value at 'cached_content.expire_time'"
+                f" (type.googleapis.com/google.protobuf."
+                f'Timestamp), "{stamp[:80]}"'
+            ) from None
         if expires <= now:
-            raise invalid(NOT_POSITIVE.format(field="expire_time", when=f"at {stamp}, which has passed"))
+            raise invalid(
+                NOT_POSITIVE.format(field="expire_time", when=f"at {stamp}, which has passed")
+            )
         return expires
     return now + DEFAULT_TTL_SECONDS
 
@@ -137,20 +157,31 @@ class CachedContentStore:
         request = {field: body[field] for field in CACHED_FIELDS if body.get(field)}
         if request.get("contents"):
             check_contents(request["contents"])
-        check_built_in_tools(request.get("tools") or [])  # refused now, not at the first call that uses it
+        check_built_in_tools(
+            request.get("tools") or []
+        )  # refused now, not at the first call that uses it
         tokens = count_tokens(request)
         if tokens < MIN_CACHE_TOKENS[model]:
-            raise invalid(f"Cached content is too small. total_token_count={tokens}, "
-                          f"min_total_token_count={MIN_CACHE_TOKENS[model]}")
+            raise invalid(
+                f"Cached content is too small. total_token_count={tokens}, "
+                f"min_total_token_count={MIN_CACHE_TOKENS[model]}"
+            )
         check_input(tokens, model)  # a cache is part of each prompt that uses it: the same limit
         now = self.clock()
         expires = _expiry(body, now)  # a bad ttl is refused here, before the table is touched
         with self._lock:
             self._serial += 1
             name = f"cachedContents/glassbox{self._serial:06d}"
-            entry = {"name": name, "model": f"models/{model}", "displayName": body.get("displayName", ""),
-                     "createTime": now, "updateTime": now, "expireTime": expires,
-                     "request": request, "tokens": tokens}
+            entry = {
+                "name": name,
+                "model": f"models/{model}",
+                "displayName": body.get("displayName", ""),
+                "createTime": now,
+                "updateTime": now,
+                "expireTime": expires,
+                "request": request,
+                "tokens": tokens,
+            }
             self._entries.put(name, entry, len(canonical(request)))
             return self.resource(entry)
 
@@ -163,7 +194,9 @@ class CachedContentStore:
                 self._entries.pop(name)  # an expired cache is gone for good, as for real
                 entry = None
         if entry is None:
-            raise WireError(403, "PERMISSION_DENIED", "CachedContent not found (or permission denied)")
+            raise WireError(
+                403, "PERMISSION_DENIED", "CachedContent not found (or permission denied)"
+            )
         return entry
 
     def update(self, name: str, body: dict) -> dict:
@@ -190,18 +223,24 @@ class CachedContentStore:
             except WireError:  # expired (or deleted) since we looked: not listed
                 continue
         start = int(page_token) if str(page_token).isdigit() else 0
-        page = {"cachedContents": live[start:start + page_size]}
+        page = {"cachedContents": live[start : start + page_size]}
         if start + page_size < len(live):
             page["nextPageToken"] = str(start + page_size)
         return page
 
     @staticmethod
     def resource(entry: dict) -> dict:
-        """The CachedContent as the API returns it (the cached contents themselves are not echoed)."""
-        return {"name": entry["name"], "model": entry["model"], "displayName": entry["displayName"],
-                "createTime": rfc3339(entry["createTime"]), "updateTime": rfc3339(entry["updateTime"]),
-                "expireTime": rfc3339(entry["expireTime"]),
-                "usageMetadata": {"totalTokenCount": entry["tokens"]}}
+        """The CachedContent as the API returns it (the cached contents themselves are not
+        echoed)."""
+        return {
+            "name": entry["name"],
+            "model": entry["model"],
+            "displayName": entry["displayName"],
+            "createTime": rfc3339(entry["createTime"]),
+            "updateTime": rfc3339(entry["updateTime"]),
+            "expireTime": rfc3339(entry["expireTime"]),
+            "usageMetadata": {"totalTokenCount": entry["tokens"]},
+        }
 
     def reset(self) -> None:
         with self._lock:
@@ -213,7 +252,8 @@ STORE = CachedContentStore()
 
 
 def reset_implicit_cache() -> None:
-    """Forget earlier requests (explicit caches stay): the next run starts cold, like a new session."""
+    """Forget earlier requests (explicit caches stay): the next run starts cold, like a new
+    session."""
     IMPLICIT.reset()
 
 

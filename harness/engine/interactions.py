@@ -24,9 +24,10 @@ Retention: Gemini keeps a stored interaction 55 days on the paid tier and 1 day 
 repositories Jul-Nov 2026; read 2026-12-02). The glass box keeps one RETENTION_SECONDS (the paid
 tier's 55 days, on `clock`, which tests move) and, since Gemini publishes no count or size limit for
 stored interactions (searched docs and issues, 2026-12-03), at most MAX_STORED of them and
-MAX_STORED_BYTES of their contents in its memory (bounded.py), the oldest going first: an id
-dropped is answered as Gemini answers an unknown one. `store=false` keeps none, and so rules out a
-later `previous_interaction_id` and `background=true` (the same page: store=false "is incompatible with background execution").
+MAX_STORED_BYTES of their contents in its memory (bounded.py), the oldest going first: an id dropped
+is answered as Gemini answers an unknown one. `store=false` keeps none, and so rules out a later
+`previous_interaction_id` and `background=true` (the same page: store=false "is incompatible with
+background execution").
 
 Agents (`agent=`, such as Deep Research, with its `agent_config`): Google runs them on its own
 servers, searching the web and running tools for minutes; the glass box is offline and has none, so
@@ -43,6 +44,7 @@ googleapis/python-genai#2985, 2026-09-19; 501 "not_implemented" in googleapis/js
 
 Streaming (`stream=True` on create, and on get to replay a stored one) is interaction_events.py.
 """
+
 import hashlib
 import re
 import threading
@@ -60,25 +62,31 @@ from harness.models import AGENTS
 MAX_STORED = 1_000
 MAX_STORED_BYTES = 64 * 1024 * 1024
 RETENTION_SECONDS = 55 * 24 * 3600  # [OFF] the paid tier's 55 days (the free tier's is 1 day)
-# NOTE: Gemini's status and code for an unknown id are 404 "not_found" (googleapis/python-genai#2985,
-# 2026-09-19, a GET of an id Gemini had just issued); its wording for an unknown or deleted id, or for
-# a turn that follows a store=false one, was found nowhere public (searched issues, code, docs and
-# pages for "interaction not found", "Interaction with id", previous_interaction_id, 2026-12-01 and
-# 2026-12-02): the words are the glass box's own.
-NOT_FOUND = ("Interaction {id} was not found: it does not exist, was deleted, was created with "
-             "store=false, or was dropped (the glass box keeps the newest "
-             f"{MAX_STORED:,} interactions, {MAX_STORED_BYTES // 2**20} MB in all). Send the "
-             "conversation again, or continue from a newer id.")
+# NOTE: Gemini's status and code for an unknown id are 404 "not_found"
+# (googleapis/python-genai#2985, 2026-09-19, a GET of an id Gemini had just issued); its wording for
+# an unknown or deleted id, or for a turn that follows a store=false one, was found nowhere public
+# (searched issues, code, docs and pages for "interaction not found", "Interaction with id",
+# previous_interaction_id, 2026-12-01 and 2026-12-02): the words are the glass box's own.
+NOT_FOUND = (
+    "Interaction {id} was not found: it does not exist, was deleted, was created with "
+    "store=false, or was dropped (the glass box keeps the newest "
+    f"{MAX_STORED:,} interactions, {MAX_STORED_BYTES // 2**20} MB in all). Send the "
+    "conversation again, or continue from a newer id."
+)
 NO_MODEL = "An interaction needs a `model` (for example 'gemini-3.8-flash') or an `agent`."
-AGENT = ("The glass box cannot run the agent {agent!r}: Google's hosted agents (Deep Research, Antigravity) "
-         "plan, search the web and run tools on Google's servers, and the glass box is an offline stand-in "
-         "with no agents. Run this cell with a Gemini key, or send `model` (for example 'gemini-3.8-flash') "
-         "instead of `agent` for a model interaction.")
-# The Interactions API's error codes by HTTP status, as users quote them (module docstring); a status
-# with no quoted code gets its Google status name in lower case, the glass box's own choice.
+AGENT = (
+    "The glass box cannot run the agent {agent!r}: Google's hosted agents (Deep Research,"
+    " Antigravity) plan, search the web and run tools on Google's servers, and the glass box is an"
+    " offline stand-in with no agents. Run this cell with a Gemini key, or send `model` (for"
+    " example 'gemini-3.8-flash') instead of `agent` for a model interaction."
+)
+# The Interactions API's error codes by HTTP status, as users quote them (module docstring); a
+# status with no quoted code gets its Google status name in lower case, the glass box's own choice.
 _ERROR_CODES = {400: "invalid_request", 404: "not_found", 501: "not_implemented"}
-BACKGROUND_UNSTORED = ("background=true needs a stored interaction: store=false is incompatible with background "
-                       "execution. Leave store out (it defaults to true) or run in the foreground.")
+BACKGROUND_UNSTORED = (
+    "background=true needs a stored interaction: store=false is incompatible with background "
+    "execution. Leave store out (it defaults to true) or run in the foreground."
+)
 _PATH = re.compile(r"^/(v1|v1beta)/interactions(/[^/]*(/cancel)?)?$")
 
 
@@ -100,29 +108,44 @@ def steps_of(parts: list, contents: list) -> tuple[list, list]:
             call = dict(part["functionCall"])
             call.setdefault("id", _call_id(call, index, contents))
             stored.append(dict(part, functionCall=call))
-            steps.append({"type": "function_call", "id": call["id"], "name": call.get("name", ""),
-                          "arguments": call.get("args") or {}})
+            steps.append(
+                {
+                    "type": "function_call",
+                    "id": call["id"],
+                    "name": call.get("name", ""),
+                    "arguments": call.get("args") or {},
+                }
+            )
             continue
         stored.append(part)
         if part.get("thought"):  # shown with thinking_summaries="auto": its text is the summary
-            steps.append({"type": "thought", "signature": part.get("thoughtSignature") or signature,
-                          "summary": [{"type": "text", "text": part["text"]}] if part.get("text") else []})
+            steps.append(
+                {
+                    "type": "thought",
+                    "signature": part.get("thoughtSignature") or signature,
+                    "summary": [{"type": "text", "text": part["text"]}] if part.get("text") else [],
+                }
+            )
             signature = None  # one thought step carries it
         elif "text" in part:
             if steps and steps[-1]["type"] == "model_output":
                 steps[-1]["content"].append({"type": "text", "text": part["text"]})
             else:
-                steps.append({"type": "model_output", "content": [{"type": "text", "text": part["text"]}]})
+                steps.append(
+                    {"type": "model_output", "content": [{"type": "text", "text": part["text"]}]}
+                )
     return steps, stored
 
 
 def usage_of(metadata: dict) -> dict:
     """usageMetadata as the Interactions API names it."""
-    return {"total_input_tokens": metadata.get("promptTokenCount", 0),
-            "total_cached_tokens": metadata.get("cachedContentTokenCount", 0),
-            "total_output_tokens": metadata.get("candidatesTokenCount", 0),
-            "total_thought_tokens": metadata.get("thoughtsTokenCount", 0),
-            "total_tokens": metadata.get("totalTokenCount", 0)}
+    return {
+        "total_input_tokens": metadata.get("promptTokenCount", 0),
+        "total_cached_tokens": metadata.get("cachedContentTokenCount", 0),
+        "total_output_tokens": metadata.get("candidatesTokenCount", 0),
+        "total_thought_tokens": metadata.get("thoughtsTokenCount", 0),
+        "total_tokens": metadata.get("totalTokenCount", 0),
+    }
 
 
 class Interactions:
@@ -133,7 +156,9 @@ class Interactions:
         self._stored = Bounded(MAX_STORED, MAX_STORED_BYTES)
         self._lock = threading.Lock()
         self._created = 0
-        self.clock = time.time  # seconds since the epoch; tests move it to expire a stored interaction
+        self.clock = (
+            time.time
+        )  # seconds since the epoch; tests move it to expire a stored interaction
 
     def _get(self, name: str) -> dict:
         with self._lock:
@@ -164,19 +189,48 @@ class Interactions:
         now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         with self._lock:
             self._created += 1
-            name = "v1_" + hashlib.sha256(canonical([request, self._created]).encode()).hexdigest()[:24]
-        interaction = {"id": name, "model": answer["modelVersion"], "created": now, "updated": now,
-                       "status": "requires_action" if any(s["type"] == "function_call" for s in steps)
-                       else "completed", "steps": steps, "usage": usage_of(answer["usageMetadata"]),
-                       "service_tier": answer["usageMetadata"].get("serviceTier", "standard")}  # the tier that served it
+            name = (
+                "v1_"
+                + hashlib.sha256(canonical([request, self._created]).encode()).hexdigest()[:24]
+            )
+        interaction = {
+            "id": name,
+            "model": answer["modelVersion"],
+            "created": now,
+            "updated": now,
+            "status": (
+                "requires_action"
+                if any(s["type"] == "function_call" for s in steps)
+                else "completed"
+            ),
+            "steps": steps,
+            "usage": usage_of(answer["usageMetadata"]),
+            "service_tier": answer["usageMetadata"].get("serviceTier", "standard"),
+        }  # the tier that served it
         if previous:
             interaction["previous_interaction_id"] = previous
         if body.get("store", True):
-            user_steps = [{"type": "user_input", "content": body["input"] if isinstance(body["input"], list)
-                           else [{"type": "text", "text": body["input"]} if isinstance(body["input"], str)
-                                 else body["input"]]}]
-            record = {"contents": request["contents"] + [{"role": "model", "parts": stored}],
-                      "resource": dict(interaction, steps=user_steps + steps), "stored_at": self.clock()}
+            user_steps = [
+                {
+                    "type": "user_input",
+                    "content": (
+                        body["input"]
+                        if isinstance(body["input"], list)
+                        else [
+                            (
+                                {"type": "text", "text": body["input"]}
+                                if isinstance(body["input"], str)
+                                else body["input"]
+                            )
+                        ]
+                    ),
+                }
+            ]
+            record = {
+                "contents": request["contents"] + [{"role": "model", "parts": stored}],
+                "resource": dict(interaction, steps=user_steps + steps),
+                "stored_at": self.clock(),
+            }
             size = len(canonical([record["contents"], record["resource"]]))
             with self._lock:
                 self._stored.put(name, record, size)
@@ -208,4 +262,6 @@ def is_route(path: str) -> bool:
 
 def error_body(err: WireError) -> dict:
     """An API error in the Interactions API's shape: a message and a lower-case code word."""
-    return {"error": {"message": err.message, "code": _ERROR_CODES.get(err.code, err.status.lower())}}
+    return {
+        "error": {"message": err.message, "code": _ERROR_CODES.get(err.code, err.status.lower())}
+    }

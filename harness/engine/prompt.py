@@ -17,6 +17,7 @@ The blocks, in order: the system instruction split into lines, each tool's funct
 NOTE: `approx_tokens` never counts across a newline, so splitting a text into lines leaves its
 count unchanged: prompt tokens of a text-only request = approx_tokens(system) + the parts' counts.
 """
+
 import base64
 import json
 import re
@@ -28,6 +29,7 @@ from harness.tokens import approx_tokens
 class Block(NamedTuple):
     """One line of a request. `first` marks the first line of a part: two requests share a
     cached prefix only if their parts start at the same places, as turn markers do for real."""
+
     kind: str  # "system", "tool", "user" or "model"
     text: str
     tokens: int
@@ -38,12 +40,14 @@ _TEXT_MIME = re.compile(r"text/|application/(json|xml|x-yaml|yaml)\b")  # inline
 
 
 def canonical(value) -> str:
-    """JSON with sorted keys: the same object always gives the same text (and the same cache key)."""
+    """JSON with sorted keys: the same object always gives the same text (and the same cache
+    key)."""
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 
 def part_text(part: dict) -> str | None:
-    """What a part counts as; None for parts that carry nothing to read (a bare thought signature)."""
+    """What a part counts as; None for parts that carry nothing to read (a bare thought
+    signature)."""
     if "text" in part:
         return part["text"] or ""
     if "functionCall" in part:
@@ -54,7 +58,9 @@ def part_text(part: dict) -> str | None:
         return f"{response.get('name', '')} {canonical(response.get('response') or {})}"
     if _TEXT_MIME.match(str((part.get("inlineData") or {}).get("mimeType", ""))):
         # a text file sent inline counts as its text, as Gemini's tokenizer reads it
-        return base64.b64decode(part["inlineData"].get("data") or "", altchars=b"-_").decode("utf-8", "replace")
+        return base64.b64decode(part["inlineData"].get("data") or "", altchars=b"-_").decode(
+            "utf-8", "replace"
+        )
     media = [key for key in part if key not in ("thoughtSignature", "thought")]
     # Images, files and code parts: the glass box cannot read them, so they cost one marker.
     return f"[{media[0]}]" if media else None
@@ -108,4 +114,6 @@ def system_text(request: dict) -> str:
 
 def content_text(content: dict) -> str:
     """A content's text parts joined by newlines (function calls and responses left out)."""
-    return "\n".join(part.get("text") or "" for part in content.get("parts") or [] if "text" in part)
+    return "\n".join(
+        part.get("text") or "" for part in content.get("parts") or [] if "text" in part
+    )

@@ -12,6 +12,7 @@ quotes the best one or two. With nothing relevant in view it says so, in one fix
 So a planted fact is recalled if and only if it is in the window: the lever every lesson pulls.
 A message with no question gets a short acknowledgement, so chat loops still grow the history.
 """
+
 import functools
 import re
 
@@ -22,14 +23,16 @@ MAX_QUOTE_WORDS = 24  # two quotes of this length keep a reply under 60 words
 ACK_WORDS = 8  # how much of a statement the acknowledgement repeats
 
 # Words that say nothing about which sentence answers: question words, fillers, pronouns.
-STOP_WORDS = frozenset("""
+STOP_WORDS = frozenset(
+    """
     the and for are was were what which who whom whose when where why how tell about know does did
     you your yours have has had that this these those with from into can could would should will
     shall may might there their them they any all some please remember recall said say mention
     mentioned given nothing not but its also just like then than our ours mine been being get got
     give let here again still yes don isn aren doesn didn won wasn weren one she her his him
     over under after before each every other more most less only very much many
-""".split())
+""".split()
+)
 
 _WORD = re.compile(r"[^\W_]+")
 # Sentence ends, and the "; " the summariser puts between the items of one heading line.
@@ -50,7 +53,11 @@ def _content_words(text: str) -> tuple[str, ...]:
     words = []
     for word in _WORD.findall(text.lower()):
         if word.isdigit() or (len(word) >= 3 and word not in STOP_WORDS):
-            words.append(word[:-1] if word.endswith("s") and not word.endswith("ss") and len(word) > 3 else word)
+            words.append(
+                word[:-1]
+                if word.endswith("s") and not word.endswith("ss") and len(word) > 3
+                else word
+            )
     return tuple(words)
 
 
@@ -59,7 +66,9 @@ def sentences(text: str) -> list[str]:
     return [sentence for line in text.splitlines() for sentence in _line_sentences(line)]
 
 
-@functools.lru_cache(maxsize=8_192)  # the lines of a conversation come back on every call, like its words
+@functools.lru_cache(
+    maxsize=8_192
+)  # the lines of a conversation come back on every call, like its words
 def _line_sentences(line: str) -> tuple[str, ...]:
     return tuple(s.strip() for s in _SENTENCE_END.split(_MARKUP.sub("", line).strip()) if s.strip())
 
@@ -72,7 +81,8 @@ MIN_STEM = 4
 
 @functools.lru_cache(maxsize=8_192)
 def _sentence_index(sentence: str) -> tuple[frozenset[str], frozenset[str]]:
-    """The sentence's words, and every start of 4+ letters of each (the words a longer one matches)."""
+    """The sentence's words, and every start of 4+ letters of each (the words a longer one
+    matches)."""
     words = frozenset(_content_words(sentence))
     return words, frozenset(w[:k] for w in words for k in range(MIN_STEM, len(w) + 1))
 
@@ -84,8 +94,11 @@ def score(question_words: list[str], sentence: str) -> int:
     3
     """
     words, starts = _sentence_index(sentence)
-    return sum(1 for q in set(question_words)
-               if q in words or q in starts or any(q[:k] in words for k in range(MIN_STEM, len(q))))
+    return sum(
+        1
+        for q in set(question_words)
+        if q in words or q in starts or any(q[:k] in words for k in range(MIN_STEM, len(q)))
+    )
 
 
 def _clip(sentence: str) -> str:
@@ -123,7 +136,9 @@ def _turns(contents: list, last: int | None) -> list[tuple[str, str]]:
     """(role, text) of each earlier turn, a tool's outputs as turns of their own.
 
     NOTE: the SDK's chat records a streamed reply as one model message per chunk, cut between words
-    ('The ' | 'launch code is ...'): such pieces are joined into one turn again, not read as two lines."""
+    ('The ' | 'launch code is ...'): such pieces are joined into one turn again, not read as two
+    lines.
+    """
     turns = []
     for index, content in enumerate(contents):
         if index == last:
@@ -133,15 +148,25 @@ def _turns(contents: list, last: int | None) -> list[tuple[str, str]]:
             turns[-1] = (role, turns[-1][1] + text)
         else:
             turns.append((role, text))
-        turns += [("tool", response_output(p)) for p in content.get("parts") or [] if "functionResponse" in p]
+        turns += [
+            ("tool", response_output(p))
+            for p in content.get("parts") or []
+            if "functionResponse" in p
+        ]
     return turns
 
 
 def answer(request: dict) -> str:
     """The reader's reply to a request: its last user message answered from the rest of it."""
     contents = request.get("contents") or []
-    last = max((i for i, c in enumerate(contents) if (c.get("role") or "user") == "user"
-                and content_text(c).strip()), default=None)
+    last = max(
+        (
+            i
+            for i, c in enumerate(contents)
+            if (c.get("role") or "user") == "user" and content_text(c).strip()
+        ),
+        default=None,
+    )
     context = [system_text(request)] + [text for _, text in _turns(contents, last)]
     message = content_text(contents[last]) if last is not None else ""
     questions = [s for s in sentences(message) if s.endswith("?")]

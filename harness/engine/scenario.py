@@ -21,6 +21,7 @@ class in minbpe. What the subclass holds is the scenario's prior knowledge, like
 Every registered skill is in the weights, but a skill fires only when the rule it needs and the
 code it rewrites are both in the request window: the glass box still acts on the request alone.
 """
+
 import re
 from dataclasses import dataclass
 from typing import Callable
@@ -37,10 +38,17 @@ class Skill:
     >>> strict.fix("if units > LIMIT:", rules="no rule in view") is None
     True
     """
+
     name: str
-    rule: re.Pattern  # searched in every text in view that may state the task's rules (README, summary)
-    code: re.Pattern  # searched in a module's text as last seen; the match is the exact text replaced
-    rewrite: Callable[[re.Match, str], str]  # (the match, the module's text) -> the replacement text
+    rule: (
+        re.Pattern
+    )  # searched in every text in view that may state the task's rules (README, summary)
+    code: (
+        re.Pattern
+    )  # searched in a module's text as last seen; the match is the exact text replaced
+    rewrite: Callable[
+        [re.Match, str], str
+    ]  # (the match, the module's text) -> the replacement text
 
     def breaks(self, code: str) -> bool:
         """True when `code` holds what this skill rewrites (whether or not its rule is in view)."""
@@ -55,17 +63,20 @@ class Skill:
 
 
 class Scenario:
-    """The base of every scenario's glass-box policy. Subclasses set the class attributes and `act`."""
+    """The base of every scenario's glass-box policy. Subclasses set the class attributes and
+    `act`."""
+
     name: str = ""
     tools: frozenset = frozenset()  # the declared function names that select this policy
-    skills: tuple = ()              # Skill rows (coding tasks)
+    skills: tuple = ()  # Skill rows (coding tasks)
 
     def selects(self, declared) -> bool:
         """True when the request declares every function of this scenario's tool set."""
         return bool(self.tools) and self.tools <= set(declared)
 
     def act(self, request: dict) -> list[dict]:
-        """The model's response parts (camelCase wire dicts) for a request this policy was selected for."""
+        """The model's response parts (camelCase wire dicts) for a request this policy was
+        selected for."""
         raise NotImplementedError(f"{type(self).__name__} must define act(request)")
 
 
@@ -75,8 +86,10 @@ _REGISTERED: dict[str, Scenario] = {}
 def register(scenario: Scenario) -> Scenario:
     """Add `scenario` to the glass box (one per name: registering a name again replaces it)."""
     if not isinstance(scenario, Scenario) or not scenario.name:
-        raise ValueError(f"register() takes a named Scenario instance, got {scenario!r}: "
-                         "subclass harness.engine.scenario.Scenario and set its `name`.")
+        raise ValueError(
+            f"register() takes a named Scenario instance, got {scenario!r}: "
+            "subclass harness.engine.scenario.Scenario and set its `name`."
+        )
     _REGISTERED[scenario.name] = scenario
     return scenario
 
@@ -92,9 +105,10 @@ def registered() -> list[Scenario]:
 
 
 def policy_for(declared) -> Scenario | None:
-    """The registered scenario with the largest tool set the request declares (the first registered
-    of those on a tie); None if none does. A larger set is the more specific scenario: one that adds a
-    tool to another's set is chosen when that tool is declared, whichever registered first."""
+    """The registered scenario with the largest tool set the request declares (the first
+    registered of those on a tie); None if none does. A larger set is the more specific scenario:
+    one that adds a tool to another's set is chosen when that tool is declared, whichever
+    registered first."""
     chosen = [s for s in _REGISTERED.values() if s.selects(declared)]
     return max(chosen, key=lambda s: len(s.tools)) if chosen else None
 

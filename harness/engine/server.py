@@ -26,9 +26,10 @@ maxOutputTokens, signed, and billed with its thought tokens.
 
 Every malformed request gets a 4xx JSON error in Google's shape, never an HTML page or a dropped
 connection. One server per process, in a daemon thread: HTTP/1.1 keep-alive and TCP_NODELAY make a
-call take a couple of milliseconds (44 ms with Nagle's algorithm on, measured here). `ensure_replaying`
-starts the same server answering from a recording instead (replay.py).
+call take a couple of milliseconds (44 ms with Nagle's algorithm on, measured here).
+`ensure_replaying` starts the same server answering from a recording instead (replay.py).
 """
+
 import json
 import re
 import threading
@@ -42,7 +43,15 @@ from harness.engine.embeddings import batch_embed, embed
 from harness.engine.fields import CACHED, COUNT, normalise
 from harness.engine.interaction_events import stream_of as interaction_stream
 from harness.engine.interaction_input import INTERACTION
-from harness.engine.interactions import STORED as INTERACTIONS, error_body as interactions_error, is_route as is_interactions
+from harness.engine.interactions import (
+    STORED as INTERACTIONS,
+)
+from harness.engine.interactions import (
+    error_body as interactions_error,
+)
+from harness.engine.interactions import (
+    is_route as is_interactions,
+)
 from harness.engine.limits import check_generation, check_input, check_turns, cut_to_tokens, stop_at
 from harness.engine.models_api import get_model, list_models
 from harness.engine.prompt import blocks, count_tokens, parts_tokens
@@ -50,28 +59,46 @@ from harness.engine.replay import Replay
 from harness.engine.signatures import check_signatures, sign
 from harness.engine.streaming import chunks, encode
 from harness.engine.thinking import resolve, thought_part, thought_tokens
-from harness.engine.wire import (NO_CONTENTS, WireError, check_built_in_tools, check_contents, check_parts, invalid,
-                                 parse_body, resolve_model, response_roles_as_user)
+from harness.engine.wire import (
+    NO_CONTENTS,
+    WireError,
+    check_built_in_tools,
+    check_contents,
+    check_parts,
+    invalid,
+    parse_body,
+    resolve_model,
+    response_roles_as_user,
+)
 
 # Worded as public reports quote Gemini's 400 (2025-26); the 403 for a missing cache is in cache.py.
-CACHE_CONFLICT = ("CachedContent can not be used with GenerateContent request setting system_instruction, "
-                  "tools or tool_config.\n\nProposed fix: move those values to CachedContent from "
-                  "GenerateContent request.")
+CACHE_CONFLICT = (
+    "CachedContent can not be used with GenerateContent request setting system_instruction, "
+    "tools or tool_config.\n\nProposed fix: move those values to CachedContent from "
+    "GenerateContent request."
+)
 IDLE_SECONDS = 60  # an idle keep-alive connection gives its thread back after this long
 # A new connection that sends no request line this soon gets a 408 and is closed (issue 19: a silent
-# connection held a thread 60 s). Google's front end answers such a client quickly too; its delay is not
-# published, so this figure is the glass box's own: long enough for any client, short for a port scan.
+# connection held a thread 60 s). Google's front end answers such a client quickly too; its delay is
+# not published, so this figure is the glass box's own: long enough for any client, short for a port
+# scan.
 FIRST_REQUEST_SECONDS = 5
-# The request size limit: [OFF] the Gemini docs cap a request with inline data at 20 MB. The wording is the
-# one other Google APIs use for an oversized body; Gemini's own was not found (glass-box choice).
+# The request size limit: [OFF] the Gemini docs cap a request with inline data at 20 MB. The wording
+# is the one other Google APIs use for an oversized body; Gemini's own was not found (glass-box
+# choice).
 MAX_BODY_BYTES = 20 * 1024 * 1024
 TOO_LARGE = f"Request payload size exceeds the limit: {MAX_BODY_BYTES} bytes."
-LISTEN_QUEUE = 128  # socketserver's default of 5 left 22 of a 320-connection burst hanging 20 s (issue 9)
-# Gemini's 403 to a request that carries no key ([3P] quoted alike in gunpal5/Google_GenerativeAI #15,
-# 2025-01, PublicAffairs/openai-gemini #92, 2026-05, googleapis/js-genai #898, 2025-08). The glass box cannot
-# tell a valid key from another, so any key is accepted; only a missing one is refused.
-UNREGISTERED = ("Method doesn't allow unregistered callers (callers without established identity). Please use "
-                "API Key or other form of API consumer identity to call this API.")
+LISTEN_QUEUE = (
+    128  # socketserver's default of 5 left 22 of a 320-connection burst hanging 20 s (issue 9)
+)
+# Gemini's 403 to a request that carries no key ([3P] quoted alike in gunpal5/Google_GenerativeAI
+# #15, 2025-01, PublicAffairs/openai-gemini #92, 2026-05, googleapis/js-genai #898, 2025-08). The
+# glass box cannot tell a valid key from another, so any key is accepted; only a missing one is
+# refused.
+UNREGISTERED = (
+    "Method doesn't allow unregistered callers (callers without established identity). Please use "
+    "API Key or other form of API consumer identity to call this API."
+)
 _ROUTE = re.compile(r"^/(v1|v1beta)/(.+)$")
 JSON_TYPE = "application/json; charset=UTF-8"
 
@@ -88,8 +115,10 @@ def _with_cache(model: str, body: dict) -> tuple[dict, int]:
         raise invalid(CACHE_CONFLICT)
     entry = STORE.get(_cache_name(body["cachedContent"]))
     if entry["model"] != f"models/{model}":
-        raise invalid(f"Model used by GenerateContent request (models/{model}) and CachedContent "
-                      f"({entry['model']}) has to be the same.")
+        raise invalid(
+            f"Model used by GenerateContent request (models/{model}) and CachedContent "
+            f"({entry['model']}) has to be the same."
+        )
     merged = {**body, **entry["request"]}
     merged["contents"] = (entry["request"].get("contents") or []) + (body.get("contents") or [])
     return merged, entry["tokens"]
@@ -109,7 +138,8 @@ def _prompt_tokens(model: str, body: dict, request: dict, cached: int) -> tuple[
 
 
 def _within(parts: list, budget: int) -> list:
-    """The start of the answer that fits in `budget` output tokens (a call is kept whole or not at all)."""
+    """The start of the answer that fits in `budget` output tokens (a call is kept whole or not
+    at all)."""
     kept = []
     for part in parts:
         cost = parts_tokens([part])
@@ -132,8 +162,9 @@ def _stopped(parts: list, sequences: list) -> list:
 
 
 def _output(parts: list, config: dict, thinking, request: dict) -> tuple[list, int, str]:
-    """The behaviour's answer as generation settings shape it: (parts, thought tokens, finishReason).
-    JSON mode first, then a stop sequence, then maxOutputTokens, which thoughts spend first."""
+    """The behaviour's answer as generation settings shape it: (parts, thought tokens,
+    finishReason). JSON mode first, then a stop sequence, then maxOutputTokens, which thoughts
+    spend first."""
     parts = _stopped(compat.shape_answer(parts, config, request), config.get("stopSequences") or [])
     thoughts, limit = thought_tokens(thinking, parts_tokens(parts)), config.get("maxOutputTokens")
     if limit is None or thoughts + parts_tokens(parts) <= limit:
@@ -142,8 +173,11 @@ def _output(parts: list, config: dict, thinking, request: dict) -> tuple[list, i
     return _within(parts, limit - thoughts), thoughts, "MAX_TOKENS"
 
 
-def generate(model_name: str, body: dict, api_version: str, method: str = "generateContent") -> dict:
-    """A GenerateContentResponse for `body` (see the module docstring for the order of the steps)."""
+def generate(
+    model_name: str, body: dict, api_version: str, method: str = "generateContent"
+) -> dict:
+    """A GenerateContentResponse for `body` (see the module docstring for the order of the
+    steps)."""
     model = resolve_model(model_name, api_version, method)
     body = normalise(body)
     if not body.get("contents"):
@@ -156,7 +190,10 @@ def generate(model_name: str, body: dict, api_version: str, method: str = "gener
     check_turns(request["contents"], model)
     check_built_in_tools(request.get("tools") or [])
     check_contents(request["contents"])
-    check_parts((body.get("systemInstruction") or {}).get("parts") or [], "GenerateContentRequest.system_instruction")
+    check_parts(
+        (body.get("systemInstruction") or {}).get("parts") or [],
+        "GenerateContentRequest.system_instruction",
+    )
     check_signatures(request["contents"], model)
     prompt, cached = _prompt_tokens(model, body, request, cached)
     parts = respond(request, compat.call_functions)
@@ -165,21 +202,32 @@ def generate(model_name: str, body: dict, api_version: str, method: str = "gener
     parts = sign(parts, request, model)
     if thinking.include and thinking.level:
         parts = [thought_part(thinking)] + parts
-    count = config.get("candidateCount") or 1  # the glass box is deterministic: n identical candidates
-    usage = {"promptTokenCount": prompt, "candidatesTokenCount": answer * count,
-             "totalTokenCount": prompt + (answer + thoughts) * count}
+    count = (
+        config.get("candidateCount") or 1
+    )  # the glass box is deterministic: n identical candidates
+    usage = {
+        "promptTokenCount": prompt,
+        "candidatesTokenCount": answer * count,
+        "totalTokenCount": prompt + (answer + thoughts) * count,
+    }
     if thoughts:
         usage["thoughtsTokenCount"] = thoughts * count
     if cached:
         usage["cachedContentTokenCount"] = cached
     usage["serviceTier"] = compat.served_tier(body.get("serviceTier"))
     content = {"role": "model", "parts": parts} if parts else {"role": "model"}
-    # NOTE: no safetyRatings and no promptFeedback. Gemini sends the four HARM_CATEGORY_* ratings only on a
-    # candidate it blocks (finishReason SAFETY, no content) and promptFeedback only for a blocked prompt: an
-    # answer it lets through has neither ([3P] the cookbook's Safety.ipynb saved outputs, 2025-2026: None for the
-    # STOP answer; a live 3.8 Flash response, 2026-09-19). The glass box rates no harm, so it blocks nothing.
-    return {"candidates": [{"content": content, "finishReason": finish, "index": i} for i in range(count)],
-            "usageMetadata": usage, "modelVersion": model}
+    # NOTE: no safetyRatings and no promptFeedback. Gemini sends the four HARM_CATEGORY_* ratings
+    # only on a candidate it blocks (finishReason SAFETY, no content) and promptFeedback only for a
+    # blocked prompt: an answer it lets through has neither ([3P] the cookbook's Safety.ipynb saved
+    # outputs, 2025-2026: None for the STOP answer; a live 3.8 Flash response, 2026-09-19). The
+    # glass box rates no harm, so it blocks nothing.
+    return {
+        "candidates": [
+            {"content": content, "finishReason": finish, "index": i} for i in range(count)
+        ],
+        "usageMetadata": usage,
+        "modelVersion": model,
+    }
 
 
 def count(model_name: str, body: dict, api_version: str) -> dict:
@@ -233,10 +281,14 @@ def route(method: str, path: str, query: str, body: dict) -> dict:
             return STORE.update(rest, normalise(body, CACHED))
         if method == "DELETE":
             return STORE.delete(rest)
-    raise WireError(404, "NOT_FOUND", f"The glass box does not serve {method} {path}: it answers "
-                    "generateContent, streamGenerateContent, countTokens, models and cachedContents "
-                    "under /v1/ and /v1beta/, embedContent and batchEmbedContents for gemini-embedding-001, "
-                    "and the OpenAI-compatible endpoint under /v1beta/openai/.")
+    raise WireError(
+        404,
+        "NOT_FOUND",
+        f"The glass box does not serve {method} {path}: it answers "
+        "generateContent, streamGenerateContent, countTokens, models and cachedContents "
+        "under /v1/ and /v1beta/, embedContent and batchEmbedContents for gemini-embedding-001, "
+        "and the OpenAI-compatible endpoint under /v1beta/openai/.",
+    )
 
 
 def error_body(path: str, err: WireError) -> dict | list:
@@ -247,10 +299,9 @@ def error_body(path: str, err: WireError) -> dict | list:
 
 
 def glass_box(method: str, path: str, query: str, raw: bytes) -> tuple:
-    """(status, content type, body) of the glass box's answer to one HTTP request, and for a generate call
-    the headers Gemini adds (its service tier). Every body is decoded here, once, whatever the
-    route:
-    bytes that are not a JSON object are a 400 before any route sees them."""
+    """(status, content type, body) of the glass box's answer to one HTTP request, and for a
+    generate call the headers Gemini adds (its service tier). Every body is decoded here, once,
+    whatever the route: bytes that are not a JSON object are a 400 before any route sees them."""
     try:
         body = parse_body(raw)
         if path.startswith(compat.OPENAI_PREFIX):
@@ -259,11 +310,18 @@ def glass_box(method: str, path: str, query: str, raw: bytes) -> tuple:
         stream = interaction_stream(method, query, body, payload) if is_interactions(path) else None
     except WireError as err:  # ASCII: a message may echo a lone surrogate
         return err.code, JSON_TYPE, json.dumps(error_body(path, err)).encode()
-    if path.endswith((":generateContent", ":streamGenerateContent")):  # Gemini's header: the tier that served it
+    if path.endswith(
+        (":generateContent", ":streamGenerateContent")
+    ):  # Gemini's header: the tier that served it
         served = {compat.TIER_HEADER: payload["usageMetadata"]["serviceTier"]}
         if path.endswith(":streamGenerateContent"):
             sse = "alt=sse" in query
-            return 200, "text/event-stream" if sse else JSON_TYPE, encode(chunks(payload), sse), served
+            return (
+                200,
+                "text/event-stream" if sse else JSON_TYPE,
+                encode(chunks(payload), sse),
+                served,
+            )
         return 200, JSON_TYPE, json.dumps(payload, ensure_ascii=False).encode(), served
     if stream is not None:
         return 200, "text/event-stream", stream
@@ -280,22 +338,29 @@ class _Handler(BaseHTTPRequestHandler):
         self.requests_served = 0
 
     def handle_one_request(self):
-        """One request; a 408 for a new connection silent for FIRST_REQUEST_SECONDS (http.server's own
-        handler would close it without a word)."""
+        """One request; a 408 for a new connection silent for FIRST_REQUEST_SECONDS
+        (http.server's own handler would close it without a word)."""
         # readline timing out leaves raw_requestline None; send_error needs the other two set
         self.raw_requestline, self.command, self.requestline = None, None, ""
         super().handle_one_request()
         if self.raw_requestline is None and not self.requests_served:
-            self.send_error(408, f"The glass box received no request within {FIRST_REQUEST_SECONDS} s of "
-                            "the connection opening; it closed the connection. Send the request at once.")
+            self.send_error(
+                408,
+                f"The glass box received no request within {FIRST_REQUEST_SECONDS} s of "
+                "the connection opening; it closed the connection. Send the request at once.",
+            )
         self.requests_served += 1
         self.connection.settimeout(IDLE_SECONDS)
 
     def parse_request(self) -> bool:
-        """http.server's parser, refusing HTTP/0.9 at once (it would wait for headers that never come)."""
+        """http.server's parser, refusing HTTP/0.9 at once (it would wait for headers that never
+        come)."""
         if len(self.raw_requestline.split()) == 2:
-            self.send_error(400, "The request line has no HTTP version (an HTTP/0.9 request): the API speaks "
-                            "HTTP/1.1, as in 'GET /v1beta/models HTTP/1.1'.")
+            self.send_error(
+                400,
+                "The request line has no HTTP version (an HTTP/0.9 request): the API speaks "
+                "HTTP/1.1, as in 'GET /v1beta/models HTTP/1.1'.",
+            )
             return False
         return super().parse_request()
 
@@ -306,8 +371,12 @@ class _Handler(BaseHTTPRequestHandler):
             return self._read_chunked()
         length = (self.headers.get("Content-Length") or "0").strip()
         if not length.isdigit():
-            self.close_connection = True  # where the body ends is unknown: the connection cannot go on
-            raise invalid(f"The Content-Length header must be a number of bytes, not {length[:40]!r}.")
+            self.close_connection = (
+                True  # where the body ends is unknown: the connection cannot go on
+            )
+            raise invalid(
+                f"The Content-Length header must be a number of bytes, not {length[:40]!r}."
+            )
         size = int(length)
         if size > MAX_BODY_BYTES:
             self._discard(size)
@@ -333,8 +402,10 @@ class _Handler(BaseHTTPRequestHandler):
                 size = int(line.split(b";")[0].strip(), 16)
             except ValueError:
                 self.close_connection = True
-                raise invalid("The chunked request body is malformed: a chunk size is not a hexadecimal "
-                              "number.") from None
+                raise invalid(
+                    "The chunked request body is malformed: a chunk size is not a hexadecimal "
+                    "number."
+                ) from None
             if size == 0:
                 while self.rfile.readline(1 << 16).strip():
                     pass  # trailers: read and ignored
@@ -345,7 +416,9 @@ class _Handler(BaseHTTPRequestHandler):
             data += self.rfile.read(size)
             self.rfile.readline(1 << 16)  # the CRLF after each chunk
 
-    def _send(self, status: int, content_type: str, body: bytes, headers: dict | None = None) -> None:
+    def _send(
+        self, status: int, content_type: str, body: bytes, headers: dict | None = None
+    ) -> None:
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
@@ -360,8 +433,11 @@ class _Handler(BaseHTTPRequestHandler):
     def _has_key(self, query: str) -> bool:
         """A key in the x-goog-api-key header, the ?key= parameter, or an Authorization header (the
         openai SDK's Bearer key, or an OAuth token)."""
-        return bool((self.headers.get("x-goog-api-key") or "").strip() or parse_qs(query).get("key")
-                    or (self.headers.get("Authorization") or "").strip())
+        return bool(
+            (self.headers.get("x-goog-api-key") or "").strip()
+            or parse_qs(query).get("key")
+            or (self.headers.get("Authorization") or "").strip()
+        )
 
     def _serve(self, method: str) -> None:
         path, _, query = self.path.partition("?")
@@ -372,23 +448,48 @@ class _Handler(BaseHTTPRequestHandler):
                 raise WireError(403, "PERMISSION_DENIED", UNREGISTERED)
             status, content_type, body, *extra = self.server.answer(method, path, query, raw)
             headers = extra[0] if extra else {}  # a replay answers without them
-        except WireError as err:  # a missing key, or a body too large to read: in the shape of the path's API
-            status, content_type, body = err.code, JSON_TYPE, json.dumps(error_body(path, err)).encode()
+        except (
+            WireError
+        ) as err:  # a missing key, or a body too large to read: in the shape of the path's API
+            status, content_type, body = (
+                err.code,
+                JSON_TYPE,
+                json.dumps(error_body(path, err)).encode(),
+            )
         except Exception as err:  # a bug in the glass box: answer it, keep the connection alive
             status, content_type = 500, JSON_TYPE
-            body = json.dumps({"error": {"code": 500, "status": "INTERNAL", "message":
-                               f"The glass box failed on this request: {type(err).__name__}: {err}"}}).encode()
+            body = json.dumps(
+                {
+                    "error": {
+                        "code": 500,
+                        "status": "INTERNAL",
+                        "message": (
+                            f"The glass box failed on this request: {type(err).__name__}: {err}"
+                        ),
+                    }
+                }
+            ).encode()
         self._send(status, content_type, body, headers)
 
     def send_error(self, code, message=None, explain=None):
-        """http.server's own errors (a garbled request line, an unknown method) in Google's JSON shape."""
+        """http.server's own errors (a garbled request line, an unknown method) in Google's JSON
+        shape."""
         if code == 501:  # no do_<METHOD>: the method is not one the API has
-            code, message = 405, f"The method {self.command} is not allowed: use GET, POST, PATCH or DELETE."
+            code, message = (
+                405,
+                f"The method {self.command} is not allowed: use GET, POST, PATCH or DELETE.",
+            )
         self.close_connection = True
-        self.request_version = "HTTP/1.1"  # a garbled request line leaves 0.9, which would drop the status line
+        # a garbled request line leaves 0.9, which would drop the status line
+        self.request_version = "HTTP/1.1"
         status = {405: "METHOD_NOT_ALLOWED", 408: "DEADLINE_EXCEEDED"}.get(code, "INVALID_ARGUMENT")
-        body = {"error": {"code": code, "status": status,
-                          "message": message or explain or "The request could not be read."}}
+        body = {
+            "error": {
+                "code": code,
+                "status": status,
+                "message": message or explain or "The request could not be read.",
+            }
+        }
         self._send(code, JSON_TYPE, json.dumps(body).encode())
 
     def do_GET(self):
@@ -428,7 +529,9 @@ def _started(key: str, answer) -> str:
     with _lock:
         if key not in _servers:
             server = _Server(answer)
-            threading.Thread(target=server.serve_forever, name=f"glass-box{key and ' replay'}", daemon=True).start()
+            threading.Thread(
+                target=server.serve_forever, name=f"glass-box{key and ' replay'}", daemon=True
+            ).start()
             _servers[key] = server
         host, port = _servers[key].server_address[:2]
     return f"http://{host}:{port}"

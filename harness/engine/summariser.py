@@ -11,18 +11,31 @@ the request only (the `harness.transcript` format, or plain messages), by fixed 
     **Changes made:** none
     **Last tests:** 4 passed, 2 failed in 0.02s
 
-"none" is literal: edits made in turns it was not handed do not exist for it (the "changes
-made: none" trap of « Le budget de contexte »). Items fill the budget (150 words, or "at most N words") in
+"none" is literal: edits made in turns it was not handed do not exist for it (the "changes made:
+none" trap of « Le budget de contexte »). Items fill the budget (150 words, or "at most N words") in
 heading order, newest facts first, so each summary of a summary loses the oldest facts.
 """
+
 import json
 import re
 
 from harness.engine.prompt import canonical, content_text, response_output, system_text
 from harness.engine.scenario import all_skills
-from harness.formats import (ERROR_PREFIX, KNOWN_HEADINGS, CallMatcher, call_entry, file_item, heading_line,
-                             headings_named, is_error_output, parse_entry, parse_heading, response_entry, text_entry,
-                             verdict_line)
+from harness.formats import (
+    ERROR_PREFIX,
+    KNOWN_HEADINGS,
+    CallMatcher,
+    call_entry,
+    file_item,
+    heading_line,
+    headings_named,
+    is_error_output,
+    parse_entry,
+    parse_heading,
+    response_entry,
+    text_entry,
+    verdict_line,
+)
 
 DEFAULT_WORD_BUDGET = 150  # small on purpose: facts must compete for room
 MAX_ITEM_WORDS = 20  # no single item may eat the budget
@@ -33,7 +46,9 @@ PLACEHOLDERS = {"none", *DEFAULTS.values()}
 
 # Where numeric code decides something: a comparison or a rounding. Worth quoting in "Files read".
 _DECISIVE = re.compile(r"[<>]=?|==|round", re.IGNORECASE)
-_FACT = re.compile(r"\b(I am|I'm|I work|I prefer|I live|I have|I own|I like|my)\b|\d", re.IGNORECASE)
+_FACT = re.compile(
+    r"\b(I am|I'm|I work|I prefer|I live|I have|I own|I like|my)\b|\d", re.IGNORECASE
+)
 _BUDGET = re.compile(r"at most (\d+) words", re.IGNORECASE)
 
 
@@ -49,7 +64,11 @@ def find_instruction(request: dict) -> tuple[str, int | None] | None:
     # Only the very last message can ask: a compacted history's first message carries an old
     # summary with the same headings, and that is material, not a request.
     last = len(contents) - 1
-    if last >= 0 and (contents[last].get("role") or "user") == "user" and _is_instruction(content_text(contents[last])):
+    if (
+        last >= 0
+        and (contents[last].get("role") or "user") == "user"
+        and _is_instruction(content_text(contents[last]))
+    ):
         return content_text(contents[last]), last
     return None
 
@@ -80,8 +99,12 @@ def _text_lines(text: str, role: str, is_holder: bool) -> list[str]:
     starts = [i for i, line in enumerate(raw) if parse_entry(line) or parse_heading(line)]
     if not starts:  # a plain message: one entry of its role (none if it is the instruction)
         return [] if is_holder else [text_entry(role, raw[0])] + raw[1:]
-    kept = raw[starts[0]:]
-    return [line for line in kept if not (is_holder and ("summar" in line.lower() or len(headings_named(line)) >= 2))]
+    kept = raw[starts[0] :]
+    return [
+        line
+        for line in kept
+        if not (is_holder and ("summar" in line.lower() or len(headings_named(line)) >= 2))
+    ]
 
 
 def _clip(text: str, words: int = MAX_ITEM_WORDS) -> str:
@@ -123,20 +146,28 @@ def extract(lines: list[str]) -> dict[str, list[str]]:
                 output = entry.text + "\n" + "\n".join(_continuation(lines, number))
                 last_edit = _tool_result(items, call, output.strip(), number, last_edit)
         if verdict_line(line):  # the verdict itself, without the entry or heading around it
-            said = entry.text if entry and entry.kind == "response" else heading[1] if heading else line
+            said = (
+                entry.text
+                if entry and entry.kind == "response"
+                else heading[1]
+                if heading
+                else line
+            )
             items["Last tests"], last_verdict = [said.strip(" =")], number
     _conversation(items, user_texts)
     for heading in KNOWN_HEADINGS:  # an old summary's items come after this transcript's own
         if heading in ("Last tests", "Still to do") or (heading == "Objective" and items[heading]):
             continue  # one verdict, one objective, and a to-do derived afresh from the state below
-        items[heading] += [i for i in previous[heading] if i not in items[heading] and i not in PLACEHOLDERS]
+        items[heading] += [
+            i for i in previous[heading] if i not in items[heading] and i not in PLACEHOLDERS
+        ]
     items["Still to do"] = _still_to_do(items, last_edit, last_verdict)
     return items
 
 
 def _continuation(lines: list[str], number: int) -> list[str]:
     out = []
-    for line in lines[number + 1:]:
+    for line in lines[number + 1 :]:
         if parse_entry(line) or parse_heading(line):
             break
         out.append(line)
@@ -145,7 +176,9 @@ def _continuation(lines: list[str], number: int) -> list[str]:
 
 def _line_that_matters(text: str) -> str:
     """The line of a file to quote: the first a registered skill would rewrite, else the first that
-    decides something (a comparison, a rounding), else the first that states a skill's rule; '' if none."""
+    decides something (a comparison, a rounding), else the first that states a skill's rule; '' if
+    none.
+    """
     lines, skills = [ln.strip() for ln in text.splitlines()], all_skills()
     rewritten = (ln for ln in lines if any(skill.breaks(ln) for skill in skills))
     decisive = (ln for ln in lines if _DECISIVE.search(ln))
@@ -153,13 +186,17 @@ def _line_that_matters(text: str) -> str:
     return next(rewritten, None) or next(decisive, None) or next(stated, "")
 
 
-def _tool_result(items: dict, call: tuple[str, str], output: str, number: int, last_edit: int) -> int:
+def _tool_result(
+    items: dict, call: tuple[str, str], output: str, number: int, last_edit: int
+) -> int:
     name, args = call
     if is_error_output(output):
         target = _path(args) or _clip(args, 6)
         error = output.splitlines()[0].removeprefix(ERROR_PREFIX).strip()
         items["Discarded hypotheses"].append(f"{name} {target} failed: {_clip(error, 12)}")
-    elif name == "read_file" and not any(i.split(" (`")[0] == _path(args) for i in items["Files read"]):
+    elif name == "read_file" and not any(
+        i.split(" (`")[0] == _path(args) for i in items["Files read"]
+    ):
         interest = _line_that_matters(output)
         items["Files read"].append(file_item(_path(args), _clip(interest, 10) if interest else ""))
     elif name == "edit_file":
@@ -173,11 +210,19 @@ def _conversation(items: dict, user_texts: list[str]) -> None:
     if user_texts:
         task = re.split(r"(?<=[.!?])\s+", user_texts[0].strip())[0]  # its first sentence
         items["Objective"] = [_clip(task, 16)]
-    sentences = [s.strip() for text in user_texts for s in re.split(r"(?<=[.!?])\s+", text) if s.strip()]
+    sentences = [
+        s.strip() for text in user_texts for s in re.split(r"(?<=[.!?])\s+", text) if s.strip()
+    ]
     questions = [s for s in sentences if s.endswith("?")]
-    facts = [s for s in reversed(sentences) if _FACT.search(s) and not s.endswith("?") and "summar" not in s.lower()]
+    facts = [
+        s
+        for s in reversed(sentences)
+        if _FACT.search(s) and not s.endswith("?") and "summar" not in s.lower()
+    ]
     items["User facts"] = list(dict.fromkeys(facts))
-    items["Topics discussed"] = list(dict.fromkeys(_clip(re.split(r"[,;:]| and | but ", q)[0], 8) for q in questions))
+    items["Topics discussed"] = list(
+        dict.fromkeys(_clip(re.split(r"[,;:]| and | but ", q)[0], 8) for q in questions)
+    )
     items["Open questions"] = questions[-1:]
 
 

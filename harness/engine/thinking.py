@@ -1,4 +1,5 @@
-"""Thinking costs tokens: how much the glass box "thinks", by a stated rule, and what it shows of it.
+"""Thinking costs tokens: how much the glass box "thinks", by a stated rule, and what it shows of
+it.
 
 Thinking is on at the model's default level (`default_thinking` in harness/models.py), or at the
 `thinkingLevel` or `thinkingBudget` the request sets (not both: Gemini's 400). The glass box does
@@ -17,16 +18,24 @@ lessons: the cache acts on input tokens, the thinking level on output tokens.
 With `includeThoughts` the answer starts with one thought part (`"thought": true`) saying that no
 reasoning ran; without it the thoughts are counted and not shown, as Gemini does.
 """
+
 from typing import NamedTuple
 
 from harness.engine.wire import invalid
 from harness.models import model_row
 
 MULTIPLES = {"minimal": 0, "low": 1, "medium": 2, "high": 4}  # thought tokens per answer token
-LEVELS = ("MINIMAL", "LOW", "MEDIUM", "HIGH", "XHIGH")  # the ThinkingLevel enum [OFF SDK types.ThinkingLevel]
-MAX_BUDGET = 32_768  # the largest 2.5 budget (2.5 Pro) [OFF thinking docs, as quoted by lobehub/lobehub #8122]
-# Gemini's words, as quoted in public reports ([3P] sterlp/eclipse-peon-ai #115, 2026-08-05; help.apiyi.com
-# 2026; Roo-Code #4399, 2025). The second is reported for a 2.5 model sent a level.
+LEVELS = (
+    "MINIMAL",
+    "LOW",
+    "MEDIUM",
+    "HIGH",
+    "XHIGH",
+)  # the ThinkingLevel enum [OFF SDK types.ThinkingLevel]
+# the largest 2.5 budget (2.5 Pro) [OFF thinking docs, as quoted by lobehub/lobehub #8122]
+MAX_BUDGET = 32_768
+# Gemini's words, as quoted in public reports ([3P] sterlp/eclipse-peon-ai #115, 2026-08-05;
+# help.apiyi.com 2026; Roo-Code #4399, 2025). The second is reported for a 2.5 model sent a level.
 BOTH = "You can only set only one of thinking budget and thinking level."
 NO_LEVELS = "Thinking level is not supported for this model."
 BAD_BUDGET = "The thinking budget ({budget}) is invalid."
@@ -58,16 +67,20 @@ def resolve(config: dict, model: str) -> Thinking:
 
 def _level(value: str, row) -> str:
     if value.upper() not in LEVELS:
-        raise invalid(f"Invalid value at 'generation_config.thinking_config.thinking_level' "
-                      f"(type.googleapis.com/google.ai.generativelanguage.v1beta.ThinkingConfig.ThinkingLevel), "
-                      f'"{value}"')
+        raise invalid(
+            f"Invalid value at 'generation_config.thinking_config.thinking_level' "
+            f"(type.googleapis.com/google.ai.generativelanguage.v1beta.ThinkingConfig.ThinkingLevel), "
+            f'"{value}"'
+        )
     if not row.thinking_levels:
         raise invalid(NO_LEVELS)
     level = value.lower()
     if level not in row.thinking_levels:
         # Glass-box wording (Gemini's own for this case was not found): name what the model accepts.
-        raise invalid(f"Thinking level {value.upper()} is not supported for models/{row.id}; it accepts "
-                      f"{', '.join(l.upper() for l in row.thinking_levels)}.")
+        raise invalid(
+            f"Thinking level {value.upper()} is not supported for models/{row.id}; it accepts "
+            f"{', '.join(level.upper() for level in row.thinking_levels)}."
+        )
     return level
 
 
@@ -80,6 +93,12 @@ def thought_tokens(thinking: Thinking, answer_tokens: int) -> int:
 
 
 def thought_part(thinking: Thinking) -> dict:
-    """The one thought part shown with includeThoughts: what the glass box did instead of thinking."""
-    return {"text": f"(glass box, thinking level {thinking.level}) I answer by fixed rules from what the "
-                    "request holds; no reasoning was run, only its cost counted.", "thought": True}
+    """The one thought part shown with includeThoughts: what the glass box did instead of
+    thinking."""
+    return {
+        "text": (
+            f"(glass box, thinking level {thinking.level}) I answer by fixed rules from what the "
+            "request holds; no reasoning was run, only its cost counted."
+        ),
+        "thought": True,
+    }

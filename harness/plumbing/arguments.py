@@ -16,6 +16,7 @@ Traceback (most recent call last):
 ...
 TypeError: key_points must be a list of strings, got the string 'godot'; wrap it: ['godot'].
 """
+
 import dataclasses
 import functools
 import inspect
@@ -35,7 +36,8 @@ def shown(value) -> str:
 
 
 def require_text(name: str, value, *, empty: bool = True) -> str:
-    """`value` if it is a str (non-empty unless `empty`); else TypeError / ValueError naming `name`."""
+    """`value` if it is a str (non-empty unless `empty`); else TypeError / ValueError naming
+    `name`."""
     if not isinstance(value, str):
         raise TypeError(f"{name} must be a string, got {type(value).__name__} {shown(value)}.")
     if not empty and not value.strip():
@@ -54,7 +56,8 @@ def require_optional_text(name: str, value) -> str | None:
 
 
 def _iterable(name: str, value, expected: str):
-    """Refuse a string, a mapping or a non-iterable where a list is expected; return `value` unchanged."""
+    """Refuse a string, a mapping or a non-iterable where a list is expected; return `value`
+    unchanged."""
     if isinstance(value, str):
         text = shown(value)
         raise TypeError(f"{name} must be {expected}, got the string {text}; wrap it: [{text}].")
@@ -70,7 +73,9 @@ def require_list_of_text(name: str, value):
     if isinstance(value, Collection):
         for index, item in enumerate(value):
             if not isinstance(item, str):
-                raise TypeError(f"{name}[{index}] must be a string, got {type(item).__name__} {shown(item)}.")
+                raise TypeError(
+                    f"{name}[{index}] must be a string, got {type(item).__name__} {shown(item)}."
+                )
     return value
 
 
@@ -82,7 +87,9 @@ def require_list(name: str, value, what: str = "items"):
 def require_int(name: str, value, low: int, high: int | None = None) -> int:
     """`value` if it is a whole number in [low, high]; bool and float are refused."""
     if isinstance(value, bool) or not isinstance(value, Integral):
-        raise TypeError(f"{name} must be a whole number, got {type(value).__name__} {shown(value)}.")
+        raise TypeError(
+            f"{name} must be a whole number, got {type(value).__name__} {shown(value)}."
+        )
     if value < low or (high is not None and value > high):
         bounds = f"between {low} and {high}" if high is not None else f"at least {low}"
         raise ValueError(f"{name} must be {bounds}, got {value}.")
@@ -90,7 +97,8 @@ def require_int(name: str, value, low: int, high: int | None = None) -> int:
 
 
 def require_number(name: str, value, low: float, high: float | None = None) -> float:
-    """`value` if it is a finite real number in [low, high]; NaN, infinities and bool are refused."""
+    """`value` if it is a finite real number in [low, high]; NaN, infinities and bool are
+    refused."""
     if isinstance(value, bool) or not isinstance(value, Real):
         raise TypeError(f"{name} must be a number, got {type(value).__name__} {shown(value)}.")
     if not math.isfinite(value) or value < low or (high is not None and value > high):
@@ -101,6 +109,7 @@ def require_number(name: str, value, low: float, high: float | None = None) -> f
 
 def optional(rule: Callable) -> Callable:
     """The rule `rule` for an argument that may also be None (None: the function's default)."""
+
     def none_or(name: str, value) -> None:
         if value is not None:
             rule(name, value)
@@ -108,7 +117,9 @@ def optional(rule: Callable) -> Callable:
     return none_or
 
 
-def command_line_number(low: float, high: float, what: str, kind: type = float) -> Callable[[str], float]:
+def command_line_number(
+    low: float, high: float, what: str, kind: type = float
+) -> Callable[[str], float]:
     """An argparse `type=` for a number of `kind` (float or int) in [low, high], `what` saying what
     it counts: nan, inf and words are refused with a sentence argparse prints after the usage."""
     import argparse
@@ -118,8 +129,9 @@ def command_line_number(low: float, high: float, what: str, kind: type = float) 
             return kind(require_number(what, kind(text), low, high))
         except ValueError:
             whole = "whole " if kind is int else ""
-            raise argparse.ArgumentTypeError(f"{what} must be a {whole}number from {low:g} to {high:g}, "
-                                             f"got {shown(text)}") from None
+            raise argparse.ArgumentTypeError(
+                f"{what} must be a {whole}number from {low:g} to {high:g}, got {shown(text)}"
+            ) from None
 
     return number
 
@@ -153,14 +165,16 @@ def require_client(name: str, value):
     """`value` if it can make model calls (`value.models.generate_content`): a genai.Client from
     harness.connect(), or a stand-in with that method; else TypeError naming `name`."""
     if not callable(getattr(getattr(value, "models", None), "generate_content", None)):
-        raise TypeError(f"{name} must be a client with models.generate_content, e.g. harness.connect(), "
-                        f"got {type(value).__name__} {shown(value)}.")
+        raise TypeError(
+            f"{name} must be a client with models.generate_content, e.g. harness.connect(), "
+            f"got {type(value).__name__} {shown(value)}."
+        )
     return value
 
 
 def require_mapping(name: str, value, what: str, kinds=object, expected: str = ""):
-    """`value` if it is a dict (or other mapping) whose values are all `kinds`; else TypeError naming
-    `name`, or `name[key]` for the first value of the wrong kind."""
+    """`value` if it is a dict (or other mapping) whose values are all `kinds`; else TypeError
+    naming `name`, or `name[key]` for the first value of the wrong kind."""
     require_instance(name, value, Mapping, f"a dict of {what}")
     for key, item in value.items():
         require_instance(f"{name}[{key!r}]", item, kinds, expected or what)
@@ -168,7 +182,8 @@ def require_mapping(name: str, value, what: str, kinds=object, expected: str = "
 
 
 def require_path(name: str, value) -> str | os.PathLike:
-    """`value` if it is a non-empty path (str or pathlib.Path); else TypeError / ValueError naming `name`."""
+    """`value` if it is a non-empty path (str or pathlib.Path); else TypeError / ValueError
+    naming `name`."""
     require_instance(name, value, (str, os.PathLike), "a file path (a str or a pathlib.Path)")
     if not str(value).strip():
         raise ValueError(f"{name} must be a file path, got the empty string; e.g. 'run.jsonl'.")
@@ -176,10 +191,10 @@ def require_path(name: str, value) -> str | os.PathLike:
 
 
 def require_type(name: str, value, kind, bounds: tuple = (0, None)) -> None:
-    """Check `value` against the annotation `kind`: str, int, float, bool, None, X | Y, a callable,
-    a list of str, a history (list[types.Content]), another list, tuple or iterable, a dict, a class.
-    Numbers must be finite and within `bounds` (low, high; high None: no upper bound); anything
-    else (typing.Any, object) passes. TypeError / ValueError naming `name`."""
+    """Check `value` against the annotation `kind`: str, int, float, bool, None, X | Y, a
+    callable, a list of str, a history (list[types.Content]), another list, tuple or iterable, a
+    dict, a class. Numbers must be finite and within `bounds` (low, high; high None: no upper
+    bound); anything else (typing.Any, object) passes. TypeError / ValueError naming `name`."""
     origin, args = typing.get_origin(kind), typing.get_args(kind)
     if kind is typing.Any or kind is object:
         return
@@ -191,8 +206,10 @@ def require_type(name: str, value, kind, bounds: tuple = (0, None)) -> None:
             return require_type(name, value, kinds[0], bounds)
         if any(isinstance(value, typing.get_origin(arg) or arg) for arg in kinds):
             return
-        raise TypeError(f"{name} must be {' or '.join(getattr(a, '__name__', str(a)) for a in args)}, "
-                        f"got {type(value).__name__} {shown(value)}.")
+        raise TypeError(
+            f"{name} must be {' or '.join(getattr(a, '__name__', str(a)) for a in args)}, "
+            f"got {type(value).__name__} {shown(value)}."
+        )
     if kind is bool:
         require_instance(name, value, bool, "True or False")
     elif kind is int:
@@ -208,7 +225,9 @@ def require_type(name: str, value, kind, bounds: tuple = (0, None)) -> None:
     elif _is_list(origin) and args and args[0] is _content_class():
         require_contents(name, value)
     elif _is_list(origin) or kind in (list, tuple):
-        require_list(name, value, f"{getattr(args[0], '__name__', 'item')} items" if args else "items")
+        require_list(
+            name, value, f"{getattr(args[0], '__name__', 'item')} items" if args else "items"
+        )
         if args and origin is list and isinstance(value, Collection):  # an iterator passes unread
             for index, item in enumerate(value):
                 require_type(f"{name}[{index}]", item, args[0])
@@ -222,18 +241,25 @@ def require_type(name: str, value, kind, bounds: tuple = (0, None)) -> None:
 
 
 def _is_list(origin) -> bool:
-    """Whether an annotation's origin is a list-like collection (list, tuple, Sequence, Iterable)."""
-    return isinstance(origin, type) and issubclass(origin, Iterable) and not issubclass(origin, (str, Mapping))
+    """Whether an annotation's origin is a list-like collection (list, tuple, Sequence,
+    Iterable)."""
+    return (
+        isinstance(origin, type)
+        and issubclass(origin, Iterable)
+        and not issubclass(origin, (str, Mapping))
+    )
 
 
 def _content_class():
-    """types.Content if google.genai is loaded (an annotation naming it has loaded it), else None."""
+    """types.Content if google.genai is loaded (an annotation naming it has loaded it), else
+    None."""
     return getattr(sys.modules.get("google.genai.types"), "Content", None)
 
 
 def _rule(kind, rule) -> Callable | None:
     """The check `checked` makes of one argument: `rule` itself when it is a function, else the
-    annotation `kind` within the bounds `rule` (low, high) or (0, None); None when nothing is said."""
+    annotation `kind` within the bounds `rule` (low, high) or (0, None); None when nothing is said.
+    """
     if callable(rule):
         return rule
     if kind is None:
@@ -277,9 +303,15 @@ def checked(function=None, /, **rules):
     unknown = sorted(set(rules) - set(parameters))
     if unknown:
         raise TypeError(f"checked: {function.__qualname__} has no argument named {unknown[0]!r}.")
-    positional = [name for name, spec in parameters.items()
-                  if spec.kind in (spec.POSITIONAL_ONLY, spec.POSITIONAL_OR_KEYWORD)]
-    checks, in_order = {}, []  # made at the first call: an annotation may name a class defined later
+    positional = [
+        name
+        for name, spec in parameters.items()
+        if spec.kind in (spec.POSITIONAL_ONLY, spec.POSITIONAL_OR_KEYWORD)
+    ]
+    checks, in_order = (
+        {},
+        [],
+    )  # made at the first call: an annotation may name a class defined later
 
     @functools.wraps(function)
     def entry(*args, **kwargs):

@@ -1,7 +1,8 @@
 """A jail by allow-list: a process that sees only the paths it is given, in namespaces of its own.
 
-Used for every program the agent's `run_command` starts (`harness.tools`, `harness.plumbing.warm_pytest`)
-and for every kernel the grader starts (`harness.workbook.sandbox`). What the jailed process gets:
+Used for every program the agent's `run_command` starts (`harness.tools`,
+`harness.plumbing.warm_pytest`) and for every kernel the grader starts (`harness.workbook.sandbox`).
+What the jailed process gets:
 - its own mount namespace whose root is an empty tmpfs holding only the paths given: `write`
   bind-mounted read-write, `read` read-only, a few system folders (programs and libraries) and
   /dev's harmless devices read-only; /tmp and /dev/shm fresh tmpfs with a size cap, gone with it;
@@ -25,6 +26,7 @@ be run by path with `python -I -S`):
 
     python -I -S confine.py --write /tmp/task --read /opt/data --cwd /tmp/task -- cat notes.txt
 """
+
 import argparse
 import contextlib
 import ctypes
@@ -42,43 +44,118 @@ import threading
 import time
 
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC, CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = (
-    0x20000, 0x4000000, 0x8000000, 0x10000000, 0x20000000, 0x40000000)
-MS_RDONLY, MS_NOSUID, MS_NODEV, MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 1, 2, 4, 32, 4096, 16384, 1 << 18
-KEPT_MOUNT_FLAGS = 1 | 2 | 4 | 8 | 1024 | 2048 | 4096  # statvfs's ST_* equal MS_* for these: a remount must keep them
+    0x20000,
+    0x4000000,
+    0x8000000,
+    0x10000000,
+    0x20000000,
+    0x40000000,
+)
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = (
+    1,
+    2,
+    4,
+    32,
+    4096,
+    16384,
+    1 << 18,
+)
+KEPT_MOUNT_FLAGS = (
+    1 | 2 | 4 | 8 | 1024 | 2048 | 4096
+)  # statvfs's ST_* equal MS_* for these: a remount must keep them
 MNT_DETACH = 2
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_SECCOMP, PR_CAPBSET_DROP = 1, 4, 22, 24
 PR_SET_NO_NEW_PRIVS, PR_CAP_AMBIENT = 38, 47
 SIOCSIFFLAGS, IFF_UP, IFF_LOOPBACK, IFF_RUNNING = 0x8914, 0x1, 0x8, 0x40
-TMP_BYTES = 64 << 20         # /tmp and /dev/shm each: the task's tests write a few kilobytes
-MAX_FILE_BYTES = 256 << 20   # no single file over 256 MiB
-MAX_FILES = 16_384           # files and folders in each tmpfs: the task has 20
-MAX_DEPTH = 64               # folders a walk enters, one in another: the task's deepest is 3 down
+TMP_BYTES = 64 << 20  # /tmp and /dev/shm each: the task's tests write a few kilobytes
+MAX_FILE_BYTES = 256 << 20  # no single file over 256 MiB
+MAX_FILES = 16_384  # files and folders in each tmpfs: the task has 20
+MAX_DEPTH = 64  # folders a walk enters, one in another: the task's deepest is 3 down
 # Of a fresh /proc, what writes to the machine is read-only and what tells of it (kernel memory,
 # keys, timers, interrupts) hidden: Docker's lists (moby, oci/defaults.go), with key-users added.
 PROC_READ_ONLY = ("bus", "fs", "irq", "sys", "sysrq-trigger")
-PROC_HIDDEN = ("acpi", "asound", "interrupts", "kcore", "keys", "key-users", "latency_stats",
-               "sched_debug", "scsi", "timer_list", "timer_stats")
+PROC_HIDDEN = (
+    "acpi",
+    "asound",
+    "interrupts",
+    "kcore",
+    "keys",
+    "key-users",
+    "latency_stats",
+    "sched_debug",
+    "scsi",
+    "timer_list",
+    "timer_stats",
+)
 # Programs and their libraries; each is a folder or, on merged-/usr systems, a symlink kept as one.
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 # Of /etc, only what a program needs to start and name its user: no host keys, no shadow, no config.
-ETC = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/localtime", "/etc/passwd", "/etc/group", "/etc/nsswitch.conf")
+ETC = (
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/localtime",
+    "/etc/passwd",
+    "/etc/group",
+    "/etc/nsswitch.conf",
+)
 DEVICES = ("null", "zero", "full", "random", "urandom")
 CAP_KILL = 5  # linux/capability.h
-FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2)
+FORWARDED = (
+    signal.SIGINT,
+    signal.SIGTERM,
+    signal.SIGHUP,
+    signal.SIGQUIT,
+    signal.SIGUSR1,
+    signal.SIGUSR2,
+)
 
 _libc = ctypes.CDLL(None, use_errno=True)
-_libc.mount.argtypes = (ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p)
+_libc.mount.argtypes = (
+    ctypes.c_char_p,
+    ctypes.c_char_p,
+    ctypes.c_char_p,
+    ctypes.c_ulong,
+    ctypes.c_char_p,
+)
 _libc.umount2.argtypes = (ctypes.c_char_p, ctypes.c_int)
-_libc.prctl.argtypes = (ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong)
+_libc.prctl.argtypes = (
+    ctypes.c_int,
+    ctypes.c_ulong,
+    ctypes.c_ulong,
+    ctypes.c_ulong,
+    ctypes.c_ulong,
+)
 # System call numbers and seccomp's tag of the architecture: x86-64, else aarch64.
-SYSCALLS = {"pivot_root": 155, "add_key": 248, "request_key": 249, "keyctl": 250, "unshare": 272,
-            "setns": 308, "bpf": 321, "perf_event_open": 298, "userfaultfd": 323,
-            "io_uring_setup": 425, "clone": 56, "clone3": 435}
+SYSCALLS = {
+    "pivot_root": 155,
+    "add_key": 248,
+    "request_key": 249,
+    "keyctl": 250,
+    "unshare": 272,
+    "setns": 308,
+    "bpf": 321,
+    "perf_event_open": 298,
+    "userfaultfd": 323,
+    "io_uring_setup": 425,
+    "clone": 56,
+    "clone3": 435,
+}
 AUDIT_ARCH = 0xC000003E
 if os.uname().machine in ("aarch64", "arm64"):
-    SYSCALLS = {"pivot_root": 41, "add_key": 217, "request_key": 218, "keyctl": 219, "unshare": 97,
-                "setns": 268, "bpf": 280, "perf_event_open": 241, "userfaultfd": 282,
-                "io_uring_setup": 425, "clone": 220, "clone3": 435}
+    SYSCALLS = {
+        "pivot_root": 41,
+        "add_key": 217,
+        "request_key": 218,
+        "keyctl": 219,
+        "unshare": 97,
+        "setns": 268,
+        "bpf": 280,
+        "perf_event_open": 241,
+        "userfaultfd": 282,
+        "io_uring_setup": 425,
+        "clone": 220,
+        "clone3": 435,
+    }
     AUDIT_ARCH = 0xC00000B7
 SYS_PIVOT_ROOT, SYS_KEYCTL = SYSCALLS["pivot_root"], SYSCALLS["keyctl"]
 KEYCTL_JOIN_SESSION_KEYRING = 1
@@ -88,8 +165,15 @@ KEYCTL_JOIN_SESSION_KEYRING = 1
 # `namespaces=False`, namespaces of its own too (NAMESPACE_CALLS): clone is refused only with a
 # CLONE_NEW* flag; clone3, whose flags seccomp cannot read, answers ENOSYS, on which glibc falls
 # back to clone. A graded kernel keeps them: it jails its agent's commands in a user namespace.
-REFUSED_CALLS = ("add_key", "request_key", "keyctl", "bpf", "perf_event_open", "userfaultfd",
-                 "io_uring_setup")
+REFUSED_CALLS = (
+    "add_key",
+    "request_key",
+    "keyctl",
+    "bpf",
+    "perf_event_open",
+    "userfaultfd",
+    "io_uring_setup",
+)
 NAMESPACE_CALLS = ("unshare", "setns")
 CLONE_NEW_FLAGS = 0x7E020000  # CLONE_NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET
 
@@ -102,11 +186,15 @@ def _check(result: int, what: str) -> None:
 
 def _mount(source, target, fstype, flags: int, data: str | None = None) -> None:
     encode = lambda s: None if s is None else os.fsencode(s)  # noqa: E731
-    _check(_libc.mount(encode(source), encode(target), encode(fstype), flags, encode(data)), f"mount {target}")
+    _check(
+        _libc.mount(encode(source), encode(target), encode(fstype), flags, encode(data)),
+        f"mount {target}",
+    )
 
 
 def _place(source: str, target: str) -> None:
-    """An empty file or folder at `target` (and the folders above it) for `source` to be mounted on."""
+    """An empty file or folder at `target` (and the folders above it) for `source` to be mounted
+    on."""
     os.makedirs(os.path.dirname(target), exist_ok=True)
     if os.path.isdir(source):
         os.makedirs(target, exist_ok=True)
@@ -117,7 +205,9 @@ def _place(source: str, target: str) -> None:
 def _bind(source: str, target: str, read_only: bool) -> None:
     _place(source, target)
     _mount(source, target, None, MS_BIND | MS_REC)
-    if read_only:  # a bind mount takes the read-only flag only on a remount, which must keep its other flags
+    if (
+        read_only
+    ):  # a bind mount takes the read-only flag only on a remount, which must keep its other flags
         kept = os.statvfs(target).f_flag & KEPT_MOUNT_FLAGS
         _mount(None, target, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV | kept)
 
@@ -257,9 +347,16 @@ def _harden_proc(proc: str) -> None:
             _bind("/oldroot/dev/null", path, read_only=True)
 
 
-def _build_root(write: list[str], read: list[str], tmp_bytes: int, with_proc: bool,
-                write_bytes: int | None = None, owner: tuple[int, int] | None = None) -> None:
-    """Turn this mount namespace into the jail's: only the paths allowed, the machine's root detached.
+def _build_root(
+    write: list[str],
+    read: list[str],
+    tmp_bytes: int,
+    with_proc: bool,
+    write_bytes: int | None = None,
+    owner: tuple[int, int] | None = None,
+) -> None:
+    """Turn this mount namespace into the jail's: only the paths allowed, the machine's root
+    detached.
 
     The steps bubblewrap takes: an empty tmpfs becomes the root with the old one under /oldroot,
     each allowed path is bind-mounted from there into /newroot, and /newroot becomes the root.
@@ -267,7 +364,9 @@ def _build_root(write: list[str], read: list[str], tmp_bytes: int, with_proc: bo
     bind-mounted, written through (and so where the kernel has no overlayfs).
     """
     _mount(None, "/", None, MS_REC | MS_PRIVATE)  # nothing done here reaches the machine's mounts
-    _tmpfs("/tmp", 1 << 20, "0755")  # only in this namespace: the machine's /tmp is still under /oldroot
+    _tmpfs(
+        "/tmp", 1 << 20, "0755"
+    )  # only in this namespace: the machine's /tmp is still under /oldroot
     os.mkdir("/tmp/oldroot")
     os.mkdir("/tmp/newroot")
     _check(_libc.syscall(SYS_PIVOT_ROOT, b"/tmp", b"/tmp/oldroot"), "pivot_root")
@@ -277,12 +376,17 @@ def _build_root(write: list[str], read: list[str], tmp_bytes: int, with_proc: bo
     _tmpfs(new_root + "/dev", 1 << 16, "0755")
     for device in DEVICES:
         _bind(f"/oldroot/dev/{device}", f"{new_root}/dev/{device}", read_only=False)
-    for name, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"), ("stdout", "/proc/self/fd/1"),
-                         ("stderr", "/proc/self/fd/2")):
+    for name, target in (
+        ("fd", "/proc/self/fd"),
+        ("stdin", "/proc/self/fd/0"),
+        ("stdout", "/proc/self/fd/1"),
+        ("stderr", "/proc/self/fd/2"),
+    ):
         os.symlink(target, f"{new_root}/dev/{name}")
     _tmpfs(new_root + "/dev/shm", tmp_bytes)
     _tmpfs(new_root + "/tmp", tmp_bytes)
-    # After /tmp's tmpfs, so a workdir under /tmp appears in it; the writable last, over any read-only parent.
+    # After /tmp's tmpfs, so a workdir under /tmp appears in it; the writable last, over any
+    # read-only parent.
     for path in SYSTEM + ETC + tuple(read):
         _show(path, new_root, read_only=True)
     for path in write:
@@ -307,10 +411,14 @@ def _build_root(write: list[str], read: list[str], tmp_bytes: int, with_proc: bo
     _check(_libc.umount2(b".", MNT_DETACH), "umount the staging root")
     os.chdir("/")
     kept = os.statvfs("/").f_flag & KEPT_MOUNT_FLAGS
-    _mount(None, "/", None, MS_REMOUNT | MS_BIND | MS_RDONLY | kept)  # no new top-level folder either
+    _mount(
+        None, "/", None, MS_REMOUNT | MS_BIND | MS_RDONLY | kept
+    )  # no new top-level folder either
 
 
-def _drop_capabilities(uid: int | None = None, gid: int | None = None, keep: int | None = None) -> None:
+def _drop_capabilities(
+    uid: int | None = None, gid: int | None = None, keep: int | None = None
+) -> None:
     """No capability now, none through exec (even of a setuid or a root-owned program), none to
     regain, but `keep` if given; then, as root, become `uid` (and `gid`, else the same number). In
     that order: dropping from the bounding set takes a capability that becoming another user takes
@@ -324,8 +432,8 @@ def _drop_capabilities(uid: int | None = None, gid: int | None = None, keep: int
         os.setresgid(*[uid if gid is None else gid] * 3)
         os.setresuid(uid, uid, uid)
     header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
-    data = (ctypes.c_uint32 * 6)()                  # effective, permitted, inheritable: all empty
-    if keep is not None:                            # but `keep`, effective and permitted
+    data = (ctypes.c_uint32 * 6)()  # effective, permitted, inheritable: all empty
+    if keep is not None:  # but `keep`, effective and permitted
         data[0] = data[1] = 1 << keep
     _check(_libc.capset(header, data), "capset")
     _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
@@ -350,15 +458,22 @@ def _refuse_calls(namespaces: bool) -> None:
     clones = [] if namespaces else [("clone3", "absent"), ("clone", "clone")]
     load, equal, at_least, any_bit, answer = 0x20, 0x15, 0x35, 0x45, 0x06  # classic BPF's codes
     allow, refuse, absent = 0x7FFF0000, 0x00050000 | errno.EPERM, 0x00050000 | errno.ENOSYS
-    program = _assemble([  # over struct seccomp_data: nr at 0, arch at 4, args[0] from 16
-        (None, load, 4, None, None), (None, equal, AUDIT_ARCH, None, "refuse"),
-        (None, load, 0, None, None), (None, at_least, 0x40000000, "refuse", None),  # x32's numbers
-        *[(None, equal, SYSCALLS[name], "refuse", None) for name in refused],
-        *[(None, equal, SYSCALLS[name], label, None) for name, label in clones],
-        (None, answer, allow, None, None),
-        ("clone", load, 16, None, None), (None, any_bit, CLONE_NEW_FLAGS, "refuse", None),
-        (None, answer, allow, None, None),
-        ("refuse", answer, refuse, None, None), ("absent", answer, absent, None, None)])
+    program = _assemble(
+        [  # over struct seccomp_data: nr at 0, arch at 4, args[0] from 16
+            (None, load, 4, None, None),
+            (None, equal, AUDIT_ARCH, None, "refuse"),
+            (None, load, 0, None, None),
+            (None, at_least, 0x40000000, "refuse", None),  # x32's numbers
+            *[(None, equal, SYSCALLS[name], "refuse", None) for name in refused],
+            *[(None, equal, SYSCALLS[name], label, None) for name, label in clones],
+            (None, answer, allow, None, None),
+            ("clone", load, 16, None, None),
+            (None, any_bit, CLONE_NEW_FLAGS, "refuse", None),
+            (None, answer, allow, None, None),
+            ("refuse", answer, refuse, None, None),
+            ("absent", answer, absent, None, None),
+        ]
+    )
     filters = (ctypes.c_uint64 * len(program))(*program)
     header = struct.pack("HxxxxxxQ", len(program), ctypes.addressof(filters))  # struct sock_fprog
     fprog = ctypes.create_string_buffer(header)
@@ -368,7 +483,11 @@ def _refuse_calls(namespaces: bool) -> None:
 def loopback_up() -> None:
     """A new network namespace has only `lo`, and it is down: the glass box serves on loopback."""
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
-        fcntl.ioctl(sock, SIOCSIFFLAGS, struct.pack("16sH14s", b"lo", IFF_UP | IFF_LOOPBACK | IFF_RUNNING, b""))
+        fcntl.ioctl(
+            sock,
+            SIOCSIFFLAGS,
+            struct.pack("16sH14s", b"lo", IFF_UP | IFF_LOOPBACK | IFF_RUNNING, b""),
+        )
 
 
 def _unshare(user_namespace: bool, network: bool) -> None:
@@ -378,7 +497,11 @@ def _unshare(user_namespace: bool, network: bool) -> None:
     flags |= CLONE_NEWUSER if user_namespace else 0
     _check(_libc.unshare(flags), "unshare")
     if user_namespace:  # the same ids inside, so the files of the workdir stay ours
-        for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
+        for name, text in (
+            ("setgroups", "deny"),
+            ("uid_map", f"{uid} {uid} 1"),
+            ("gid_map", f"{gid} {gid} 1"),
+        ):
             with open(f"/proc/self/{name}", "w") as file:
                 file.write(text)
 
@@ -402,7 +525,8 @@ def _wait_for(child: int) -> int:
 
 
 def _end_as(status: int) -> None:
-    """End this process as the one whose wait status this is: by the same signal, or with the same code."""
+    """End this process as the one whose wait status this is: by the same signal, or with the
+    same code."""
     if os.WIFSIGNALED(status):  # so the caller reads "killed by ..." as it would have
         number = os.WTERMSIG(status)
         if number not in (signal.SIGKILL, signal.SIGSTOP):  # those two cannot be caught, nor set
@@ -412,8 +536,10 @@ def _end_as(status: int) -> None:
 
 
 def _wait_following_parent(child: int, parent: int) -> int:
-    """Outside the jail: `child`'s wait status. If our own parent dies first (a grader killed), the jail is
-    killed: its programs are not children of pid 1, so they cannot tell that nobody waits for them."""
+    """Outside the jail: `child`'s wait status. If our own parent dies first (a grader killed), the
+    jail is killed: its programs are not children of pid 1, so they cannot tell that nobody waits
+    for them.
+    """
     while True:
         try:
             pid, status = os.waitpid(child, os.WNOHANG)
@@ -442,12 +568,14 @@ def _filled(paths: list[str]) -> bool:
     return False
 
 
-def _init(status_write: int, uid: int | None, gid: int | None, watched: list[str],
-          namespaces: bool) -> None:
-    """Pid 1 of the jail, reaping orphans; the program runs as pid 3, under a keeper (pid 2) that sends
-    its status out. Not pid 1 itself, which ignores the signals it sends itself (a test's own SIGKILL
-    would do nothing); not a child of pid 1, which a program takes for a sign its parent died
-    (ipykernel then exits). As pid 1 ends, the kernel kills every process left in the namespace.
+def _init(
+    status_write: int, uid: int | None, gid: int | None, watched: list[str], namespaces: bool
+) -> None:
+    """Pid 1 of the jail, reaping orphans; the program runs as pid 3, under a keeper (pid 2) that
+    sends its status out. Not pid 1 itself, which ignores the signals it sends itself (a test's own
+    SIGKILL would do nothing); not a child of pid 1, which a program takes for a sign its parent
+    died (ipykernel then exits). As pid 1 ends, the kernel kills every process left in the
+    namespace.
 
     Only the keeper holds the status pipe, and the program cannot reach it: pid 1 and the keeper
     keep no capability and are not dumpable (their /proc/N/fd opens for no one without
@@ -478,12 +606,26 @@ def _init(status_write: int, uid: int | None, gid: int | None, watched: list[str
     os._exit(0)
 
 
-def enter(write: list[str], read: list[str] = (), cwd: str | None = None, user_namespace: bool = False,
-          loopback: bool = False, tmp_bytes: int = TMP_BYTES, uid: int | None = None, gid: int | None = None,
-          own: list[str] = (), network: bool = False, write_bytes: int | None = None,
-          cgroups: list[str] = (), report: str | None = None, max_processes: int | None = None,
-          memory_bytes: int | None = None, namespaces: bool = True) -> None:
-    """Jail this process (which must have a single thread); return in the jailed one, never in the other.
+def enter(
+    write: list[str],
+    read: list[str] = (),
+    cwd: str | None = None,
+    user_namespace: bool = False,
+    loopback: bool = False,
+    tmp_bytes: int = TMP_BYTES,
+    uid: int | None = None,
+    gid: int | None = None,
+    own: list[str] = (),
+    network: bool = False,
+    write_bytes: int | None = None,
+    cgroups: list[str] = (),
+    report: str | None = None,
+    max_processes: int | None = None,
+    memory_bytes: int | None = None,
+    namespaces: bool = True,
+) -> None:
+    """Jail this process (which must have a single thread); return in the jailed one, never in the
+    other.
 
     This process stays outside, passes signals on and ends with the jailed one's exit status; the
     jailed one is pid 1 of a new pid namespace, in a session of its own, killed if this one dies.
@@ -537,8 +679,14 @@ def enter(write: list[str], read: list[str] = (), cwd: str | None = None, user_n
         os.chown(path, uid, gid)
     write = [os.path.realpath(p) for p in write]
     owner = None if uid is None else (uid, uid if gid is None else gid)
-    _build_root(write, [os.path.realpath(p) for p in read], tmp_bytes, with_proc=True,
-                write_bytes=write_bytes, owner=owner)
+    _build_root(
+        write,
+        [os.path.realpath(p) for p in read],
+        tmp_bytes,
+        with_proc=True,
+        write_bytes=write_bytes,
+        owner=owner,
+    )
     if loopback:
         loopback_up()
     os.chdir(os.path.realpath(cwd) if cwd else "/")
@@ -559,13 +707,20 @@ def enter(write: list[str], read: list[str] = (), cwd: str | None = None, user_n
 # a file marked "?" (swap) is skipped where the kernel has none. Then what tells of a hit: (file,
 # key, limit).
 CGROUP_SETTINGS = {
-    1: {"memory": (("memory.limit_in_bytes", "memory"), ("memory.memsw.limit_in_bytes?", "memory")),
-        "pids": (("pids.max", "processes"),)},
-    2: {"memory": (("memory.max", "memory"), ("memory.swap.max?", 0)),
-        "pids": (("pids.max", "processes"),)},
+    1: {
+        "memory": (("memory.limit_in_bytes", "memory"), ("memory.memsw.limit_in_bytes?", "memory")),
+        "pids": (("pids.max", "processes"),),
+    },
+    2: {
+        "memory": (("memory.max", "memory"), ("memory.swap.max?", 0)),
+        "pids": (("pids.max", "processes"),),
+    },
 }
-CGROUP_EVENTS = (("memory.events", "oom_kill", "memory"),
-                 ("memory.oom_control", "oom_kill", "memory"), ("pids.events", "max", "processes"))
+CGROUP_EVENTS = (
+    ("memory.events", "oom_kill", "memory"),
+    ("memory.oom_control", "oom_kill", "memory"),
+    ("pids.events", "max", "processes"),
+)
 
 
 def cgroup_parents(mountinfo: str, membership: str, root: str = "") -> tuple[int, dict] | None:
@@ -592,7 +747,7 @@ def cgroup_parents(mountinfo: str, membership: str, root: str = "") -> tuple[int
                 continue
             path = own[controller]  # under the mount's own root (a container may mount a subtree)
             if mount_root == "/" or path == mount_root or path.startswith(mount_root + "/"):
-                inside = path[len(mount_root):] if mount_root != "/" else path
+                inside = path[len(mount_root) :] if mount_root != "/" else path
                 folders[controller] = root + os.path.normpath(f"{point}/{inside}")
     if "" in folders:
         delegated = os.path.join(folders[""], "cgroup.subtree_control")
@@ -604,8 +759,9 @@ def cgroup_parents(mountinfo: str, membership: str, root: str = "") -> tuple[int
     return None
 
 
-def cgroups_for(name: str, memory_bytes: int, max_processes: int, proc: str = "/proc/self",
-                root: str = "") -> list[str]:
+def cgroups_for(
+    name: str, memory_bytes: int, max_processes: int, proc: str = "/proc/self", root: str = ""
+) -> list[str]:
     """New cgroups `name` capping a jail's memory and processes (give them to `enter`, then to
     `cgroup_limits_hit` and `remove_cgroups`), or [] where this process cannot make them (not root,
     no such controller): the jail then falls back on rlimits."""
@@ -675,7 +831,7 @@ def remove_cgroups(folders: list[str]) -> None:
 
 
 # --- the uid pool: a user of its own for each jail run as root -----------------------------------
-FIRST_UID = 61000            # no account on a Debian or Ubuntu system uses 61000-61999
+FIRST_UID = 61000  # no account on a Debian or Ubuntu system uses 61000-61999
 UIDS = range(FIRST_UID, FIRST_UID + 1000)
 # NOTE: a uid must be free across PROCESSES, not only threads: two graders (or two test workers)
 # sharing one would kill each other's kernels when one of them ends. Each uid in use holds an
@@ -713,8 +869,10 @@ def claim_uid() -> int:
                 continue  # another process has it
             uids_in_use[uid] = fd
             return uid
-    raise RuntimeError(f"no free uid left in {UIDS.start}-{UIDS.stop - 1}: run fewer jails at once "
-                       "(grade with fewer --jobs)")
+    raise RuntimeError(
+        f"no free uid left in {UIDS.start}-{UIDS.stop - 1}: run fewer jails at once "
+        "(grade with fewer --jobs)"
+    )
 
 
 def release_uid(uid: int) -> None:
@@ -727,8 +885,13 @@ def release_uid(uid: int) -> None:
 
 def python_paths() -> list[str]:
     """What a Python program needs to run here: the interpreter's installation and its venv."""
-    return sorted({os.path.realpath(sys.base_prefix), os.path.realpath(sys.prefix),
-                   os.path.dirname(os.path.realpath(sys.executable))})
+    return sorted(
+        {
+            os.path.realpath(sys.base_prefix),
+            os.path.realpath(sys.prefix),
+            os.path.dirname(os.path.realpath(sys.executable)),
+        }
+    )
 
 
 def main(argv: list[str]) -> None:
@@ -752,9 +915,24 @@ def main(argv: list[str]) -> None:
     parser.add_argument("command", nargs=argparse.REMAINDER)
     args = parser.parse_args(argv)
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
-    enter(args.write, args.read, args.cwd, args.user_namespace, args.loopback, args.tmp_bytes, args.uid, args.gid,
-          args.own, args.network, args.write_bytes, args.cgroup, args.report, args.max_processes,
-          args.memory_bytes, args.namespaces)
+    enter(
+        args.write,
+        args.read,
+        args.cwd,
+        args.user_namespace,
+        args.loopback,
+        args.tmp_bytes,
+        args.uid,
+        args.gid,
+        args.own,
+        args.network,
+        args.write_bytes,
+        args.cgroup,
+        args.report,
+        args.max_processes,
+        args.memory_bytes,
+        args.namespaces,
+    )
     try:
         os.execvp(command[0], command)
     except OSError as error:

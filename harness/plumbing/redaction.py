@@ -1,4 +1,5 @@
-"""Hide API keys in text that leaves the harness: the one set of rules for the grader, the agent's tools and the recorder.
+"""Hide API keys in text that leaves the harness: the one set of rules for the grader, the agent's
+tools and the recorder.
 
     >>> redact("key=" + "AIza" + "x" * 35)
     'key=[key hidden]'
@@ -12,6 +13,7 @@ is hidden as it is, reversed, in base64 (standard and URL-safe, with or without 
 hex (either case), each of them also with spaces or punctuation between its letters; any string
 shaped like a Google key, or like one reversed, base64-encoded or hex-encoded, is hidden too.
 """
+
 import base64
 import os
 import re
@@ -22,14 +24,17 @@ from harness.plumbing.arguments import checked
 from harness.plumbing.keys import KEY_SHAPE, KEY_VARIABLES, read_dotenv
 
 HIDDEN = "[key hidden]"
-MIN_SECRET = 8    # a shorter value is no secret and would mangle ordinary text
+MIN_SECRET = 8  # a shorter value is no secret and would mangle ordinary text
 DOTENV_DEPTH = 3  # folders below the clone searched for a .env
 ROOT = Path(__file__).resolve().parents[2]  # the clone: harness/plumbing/ is two below it
 SPACER = r"[\s.,;:|/\\'\"`*~+_-]{0,3}"  # what a student may put between a key's letters
-SHAPES = [KEY_SHAPE, re.compile(r"[0-9A-Za-z_-]{35}azIA"),           # as it is, reversed
-          re.compile(r"QUl6Y[0-9A-Za-z+/_-]{46,}={0,2}"),            # base64 of "AIza..."
-          re.compile(r"41497a61(?:[0-9a-f]{2}){35}", re.IGNORECASE),  # hex of "AIza..."
-          re.compile(SPACER.join("AIza") + f"(?:{SPACER}[0-9A-Za-z_-]){{35}}")]  # spaced letter by letter
+SHAPES = [
+    KEY_SHAPE,
+    re.compile(r"[0-9A-Za-z_-]{35}azIA"),  # as it is, reversed
+    re.compile(r"QUl6Y[0-9A-Za-z+/_-]{46,}={0,2}"),  # base64 of "AIza..."
+    re.compile(r"41497a61(?:[0-9a-f]{2}){35}", re.IGNORECASE),  # hex of "AIza..."
+    re.compile(SPACER.join("AIza") + f"(?:{SPACER}[0-9A-Za-z_-]){{35}}"),
+]  # spaced letter by letter
 
 
 @checked
@@ -43,11 +48,16 @@ def encodings(secret: str) -> set[str]:
 
 
 def dotenv_files() -> list[Path]:
-    """Every .env a key may sit in: here, HOME, and the clone's (not in .git, .venv or other hidden folders)."""
+    """Every .env a key may sit in: here, HOME, and the clone's (not in .git, .venv or other
+    hidden folders)."""
     found = [Path.cwd() / ".env", Path.home() / ".env"]
     for folder, subfolders, files in os.walk(ROOT):
         depth = len(Path(folder).relative_to(ROOT).parts)
-        subfolders[:] = [] if depth >= DOTENV_DEPTH else [d for d in subfolders if not d.startswith(".") and d != "node_modules"]
+        subfolders[:] = (
+            []
+            if depth >= DOTENV_DEPTH
+            else [d for d in subfolders if not d.startswith(".") and d != "node_modules"]
+        )
         found += [Path(folder) / ".env"] if ".env" in files else []
     return found
 
@@ -71,7 +81,10 @@ def secrets() -> set[str]:
 
 @lru_cache(maxsize=64)
 def _spaced(form: str) -> re.Pattern:
-    return re.compile(SPACER.join(re.escape(c) for c in form), re.IGNORECASE if re.fullmatch(r"[0-9a-fA-F]+", form) else 0)
+    return re.compile(
+        SPACER.join(re.escape(c) for c in form),
+        re.IGNORECASE if re.fullmatch(r"[0-9a-fA-F]+", form) else 0,
+    )
 
 
 @checked

@@ -44,7 +44,8 @@ def _message(content) -> types.Content:
 
 def request_body(contents, config: types.GenerateContentConfig) -> bytes:
     """The bytes google-genai sends for generate_content(contents=..., config=...), for a config
-    of CONFIG_FIELDS only: the messages, the system instruction, the tools, the generation config."""
+    of CONFIG_FIELDS only: the messages, the system instruction, the tools, the generation config.
+    """
     if isinstance(contents, (str, types.Content)):
         contents = [contents]
     body = {"contents": [_wire(_message(c)) for c in contents]}
@@ -96,9 +97,9 @@ def generate_content(client, *, model: str, contents, config: types.GenerateCont
 
 
 def interaction_body(fields: dict) -> bytes:
-    """The bytes the SDK's Interactions client sends for `interactions.create(**fields)`, made by its
-    own code (google/genai/_gaos/interactions.py, Interactions.create): the keyword arguments read
-    into its request model, then written out by its serializer."""
+    """The bytes the SDK's Interactions client sends for `interactions.create(**fields)`, made by
+    its own code (google/genai/_gaos/interactions.py, Interactions.create): the keyword arguments
+    read into its request model, then written out by its serializer."""
     from google.genai._gaos import models, utils
 
     request = utils.unmarshal({"body": fields}, models.CreateInteractionRequest)
@@ -109,7 +110,8 @@ def interaction_body(fields: dict) -> bytes:
 def create_interaction(client, **fields):
     """`client.interactions.create(**fields)`, answered in-process when that is the same request to
     the same glass box: the SDK's own request bytes (interaction_body), its answer read as the
-    client reads a 200 (its _speakeasy_parse_response). Streamed and background ones go through it."""
+    client reads a 200 (its _speakeasy_parse_response). Streamed and background ones go through it.
+    """
     from google.genai._gaos.types.interactions import Interaction
     from google.genai._gaos.utils.unmarshal_json_response import unmarshal_json_response
 

@@ -1,11 +1,12 @@
-"""What the workbook's processes are spared: third-party work that costs seconds and serves nothing here.
+"""What the workbook's processes are spared: third-party work that costs seconds and serves nothing
+here.
 
 Loaded only where the workbook starts a process, never by `import harness`: a lesson kernel's start
 (jupyter/ipython_kernel_config.py, copied into the venv by `make setup`, runs `prepare_kernel`) and
-pytest (`-p harness.plumbing.startup` in pyproject's addopts, imported before nbval imports nbformat). A
-kernel is spared one import (below) and most of the garbage collector's passes over the large
-imports every lesson makes; pytest is spared the same import and nbval's eager formatting of every
-kernel message (`defer_nbval_message_dumps`).
+pytest (`-p harness.plumbing.startup` in pyproject's addopts, imported before nbval imports
+nbformat). A kernel is spared one import (below) and most of the garbage collector's passes over the
+large imports every lesson makes; pytest is spared the same import and nbval's eager formatting of
+every kernel message (`defer_nbval_message_dumps`).
 
 A plotly figure shown the usual way (a student's own `fig` at the end of a cell) goes through
 plotly.io's renderers, which import nbformat, whose jsonschema imports its optional IRI checker
@@ -20,6 +21,7 @@ removed: a stand-in takes its name and imports the real one at its first use.
 >>> jsonschema.FormatChecker().conforms("http://example.com/ä", "iri")
 True
 """
+
 import gc
 import importlib.util
 import pprint
@@ -43,6 +45,7 @@ def _is_valid_syntax(term: str, value: str) -> bool:
 
 class _Deferred(types.ModuleType):
     """Stands in for `rfc3987_syntax` with the one name jsonschema imports from it."""
+
     is_valid_syntax = staticmethod(_is_valid_syntax)
 
 
@@ -56,7 +59,8 @@ def defer_iri_checker() -> None:
 
 @contextmanager
 def collector_paused():
-    """Run an import with the cyclic garbage collector paused, then collect once and freeze what is left.
+    """Run an import with the cyclic garbage collector paused, then collect once and freeze what is
+    left.
 
     google-genai's types and plotly's widgets build hundreds of thousands of objects as they import.
     Each time enough new objects pile up the collector runs, and its full passes walk everything
@@ -121,6 +125,7 @@ def pytest_configure(config) -> None:
     defer_nbval_message_dumps()
 
 
-# Imported by pytest's `-p` before the installed plugins are: defer now, before nbval imports nbformat.
+# Imported by pytest's `-p` before the installed plugins are: defer now, before nbval imports
+# nbformat.
 defer_iri_checker()
 memoise_when_imported()

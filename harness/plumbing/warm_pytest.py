@@ -1,4 +1,5 @@
-"""`python -m pytest` without the wait: a helper with pytest imported forks a fresh run for each command.
+"""`python -m pytest` without the wait: a helper with pytest imported forks a fresh run for each
+command.
 
 A run of the task's tests in a new interpreter spends most of its time starting up: 0.35-0.45 s
 of CPU, against 0.12-0.15 s wall for the same run forked from a warm helper (measured here,
@@ -17,9 +18,10 @@ out of the garbage collector's passes (`gc.get_freeze_count()` is not 0).
     run = helper.start(["-q"], cwd, env)   # like subprocess.Popen([python, "-m", "pytest", "-q"], ...)
     run.stdout.read(), run.wait()          # the same output and exit code
 
-The helper reads its requests on a Unix socket and ends when the process that started it does.
-This file, run as a script, is the helper: it imports nothing of harness, which the child would inherit.
+The helper reads its requests on a Unix socket and ends when the process that started it does. This
+file, run as a script, is the helper: it imports nothing of harness, which the child would inherit.
 """
+
 import json
 import os
 import socket
@@ -27,11 +29,14 @@ import subprocess
 import sys
 
 _HELLO = b"ready"
-STARTUP_TIMEOUT_SECONDS = 60  # pytest imports in well under a second; a helper that never says hello is given up
+STARTUP_TIMEOUT_SECONDS = (
+    60  # pytest imports in well under a second; a helper that never says hello is given up
+)
 
 
 class _Child:
-    """What `harness.tools._run` needs of a `subprocess.Popen`: pid, stdout, poll, wait, returncode."""
+    """What `harness.tools._run` needs of a `subprocess.Popen`: pid, stdout, poll, wait,
+    returncode."""
 
     def __init__(self, control: socket.socket, pid: int, stdout):
         self._control, self.pid, self.stdout, self.returncode = control, pid, stdout, None
@@ -59,19 +64,33 @@ class _Child:
 
 
 class WarmPytest:
-    """One helper process; `start` runs one command at a time through it (a lock is the caller's)."""
+    """One helper process; `start` runs one command at a time through it (a lock is the
+    caller's)."""
 
     def __init__(self, env: dict, home: str, launcher: tuple[str, ...] = ()):
-        """Start the helper in `home` (which may be removed once this returns) with environment `env`,
-        through `launcher` (words before the command, such as `unshare --net --`: every run inherits it)."""
+        """Start the helper in `home` (which may be removed once this returns) with environment
+        `env`, through `launcher` (words before the command, such as `unshare --net --`: every run
+        inherits it).
+        """
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        self.process = subprocess.Popen([*launcher, sys.executable, __file__, str(theirs.fileno())], cwd=home, env=env,
-                                        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                        pass_fds=[theirs.fileno()], start_new_session=True)
+        self.process = subprocess.Popen(
+            [*launcher, sys.executable, __file__, str(theirs.fileno())],
+            cwd=home,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            pass_fds=[theirs.fileno()],
+            start_new_session=True,
+        )
         theirs.close()
         self.control, self.owner = ours, os.getpid()
-        self.control.settimeout(STARTUP_TIMEOUT_SECONDS)  # socket.timeout is an OSError: the caller falls back
-        if self.control.recv(16) != _HELLO:  # pytest failed to import: the caller falls back to a new interpreter
+        self.control.settimeout(
+            STARTUP_TIMEOUT_SECONDS
+        )  # socket.timeout is an OSError: the caller falls back
+        if (
+            self.control.recv(16) != _HELLO
+        ):  # pytest failed to import: the caller falls back to a new interpreter
             self.close()
             raise OSError("the warm pytest helper did not start")
         self.control.settimeout(None)
@@ -91,32 +110,43 @@ class WarmPytest:
         """`jail`: what `harness.plumbing.jail.enter` takes; the run then happens in that jail."""
         read_end, write_end = os.pipe()
         try:
-            request = json.dumps({"args": list(args), "cwd": str(cwd), "env": env, "jail": jail}).encode()
+            request = json.dumps(
+                {"args": list(args), "cwd": str(cwd), "env": env, "jail": jail}
+            ).encode()
             socket.send_fds(self.control, [request], [write_end])
         finally:
-            os.close(write_end)  # the child holds the only write end: end of file means it and its children closed it
+            os.close(
+                write_end
+            )  # the child holds the only write end: end of file means it and its children closed it
         reply = self.control.recv(4096)
         if not reply:
             os.close(read_end)
             raise OSError("the warm pytest helper ended")
-        return _Child(self.control, json.loads(reply)["pid"], os.fdopen(read_end, "rb", buffering=0))
+        return _Child(
+            self.control, json.loads(reply)["pid"], os.fdopen(read_end, "rb", buffering=0)
+        )
 
 
 def _become_pytest(request: dict, out: int, ready: int, confine) -> None:
-    """In the forked child: turn into `python -m pytest ARGS` run in the request's folder and environment."""
+    """In the forked child: turn into `python -m pytest ARGS` run in the request's folder and
+    environment."""
     import atexit
     import runpy
     import tempfile
 
     os.setsid()
-    os.close(ready)  # the helper waits for this: only now can the caller's process-group kill reach us
+    os.close(
+        ready
+    )  # the helper waits for this: only now can the caller's process-group kill reach us
     stdin = os.open(os.devnull, os.O_RDONLY)
     os.dup2(stdin, 0)
     os.dup2(out, 1)
     os.dup2(out, 2)
     os.close(stdin)
     os.close(out)
-    if request["jail"]:  # from here on, only what the jail shows (the helper has no thread: it may unshare)
+    if request[
+        "jail"
+    ]:  # from here on, only what the jail shows (the helper has no thread: it may unshare)
         confine.enter(**request["jail"])
     os.chdir(request["cwd"])
     os.environ.clear()
@@ -126,7 +156,9 @@ def _become_pytest(request: dict, out: int, ready: int, confine) -> None:
     sys.argv = ["-m", *request["args"]]  # runpy puts the module's path first, as `python -m` does
     code = 1
     try:
-        runpy.run_module("pytest", run_name="__main__", alter_sys=True)  # what `python -m pytest` runs
+        runpy.run_module(
+            "pytest", run_name="__main__", alter_sys=True
+        )  # what `python -m pytest` runs
         code = 0
     except SystemExit as stop:  # how pytest's __main__ ends, as the interpreter would read it
         code = stop.code if isinstance(stop.code, int) else 0 if stop.code is None else 1
@@ -144,26 +176,31 @@ def _become_pytest(request: dict, out: int, ready: int, confine) -> None:
 
 
 def _confine():
-    """harness/plumbing/jail.py, loaded by path under a private name: a task module called `jail` stays the task's."""
+    """harness/plumbing/jail.py, loaded by path under a private name: a task module called `jail`
+    stays the task's."""
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("_workbook_jail", os.path.join(os.path.dirname(__file__), "jail.py"))
+    spec = importlib.util.spec_from_file_location(
+        "_workbook_jail", os.path.join(os.path.dirname(__file__), "jail.py")
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
 def _serve(control: socket.socket) -> None:
-    """The helper's loop: one request at a time, answered with the child's pid, then its exit code."""
+    """The helper's loop: one request at a time, answered with the child's pid, then its exit
+    code."""
     import gc
 
-    # pytest ends each run with a full garbage collection, which would walk every object imported here
-    # again in every child: frozen, they are left out (and their pages stay shared with this helper).
-    # 30 runs of a two-test file took 3.9 s of CPU against 5.4 s unfrozen (whole process, medians of
-    # 7, here 2026-12-01). The import runs with the collector paused, as harness.plumbing.startup's
-    # collector_paused does (this file imports nothing of harness).
+    # pytest ends each run with a full garbage collection, which would walk every object imported
+    # here again in every child: frozen, they are left out (and their pages stay shared with this
+    # helper). 30 runs of a two-test file took 3.9 s of CPU against 5.4 s unfrozen (whole process,
+    # medians of 7, here 2026-12-01). The import runs with the collector paused, as
+    # harness.plumbing.startup's collector_paused does (this file imports nothing of harness).
     gc.disable()
     import pytest  # noqa: F401  (the import every run would otherwise repeat)
+
     gc.collect()
     confine = _confine()  # loaded once, before any fork
     gc.freeze()

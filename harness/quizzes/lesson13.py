@@ -9,19 +9,25 @@ QUESTIONS = [
         "the context of a turn grow with?",
         right=(
             "What the question needs: the index, the files it follows, the recent turns",
-            "Every other detail waits in its file; a harder question follows more lines of the "
-            "index.",
+            (
+                "Every other detail waits in its file; a harder question follows more lines of the "
+                "index."
+            ),
         ),
         wrong=[
             (
                 "The length of the session, more slowly",
-                "Only if the index itself grows without limit: give it a budget and the window "
-                "stays flat.",
+                (
+                    "Only if the index itself grows without limit: give it a budget and the window "
+                    "stays flat."
+                ),
             ),
             (
                 "Nothing: the window stays empty until the model asks",
-                "The system text, the opening, the recent turns and the index are read on every "
-                "turn.",
+                (
+                    "The system text, the opening, the recent turns and the index are read on every"
+                    " turn."
+                ),
             ),
         ],
     ),
@@ -40,8 +46,10 @@ QUESTIONS = [
             ),
             (
                 "A larger summary of the session",
-                "There is no summary here: what is lost to a summary is gone, what is in a file is "
-                "not.",
+                (
+                    "There is no summary here: what is lost to a summary is gone, what is in a file"
+                    " is not."
+                ),
             ),
         ],
         exercise="13.1",
@@ -52,9 +60,11 @@ QUESTIONS = [
         "way it was counted matter?",
         right=(
             "It barely moved; a metric counting only the search tool had first shown the opposite",
-            "Counted fairly (both paths) it was 100% with the shell and 96% without; counting "
-            "searches "
-            "alone scored every grep as a miss.",
+            (
+                "Counted fairly (both paths) it was 100% with the shell and 96% without; counting "
+                "searches "
+                "alone scored every grep as a miss."
+            ),
         ),
         wrong=[
             (
@@ -73,9 +83,10 @@ QUESTIONS = [
         "the next session's memory say, and how is it put in front of the model?",
         right=(
             "Unity, in a block of data at the start that says it holds facts, not instructions",
-            "Newer statements win at consolidation; the injected block is data, and anything that "
-            "reads "
-            "as an order is left out.",
+            (
+                "Newer statements win at consolidation; the injected block is data, and anything"
+                " that reads as an order is left out."
+            ),
         ),
         wrong=[
             (
@@ -84,8 +95,10 @@ QUESTIONS = [
             ),
             (
                 "Godot, since it was said first and has been confirmed longer",
-                "Stale memory overriding what the user said last is the failure consolidation "
-                "prevents.",
+                (
+                    "Stale memory overriding what the user said last is the failure consolidation "
+                    "prevents."
+                ),
             ),
         ],
         exercise="13.2",

@@ -63,7 +63,9 @@ class Chart(widgets.Output):
         the output to the message being handled, and prints the figure when run outside a kernel.
         """
         self.figure = figure
-        self.outputs = ({"output_type": "display_data", "data": mimebundle(figure), "metadata": {}},)
+        self.outputs = (
+            {"output_type": "display_data", "data": mimebundle(figure), "metadata": {}},
+        )
 
 
 def shown_charts() -> dict[int, dict]:

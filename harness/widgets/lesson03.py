@@ -10,6 +10,7 @@ It opens on the full context, everything kept: slide the budget down to watch th
 >>> panel.children[1].value
 "budget 45: kept 45 tokens (4 of 6 blocks); dropped 2 turns<br><small>runs the harness's build_context (3.2)</small>"
 """
+
 from collections import Counter
 
 import ipywidgets as widgets
@@ -26,10 +27,14 @@ NEVER_CUT = ("system", "summary", "question")
 
 def _blocks(system, facts, summary, turns, question, docs):
     """(label, text, kind) for every block, in the order the model reads them."""
-    return ([("system text", system, "system")] + [(f"fact {i}", f, "fact") for i, f in enumerate(facts, 1)]
-            + [("summary", summary, "summary")]
-            + [(f"turn {i} ({role})", text, "turn") for i, (role, text) in enumerate(turns, 1)]
-            + [(f"doc {i}", d, "doc") for i, d in enumerate(docs, 1)] + [("question", question, "question")])
+    return (
+        [("system text", system, "system")]
+        + [(f"fact {i}", f, "fact") for i, f in enumerate(facts, 1)]
+        + [("summary", summary, "summary")]
+        + [(f"turn {i} ({role})", text, "turn") for i, (role, text) in enumerate(turns, 1)]
+        + [(f"doc {i}", d, "doc") for i, d in enumerate(docs, 1)]
+        + [("question", question, "question")]
+    )
 
 
 def _kept(blocks, system_instruction: str, contents) -> list[bool]:
@@ -56,10 +61,14 @@ def _plural(n: int, word: str) -> str:
 
 def _readout(budget, total, blocks, kept) -> str:
     gone = Counter(kind for (_, _, kind), k in zip(blocks, kept) if not k)
-    dropped = [_plural(gone[kind], word) for kind, word in (("turn", "turn"), ("doc", "doc"), ("fact", "fact"))
-               if gone[kind]]
-    text = (f"budget {budget}: kept {total} tokens ({sum(kept)} of {len(kept)} blocks); "
-            + ("dropped " + ", ".join(dropped) if dropped else "nothing dropped"))
+    dropped = [
+        _plural(gone[kind], word)
+        for kind, word in (("turn", "turn"), ("doc", "doc"), ("fact", "fact"))
+        if gone[kind]
+    ]
+    text = f"budget {budget}: kept {total} tokens ({sum(kept)} of {len(kept)} blocks); " + (
+        "dropped " + ", ".join(dropped) if dropped else "nothing dropped"
+    )
     lost = [kind for kind in NEVER_CUT if gone[kind]]
     if lost:
         text += f" (the {' and '.join(lost)} went too: they should never be cut)"
@@ -68,36 +77,69 @@ def _readout(budget, total, blocks, kept) -> str:
     return text
 
 
-def budget_panel(system, facts, summary, turns, question, docs=(), budget=None, count=approx_tokens,
-                 build=build_context) -> widgets.VBox:
-    """An IntSlider "budget", a readout with the kept total, and one bar per block (kept or dropped)."""
+def budget_panel(
+    system,
+    facts,
+    summary,
+    turns,
+    question,
+    docs=(),
+    budget=None,
+    count=approx_tokens,
+    build=build_context,
+) -> widgets.VBox:
+    """An IntSlider "budget", a readout with the kept total, and one bar per block (kept or
+    dropped)."""
     facts, turns, docs = list(facts), list(turns), list(docs)
     blocks = _blocks(system, facts, summary, turns, question, docs)
     labels, costs = [label for label, _, _ in blocks], [count(text) for _, text, _ in blocks]
     full = build(system, facts, summary, turns, question, budget=10**9, count=count, docs=docs)[2]
     room = max(full, sum(costs), 1)  # a wrong build's total must not break the slider
-    # A key press moves the budget by the smallest block: it drops at most one block, and never a press
-    # that changes nothing for lack of a token or two (1 token a press took ~300 presses here).
+    # A key press moves the budget by the smallest block: it drops at most one block, and never a
+    # press that changes nothing for lack of a token or two (1 token a press took ~300 presses
+    # here).
     step = max(1, min(costs))
-    slider = widgets.IntSlider(value=budget or -(-room // step) * step, min=step, max=room + room // 4, step=step,
-                               description="budget", continuous_update=True, layout=widgets.Layout(width="500px"))
+    slider = widgets.IntSlider(
+        value=budget or -(-room // step) * step,
+        min=step,
+        max=room + room // 4,
+        step=step,
+        description="budget",
+        continuous_update=True,
+        layout=widgets.Layout(width="500px"),
+    )
 
     by = "<br><small>" + ran_by(("3.2", build)) + "</small>"
 
     def shown():
         """(bar colours, readout) for the slider's budget."""
-        system_instruction, contents, total = build(system, facts, summary, turns, question, budget=slider.value,
-                                                    count=count, docs=docs)
+        system_instruction, contents, total = build(
+            system, facts, summary, turns, question, budget=slider.value, count=count, docs=docs
+        )
         kept = _kept(blocks, system_instruction, contents)
-        return [KEPT if k else DROPPED for k in kept], _readout(slider.value, total, blocks, kept) + by
+        return [KEPT if k else DROPPED for k in kept], _readout(
+            slider.value, total, blocks, kept
+        ) + by
 
     colours, text = shown()
     readout = widgets.HTML(text)
     figure = go.Figure(
-        data=[go.Bar(orientation="h", y=labels, x=costs, marker_color=colours,
-                     hovertemplate="%{y}: %{x} tokens<extra></extra>")],
-        layout=go.Layout(height=120 + 22 * len(blocks), margin=dict(l=110, r=20, t=10, b=40),
-                         xaxis_title="tokens (block alone)", yaxis=dict(autorange="reversed")))
+        data=[
+            go.Bar(
+                orientation="h",
+                y=labels,
+                x=costs,
+                marker_color=colours,
+                hovertemplate="%{y}: %{x} tokens<extra></extra>",
+            )
+        ],
+        layout=go.Layout(
+            height=120 + 22 * len(blocks),
+            margin=dict(l=110, r=20, t=10, b=40),
+            xaxis_title="tokens (block alone)",
+            yaxis=dict(autorange="reversed"),
+        ),
+    )
     chart = Chart(figure)
 
     def redraw(_change=None):

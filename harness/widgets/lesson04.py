@@ -1,4 +1,5 @@
-"""Lesson 04's panel: slide the cap and the head share, see what your `truncate_output` lets through.
+"""Lesson 04's panel: slide the cap and the head share, see what your `truncate_output` lets
+through.
 
 The bars are read from what the function returned, not recomputed: the head is the text before its
 marker line, the tail the text after it, so a wrong answer shows as it is.
@@ -8,6 +9,7 @@ marker line, the tail the text after it, so a wrong answer shows as it is.
 >>> kept("short", 5)
 (5, 0)
 """
+
 import re
 
 import ipywidgets as widgets
@@ -21,7 +23,8 @@ _MARKER = re.compile(r"\n?\[\.\.\. .*? omitted \.\.\.\]\n?")
 
 
 def kept(shown: str, original_length: int) -> tuple[int, int]:
-    """(head, tail) characters of a truncated output: around its marker line, or all head without one."""
+    """(head, tail) characters of a truncated output: around its marker line, or all head without
+    one."""
     marker = _MARKER.search(shown)
     if marker is None:
         return min(len(shown), original_length), 0
@@ -30,9 +33,11 @@ def kept(shown: str, original_length: int) -> tuple[int, int]:
 
 def _readout(log: str, shown: str, extract_verdict) -> str:
     survives = extract_verdict(shown)
-    return (f"<b>verdict in view:</b> {survives or 'no: the agent would run the tests again'} &nbsp; "
-            f"<b>saved:</b> {len(log) - len(shown):,} chars, about {approx_tokens(log) - approx_tokens(shown):,} "
-            f"tokens per call")
+    return (
+        f"<b>verdict in view:</b> {survives or 'no: the agent would run the tests again'} &nbsp;"
+        f" <b>saved:</b> {len(log) - len(shown):,} chars, about"
+        f" {approx_tokens(log) - approx_tokens(shown):,} tokens per call"
+    )
 
 
 def _bars(log: str, shown: str) -> list[list[int]]:
@@ -41,20 +46,33 @@ def _bars(log: str, shown: str) -> list[list[int]]:
 
 
 def cap_panel(log: str, truncate_output, extract_verdict) -> widgets.VBox:
-    """Sliders for `max_chars` and `head_ratio`; the log's kept head, omitted middle and kept tail as
-    one stacked bar; whether `extract_verdict` still finds the verdict in what is kept."""
-    cap = widgets.IntSlider(value=4000, min=500, max=20000, step=500, description="max_chars", continuous_update=False)
-    ratio = widgets.FloatSlider(value=0.4, min=0.0, max=1.0, step=0.05, description="head_ratio",
-                                continuous_update=False)
+    """Sliders for `max_chars` and `head_ratio`; the log's kept head, omitted middle and kept
+    tail as one stacked bar; whether `extract_verdict` still finds the verdict in what is kept."""
+    cap = widgets.IntSlider(
+        value=4000, min=500, max=20000, step=500, description="max_chars", continuous_update=False
+    )
+    ratio = widgets.FloatSlider(
+        value=0.4, min=0.0, max=1.0, step=0.05, description="head_ratio", continuous_update=False
+    )
     shown = truncate_output(log, cap.value, ratio.value)
     by = "<br><small>" + ran_by(("4.1", truncate_output), ("4.2", extract_verdict)) + "</small>"
     verdict_line = widgets.HTML(_readout(log, shown, extract_verdict) + by)
     figure = go.Figure(
-        data=[go.Bar(name=name, orientation="h", y=["log"], x=x, marker_color=colour)
-              for (name, colour), x in zip((("head kept", "#2a9d8f"), ("omitted", "#d3d3d3"), ("tail kept", "#264653")),
-                                           _bars(log, shown))],
-        layout=go.Layout(barmode="stack", height=240, xaxis_title="characters of the pytest log",
-                         yaxis=dict(showticklabels=False), margin=dict(t=30, b=40)))
+        data=[
+            go.Bar(name=name, orientation="h", y=["log"], x=x, marker_color=colour)
+            for (name, colour), x in zip(
+                (("head kept", "#2a9d8f"), ("omitted", "#d3d3d3"), ("tail kept", "#264653")),
+                _bars(log, shown),
+            )
+        ],
+        layout=go.Layout(
+            barmode="stack",
+            height=240,
+            xaxis_title="characters of the pytest log",
+            yaxis=dict(showticklabels=False),
+            margin=dict(t=30, b=40),
+        ),
+    )
     chart = Chart(figure)
 
     def redraw(_change=None):

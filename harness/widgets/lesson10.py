@@ -7,32 +7,62 @@ crossing, where partitioning starts to cost fewer tokens than one agent, is mark
 
     >>> panel = partition_panel(split_task, merge_results)    # doctest: +SKIP
 """
+
 from dataclasses import replace
 
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
 from harness.checks import whose
-from harness.coordinator import CONFIG, PACKAGES, WINDOW, coordinate, crossing, plan, run_single, tokens_of
+from harness.coordinator import (
+    CONFIG,
+    PACKAGES,
+    WINDOW,
+    coordinate,
+    crossing,
+    plan,
+    run_single,
+    tokens_of,
+)
 from harness.partitioning import merge_results, split_task
 from harness.widgets.chart import Chart
 
-STYLES = [dict(name="one agent, with compaction", mode="lines+markers"),
-          dict(name="coordinator + sub-agents", mode="lines+markers"),
-          dict(name="merge refused (tokens spent, nothing merged)", mode="markers", marker=dict(size=14, symbol="x", color="crimson")),
-          dict(name="partitioning starts to pay", mode="markers",
-               marker=dict(size=18, symbol="star", color="gold", line=dict(width=1, color="black")))]
-SUBAGENT_TURNS = {"enough (40)": 40, "too few (4)": 4}  # 4: a sub-agent edits but cannot re-run its tests
+STYLES = [
+    dict(name="one agent, with compaction", mode="lines+markers"),
+    dict(name="coordinator + sub-agents", mode="lines+markers"),
+    dict(
+        name="merge refused (tokens spent, nothing merged)",
+        mode="markers",
+        marker=dict(size=14, symbol="x", color="crimson"),
+    ),
+    dict(
+        name="partitioning starts to pay",
+        mode="markers",
+        marker=dict(size=18, symbol="star", color="gold", line=dict(width=1, color="black")),
+    ),
+]
+SUBAGENT_TURNS = {
+    "enough (40)": 40,
+    "too few (4)": 4,
+}  # 4: a sub-agent edits but cannot re-run its tests
 
 
 def rows_for(split, merge, share: float, turns: int) -> list[dict]:
-    """One row per number of sub-tasks: both strategies' tokens, and whether the merge was refused."""
+    """One row per number of sub-tasks: both strategies' tokens, and whether the merge was
+    refused."""
     sub_config = replace(CONFIG, max_turns=turns)
     rows = []
     for n in range(1, len(PACKAGES) + 1):
         done = coordinate(plan(PACKAGES[:n], WINDOW, share, split), merge=merge, config=sub_config)
-        rows.append({"subtasks": n, "single": tokens_of(run_single(PACKAGES[:n])), "partitioned": done.total_tokens,
-                     "refused": bool(done.refused), "partitions": done.partitions})
+        rows.append(
+            {
+                "subtasks": n,
+                "single": tokens_of(run_single(PACKAGES[:n])),
+                "partitioned": done.total_tokens,
+                "refused": bool(done.refused),
+                "partitions": done.partitions,
+            }
+        )
     return rows
 
 
@@ -42,37 +72,64 @@ def traces_of(rows) -> list[tuple[list, list]]:
     refused = [row for row in rows if row["refused"]]
     pays = crossing(rows)
     cross = [row for row in rows if row["subtasks"] == pays]
-    return [(xs, [row["single"] for row in rows]), (xs, [row["partitioned"] for row in rows]),
-            ([row["subtasks"] for row in refused], [row["partitioned"] for row in refused]),
-            ([row["subtasks"] for row in cross], [row["partitioned"] for row in cross])]
+    return [
+        (xs, [row["single"] for row in rows]),
+        (xs, [row["partitioned"] for row in rows]),
+        ([row["subtasks"] for row in refused], [row["partitioned"] for row in refused]),
+        ([row["subtasks"] for row in cross], [row["partitioned"] for row in cross]),
+    ]
 
 
 def status_of(rows, share: float, split=split_task, merge=merge_results) -> str:
     pays = crossing(rows)
-    where = f"partitioning pays from <b>{pays}</b> sub-tasks" if pays else "partitioning never pays here"
+    where = (
+        f"partitioning pays from <b>{pays}</b> sub-tasks"
+        if pays
+        else "partitioning never pays here"
+    )
     refused = sum(row["refused"] for row in rows)
     shown = "; ".join(f"{row['subtasks']}: {row['partitions']}" for row in rows)
-    return (f"{where} &nbsp; merges refused: {refused} &nbsp; limit {share:g} x {WINDOW:,} = {share * WINDOW:,.0f} tokens"
-            f"<br><small>partitions by {whose('10.1', split)}, merged by {whose('10.2', merge)}, per number of "
-            f"sub-tasks: {shown}</small>")
+    return (
+        f"{where} &nbsp; merges refused: {refused} &nbsp; limit {share:g} x {WINDOW:,} ="
+        f" {share * WINDOW:,.0f} tokens<br><small>partitions by {whose('10.1', split)}, merged by"
+        f" {whose('10.2', merge)}, per number of sub-tasks: {shown}</small>"
+    )
 
 
 def partition_panel(split, merge) -> widgets.VBox:
     """A share slider and a sub-agent turns dropdown; both strategies' tokens for 1..4 sub-tasks."""
     # 0.2 x 8,000 = 1,600 tokens: every sub-task (estimated 1,206-1,590) is a partition of its own;
     # from 0.4 two fit together, from 0.8 three.
-    share = widgets.FloatSlider(value=0.2, min=0.2, max=1.0, step=0.1, description="share of the window",
-                                continuous_update=False, style={"description_width": "initial"})
-    turns = widgets.Dropdown(options=list(SUBAGENT_TURNS), value="enough (40)", description="sub-agent turns",
-                             style={"description_width": "initial"})
+    share = widgets.FloatSlider(
+        value=0.2,
+        min=0.2,
+        max=1.0,
+        step=0.1,
+        description="share of the window",
+        continuous_update=False,
+        style={"description_width": "initial"},
+    )
+    turns = widgets.Dropdown(
+        options=list(SUBAGENT_TURNS),
+        value="enough (40)",
+        description="sub-agent turns",
+        style={"description_width": "initial"},
+    )
 
     def current():
         return rows_for(split, merge, share.value, SUBAGENT_TURNS[turns.value])
 
     def figure_of(rows) -> go.Figure:
-        return go.Figure(data=[go.Scatter(x=x, y=y, **style) for (x, y), style in zip(traces_of(rows), STYLES)],
-                         layout=go.Layout(height=340, xaxis_title="sub-tasks", yaxis_title="tokens (input + output)",
-                                          xaxis=dict(dtick=1), margin=dict(t=30)))
+        return go.Figure(
+            data=[go.Scatter(x=x, y=y, **style) for (x, y), style in zip(traces_of(rows), STYLES)],
+            layout=go.Layout(
+                height=340,
+                xaxis_title="sub-tasks",
+                yaxis_title="tokens (input + output)",
+                xaxis=dict(dtick=1),
+                margin=dict(t=30),
+            ),
+        )
 
     first = current()
     status = widgets.HTML(status_of(first, share.value, split, merge))

@@ -8,6 +8,7 @@ under `.workbook/pristine/`. Student commands (`check`, `reset`) act on the copy
     >>> find_workbook(Path("~/context-engineering-workbook/lessons").expanduser())   # doctest: +SKIP
     Workbook(root=PosixPath('/home/ada/context-engineering-workbook'), lessons=PosixPath('.../lessons'))
 """
+
 import re
 import shutil
 import time
@@ -16,13 +17,19 @@ from pathlib import Path
 
 from harness.plumbing.arguments import checked
 
-# The project folder of this install (the one holding solutions/ and lessons/): build and grade use it.
+# The project folder of this install (the one holding solutions/ and lessons/): build and grade use
+# it.
 ROOT = Path(__file__).resolve().parents[2]
 SOLUTIONS = ROOT / "solutions"
 LESSONS = ROOT / "lessons"
-PRISTINE = Path(".workbook") / "pristine"  # in a student release: the lessons as handed out, for `reset`
+PRISTINE = (
+    Path(".workbook") / "pristine"
+)  # in a student release: the lessons as handed out, for `reset`
 LESSON_FILE = re.compile(r"^\d\d_.+\.ipynb$")
-NOT_LESSONS = ("solutions", "pristine")  # folders of lesson-named notebooks that are not the student's
+NOT_LESSONS = (
+    "solutions",
+    "pristine",
+)  # folders of lesson-named notebooks that are not the student's
 
 
 class LessonsNotFound(LookupError):
@@ -31,7 +38,9 @@ class LessonsNotFound(LookupError):
 
 @dataclass(frozen=True)
 class Workbook:
-    """One copy of the workbook: where its lessons are and where their pristine versions come from."""
+    """One copy of the workbook: where its lessons are and where their pristine versions come
+    from."""
+
     root: Path
     lessons: Path
 
@@ -43,7 +52,10 @@ class Workbook:
             from harness.workbook.build import expected_lessons
 
             return expected_lessons(solutions)
-        return {p.name: p.read_text(encoding="utf-8") for p in sorted((self.root / PRISTINE).glob("*.ipynb"))}
+        return {
+            p.name: p.read_text(encoding="utf-8")
+            for p in sorted((self.root / PRISTINE).glob("*.ipynb"))
+        }
 
     def shown(self, path: Path) -> str:
         """`path` as the student sees it in JupyterLab's file browser: relative to the workbook."""
@@ -53,7 +65,9 @@ class Workbook:
 def _holds_lessons(folder: Path) -> bool:
     try:
         return folder.is_dir() and any(LESSON_FILE.match(p.name) for p in folder.iterdir())
-    except PermissionError:  # a folder on the way up that this account may cross but not list (hub homes)
+    except (
+        PermissionError
+    ):  # a folder on the way up that this account may cross but not list (hub homes)
         return False
 
 
@@ -74,15 +88,27 @@ def find_workbook(start: Path | None = None) -> Workbook:
             return Workbook(folder, folder / "lessons")
         if folder.name not in NOT_LESSONS and _holds_lessons(folder):
             return Workbook(folder.parent if folder.name == "lessons" else folder, folder)
-    below = [child for child in sorted(start.iterdir()) if not child.name.startswith(".")
-             and _holds_lessons(child / "lessons")] if start.is_dir() else []
+    below = (
+        [
+            child
+            for child in sorted(start.iterdir())
+            if not child.name.startswith(".") and _holds_lessons(child / "lessons")
+        ]
+        if start.is_dir()
+        else []
+    )
     if len(below) == 1:
         return Workbook(below[0], below[0] / "lessons")
-    several = f" Several folders below hold lessons ({', '.join(p.name for p in below)}): pick one." if below else ""
+    several = (
+        f" Several folders below hold lessons ({', '.join(p.name for p in below)}): pick one."
+        if below
+        else ""
+    )
     raise LessonsNotFound(
         f"No lessons found in {start} or the folders above it.{several} Run the command from your "
         "workbook folder (the one holding lessons/), e.g. `cd ~/context-engineering-workbook`, "
-        "or name it: `workbook check --lessons PATH`.")
+        "or name it: `workbook check --lessons PATH`."
+    )
 
 
 @checked

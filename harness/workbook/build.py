@@ -20,6 +20,7 @@ of their source, so the grader finds them (by cell id) and sees whether a studen
 
 Markdown files beside the notebooks (the glossary) are copied unchanged.
 """
+
 import hashlib
 import json
 import re
@@ -33,7 +34,9 @@ from harness.workbook import LESSONS, SOLUTIONS, keep_backup
 BEGIN = re.compile(r"^(?P<indent>[ \t]*)### BEGIN SOLUTION(?: (?P<id>\d+\.\d+))?[ \t]*$")
 END = re.compile(r"^[ \t]*### END SOLUTION[ \t]*$")
 # A check cell is this call and nothing else; the import cell is the one that imports `check`.
-CHECK_CELL = re.compile(r"""\s*check\(\s*["'](?P<id>\d+\.\d+)["']\s*,\s*(?P<name>[A-Za-z_]\w*)\s*\)\s*""")
+CHECK_CELL = re.compile(
+    r"""\s*check\(\s*["'](?P<id>\d+\.\d+)["']\s*,\s*(?P<name>[A-Za-z_]\w*)\s*\)\s*"""
+)
 IMPORT_OF_CHECK = re.compile(r"^from harness\.checks import .*\bcheck\b", re.MULTILINE)
 
 
@@ -54,19 +57,30 @@ def stub_source(source: str, where: str = "cell") -> str:
         begin = BEGIN.match(line)
         if begin:
             if inside:
-                raise BuildError(f"{where}: a BEGIN SOLUTION inside another one; close the first with ### END SOLUTION.")
+                raise BuildError(
+                    f"{where}: a BEGIN SOLUTION inside another one; close the first with ### END"
+                    " SOLUTION."
+                )
             if not begin["id"]:
-                raise BuildError(f"{where}: ### BEGIN SOLUTION needs an exercise id, e.g. '### BEGIN SOLUTION 3.1'.")
+                raise BuildError(
+                    f"{where}: ### BEGIN SOLUTION needs an exercise id, e.g. '### BEGIN SOLUTION"
+                    " 3.1'."
+                )
             inside = begin
         elif END.match(line):
             if not inside:
                 raise BuildError(f"{where}: ### END SOLUTION without a BEGIN SOLUTION before it.")
-            out += [f"{inside['indent']}# YOUR CODE HERE", f"{inside['indent']}raise NotImplementedError(\"Exercise {inside['id']}\")"]
+            out += [
+                f"{inside['indent']}# YOUR CODE HERE",
+                f'{inside["indent"]}raise NotImplementedError("Exercise {inside["id"]}")',
+            ]
             inside = None
         elif not inside:
             out.append(line)
     if inside:
-        raise BuildError(f"{where}: ### BEGIN SOLUTION {inside['id']} is never closed with ### END SOLUTION.")
+        raise BuildError(
+            f"{where}: ### BEGIN SOLUTION {inside['id']} is never closed with ### END SOLUTION."
+        )
     return "\n".join(out)
 
 
@@ -115,7 +129,9 @@ def render(notebook: dict) -> str:
     """
     notebook = nbformat.from_dict(notebook)
     for index, cell in enumerate(notebook.cells):
-        cell.setdefault("id", f"cell-{index}")  # nbformat would invent a random id: keep builds reproducible
+        cell.setdefault(
+            "id", f"cell-{index}"
+        )  # nbformat would invent a random id: keep builds reproducible
     return nbformat.writes(notebook) + "\n"
 
 
@@ -129,15 +145,21 @@ def expected_lessons(solutions: Path = SOLUTIONS) -> dict[str, str]:
 
 
 def expected_files(solutions: Path = SOLUTIONS) -> dict[str, str]:
-    """Every file of lessons/ -> its text: the lessons, and the markdown beside them (the glossary), as it is."""
-    copies = {path.name: path.read_text(encoding="utf-8") for path in sorted(solutions.glob("*.md"))}
+    """Every file of lessons/ -> its text: the lessons, and the markdown beside them (the
+    glossary), as it is."""
+    copies = {
+        path.name: path.read_text(encoding="utf-8") for path in sorted(solutions.glob("*.md"))
+    }
     return expected_lessons(solutions) | copies
 
 
 def stale_lessons(solutions: Path = SOLUTIONS, lessons: Path = LESSONS) -> list[str]:
     """Names of lessons that are missing or differ from what the build would write."""
-    return [name for name, text in expected_files(solutions).items()
-            if not (lessons / name).is_file() or (lessons / name).read_text(encoding="utf-8") != text]
+    return [
+        name
+        for name, text in expected_files(solutions).items()
+        if not (lessons / name).is_file() or (lessons / name).read_text(encoding="utf-8") != text
+    ]
 
 
 def build(solutions: Path = SOLUTIONS, lessons: Path = LESSONS) -> list[tuple[str, Path | None]]:
@@ -162,7 +184,10 @@ def main(argv: list[str]) -> int:
     if argv == ["--check"]:
         stale = stale_lessons()
         if stale:
-            print(f"lessons/ is out of date for: {', '.join(stale)}. Run `python -m harness build` and commit.")
+            print(
+                f"lessons/ is out of date for: {', '.join(stale)}. Run `python -m harness build`"
+                " and commit."
+            )
             return 1
         print("lessons/ is up to date with solutions/.")
         return 0
@@ -171,6 +196,13 @@ def main(argv: list[str]) -> int:
         return 2
     written = build()
     for name, backup in written:
-        print(f"wrote lessons/{name}" + (f" (the previous version is kept as {backup.name})" if backup else ""))
-    print(f"{len(written)} lesson(s) rebuilt from solutions/." if written else "lessons/ was already up to date.")
+        print(
+            f"wrote lessons/{name}"
+            + (f" (the previous version is kept as {backup.name})" if backup else "")
+        )
+    print(
+        f"{len(written)} lesson(s) rebuilt from solutions/."
+        if written
+        else "lessons/ was already up to date."
+    )
     return 0

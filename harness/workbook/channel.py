@@ -49,7 +49,8 @@ class NotPlainData(TypeError):
 
 
 class ForeignError(Exception):
-    """An exception of a class this side does not build, raised on the other side (its name kept)."""
+    """An exception of a class this side does not build, raised on the other side (its name
+    kept)."""
 
 
 def send(fd: int, message: dict) -> None:
@@ -191,8 +192,9 @@ def encode(
             "",
         )
         raise NotPlainData(
-            f"a {kind.__name__}{f' (a subclass of {base})' if base else ''}, not one of the plain types the "
-            "exercise's contract names (int, float, str, list, tuple, dict, set, None, the google-genai types)"
+            f"a {kind.__name__}{f' (a subclass of {base})' if base else ''}, not one of the plain"
+            " types the exercise's contract names (int, float, str, list, tuple, dict, set, None,"
+            " the google-genai types)"
         )
 
     return walk(value)
@@ -331,7 +333,8 @@ def rebuilt_error(data: dict) -> Exception:
 
 
 def write_back(original, changed) -> None:
-    """Make the argument `original` hold what the other side left in its copy (`changed`), in place."""
+    """Make the argument `original` hold what the other side left in its copy (`changed`), in
+    place."""
     if isinstance(original, list) and isinstance(changed, list):
         original[:] = changed
     elif (isinstance(original, dict) and isinstance(changed, dict)) or (
@@ -411,7 +414,8 @@ class Peer:
         return {"op": "call", "target": target, **encoded, **extra}
 
     def outcome(self, reply: dict, args, kwargs):
-        """The value of a reply (raising what the other end raised); changed arguments written back."""
+        """The value of a reply (raising what the other end raised); changed arguments written
+        back."""
         if reply["op"] == "raise" and isinstance(reply.get("error"), dict):
             raise rebuilt_error(reply["error"])
         if reply["op"] != "return" or "value" not in reply:
@@ -427,7 +431,8 @@ class Peer:
         return self.decode(reply["value"])
 
     def serve(self, fn: Callable, message: dict) -> dict:
-        """The reply to a call of `fn`: its value (or what it raised), and the arguments it changed."""
+        """The reply to a call of `fn`: its value (or what it raised), and the arguments it
+        changed."""
         try:
             args, kwargs = self.decode(message.get("args")), self.decode(message.get("kwargs"))
             if type(args) is not list or type(kwargs) is not dict:

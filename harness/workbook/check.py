@@ -7,15 +7,16 @@
 
     1 passed, 1 not attempted.
 
-LESSON is a number (`03` or `3`), a lesson name, or a path to a notebook; none means every
-notebook in lessons/. The lessons are those of the workbook the command is run in (the current
-folder, a folder above it, or the one copy just below it: see `harness.workbook.find_workbook`),
-or of `--lessons DIR`; never the installed package's. `python -m harness check` is the same. The notebooks run on copies in a temporary folder (your files are never
-changed) with your environment as it is: with a Gemini key set, the lessons call Gemini.
-A notebook with no exercise cells (and none expected of it) is "nothing to check", not run.
-Exit status: 0 when every exercise passed, 1 otherwise (a notebook with nothing to check
-included), 2 when a lesson cannot be found.
+LESSON is a number (`03` or `3`), a lesson name, or a path to a notebook; none means every notebook
+in lessons/. The lessons are those of the workbook the command is run in (the current folder, a
+folder above it, or the one copy just below it: see `harness.workbook.find_workbook`), or of
+`--lessons DIR`; never the installed package's. `python -m harness check` is the same. The notebooks
+run on copies in a temporary folder (your files are never changed) with your environment as it is:
+with a Gemini key set, the lessons call Gemini. A notebook with no exercise cells (and none expected
+of it) is "nothing to check", not run. Exit status: 0 when every exercise passed, 1 otherwise (a
+notebook with nothing to check included), 2 when a lesson cannot be found.
 """
+
 import argparse
 import json
 import sys
@@ -25,7 +26,9 @@ from harness.plumbing.arguments import command_line_number, shown
 from harness.workbook import LESSONS, LessonsNotFound, Workbook, find_workbook, names_lesson
 from harness.workbook.runner import STATUSES, Result, exercise_ids, read_notebook, run_notebooks
 
-MESSAGE_LINES = 2  # the broken rule and its hint; the full text is one `check(...)` away in the notebook
+MESSAGE_LINES = (
+    2  # the broken rule and its hint; the full text is one `check(...)` away in the notebook
+)
 NOTHING = "nothing to check"  # the status of a notebook with no exercise: never "passed"
 
 
@@ -52,11 +55,15 @@ def find_lesson(wanted: str, folder: Path = LESSONS) -> Path:
         if names_lesson(wanted, path.name):
             return path
     names = ", ".join(p.stem for p in known) or f"none: {folder} holds no notebooks"
-    raise LessonNotFound(f"No lesson {shown(wanted)} in {folder}. Give a number, a name or a notebook path. Lessons: {names}.")
+    raise LessonNotFound(
+        f"No lesson {shown(wanted)} in {folder}. Give a number, a name or a notebook path. Lessons:"
+        f" {names}."
+    )
 
 
 def expected_exercises(workbook: Workbook | None) -> dict[str, list[str]]:
-    """Lesson name -> the exercises its pristine version checks, so a deleted check cell shows as missing."""
+    """Lesson name -> the exercises its pristine version checks, so a deleted check cell shows as
+    missing."""
     pristine = workbook.pristine() if workbook else {}
     return {Path(name).stem: exercise_ids(json.loads(text)) for name, text in pristine.items()}
 
@@ -66,12 +73,19 @@ def format_table(results: list[Result]) -> str:
     rows = [("lesson", "exercise", "status", "message")]
     for r in results:
         # "not attempted" says it all; its hint is the same for every exercise.
-        lines = r.message.strip().splitlines()[:1 if r.status == "not attempted" else MESSAGE_LINES] or [""]
+        lines = r.message.strip().splitlines()[
+            : 1 if r.status == "not attempted" else MESSAGE_LINES
+        ] or [""]
         rows.append((r.lesson, r.exercise, r.status, lines[0]))
         rows += [("", "", "", line) for line in lines[1:]]
     widths = [max(len(row[i]) for row in rows) for i in range(3)]
-    table = "\n".join(f"{a:<{widths[0]}}  {b:<{widths[1]}}  {c:<{widths[2]}}  {d}".rstrip() for a, b, c, d in rows)
-    counts = [(status, sum(r.status == status for r in results if r.exercise != "-")) for status in STATUSES]
+    table = "\n".join(
+        f"{a:<{widths[0]}}  {b:<{widths[1]}}  {c:<{widths[2]}}  {d}".rstrip() for a, b, c, d in rows
+    )
+    counts = [
+        (status, sum(r.status == status for r in results if r.exercise != "-"))
+        for status in STATUSES
+    ]
     counts.append((NOTHING, sum(r.status == NOTHING for r in results)))
     tally = ", ".join(f"{n} {status}" for status, n in counts if n) or "no exercises found"
     return f"{table}\n\n{tally}."
@@ -79,15 +93,31 @@ def format_table(results: list[Result]) -> str:
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="workbook check", description=__doc__.split("\n")[0])
-    parser.add_argument("lessons", nargs="*", metavar="LESSON", help="03, 3, a lesson name or a path (default: all)")
-    parser.add_argument("--cell-timeout", type=command_line_number(1, 86_400, "--cell-timeout"), default=120,
-                        metavar="S",
-                        help="interrupt a cell running longer than S seconds (default 120)")
-    parser.add_argument("--lessons", type=Path, default=None, metavar="DIR", dest="folder",
-                        help="your workbook or lessons folder (default: found from the current folder)")
+    parser.add_argument(
+        "lessons", nargs="*", metavar="LESSON", help="03, 3, a lesson name or a path (default: all)"
+    )
+    parser.add_argument(
+        "--cell-timeout",
+        type=command_line_number(1, 86_400, "--cell-timeout"),
+        default=120,
+        metavar="S",
+        help="interrupt a cell running longer than S seconds (default 120)",
+    )
+    parser.add_argument(
+        "--lessons",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        dest="folder",
+        help="your workbook or lessons folder (default: found from the current folder)",
+    )
     args = parser.parse_args(argv)
-    by_path = bool(args.lessons) and all(w.endswith(".ipynb") and Path(w).is_file() for w in args.lessons)
-    try:  # notebooks named by path need no workbook around them, but the one they are in says what to expect
+    by_path = bool(args.lessons) and all(
+        w.endswith(".ipynb") and Path(w).is_file() for w in args.lessons
+    )
+    # notebooks named by path need no workbook around them, but the one they are in says what to
+    # expect
+    try:
         workbook = find_workbook(args.folder or (Path(args.lessons[0]) if by_path else None))
     except LessonsNotFound as error:
         if not by_path:
@@ -98,7 +128,9 @@ def main(argv: list[str]) -> int:
         if not args.lessons:
             paths = lesson_notebooks(workbook.lessons)
         else:
-            paths = [find_lesson(w, workbook.lessons) if workbook else Path(w) for w in args.lessons]
+            paths = [
+                find_lesson(w, workbook.lessons) if workbook else Path(w) for w in args.lessons
+            ]
     except LessonNotFound as error:
         print(error, file=sys.stderr)
         return 2
@@ -107,11 +139,19 @@ def main(argv: list[str]) -> int:
         return 2
     expected = expected_exercises(workbook)
     idle = [p for p in paths if nothing_to_check(p, expected)]
-    results = [Result(p.stem, "-", NOTHING, "no check(...) cell: is it a lesson notebook?") for p in idle]
+    results = [
+        Result(p.stem, "-", NOTHING, "no check(...) cell: is it a lesson notebook?") for p in idle
+    ]
     if to_run := [p for p in paths if p not in idle]:
-        print(f"Running {len(to_run)} lesson(s) on copies in a temporary folder (a few seconds each)...",
-              file=sys.stderr, flush=True)
-        ran = run_notebooks({p.stem: p for p in to_run}, cell_timeout=args.cell_timeout, expected=expected)
+        print(
+            f"Running {len(to_run)} lesson(s) on copies in a temporary folder (a few seconds"
+            " each)...",
+            file=sys.stderr,
+            flush=True,
+        )
+        ran = run_notebooks(
+            {p.stem: p for p in to_run}, cell_timeout=args.cell_timeout, expected=expected
+        )
         results = ran + results
     print(format_table(results))
     return 0 if all(r.status == "passed" for r in results) else 1

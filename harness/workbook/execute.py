@@ -14,6 +14,7 @@ being kept once a cell has shown `output_limit` bytes (the rest is replaced by o
 over Unix sockets in the sandbox's folder, which no other student's kernel can open. If the whole
 run takes longer than `total_timeout`, every process of the sandbox is killed and `stopped` says so.
 """
+
 import subprocess
 import threading
 from dataclasses import dataclass, field
@@ -32,9 +33,11 @@ GRADER_CELL_TIMEOUT = 180  # the import cell loads the harness: slow on a loaded
 
 def _timeout_for(cell_timeout: float):
     """The student's cells get `cell_timeout`; the lesson's import cell is never cut short by it."""
+
     def timeout(cell) -> float:
         ours = cell.get("metadata", {}).get("workbook", {}).get("import")
         return max(cell_timeout, GRADER_CELL_TIMEOUT) if ours else cell_timeout
+
     return timeout
 
 
@@ -42,8 +45,8 @@ def _timeout_for(cell_timeout: float):
 class Run:
     notebook: nbformat.NotebookNode
     timed_out: set[int] = field(default_factory=set)  # indexes of the cells interrupted
-    stopped: str | None = None                         # why the run ended early, if it did
-    stopped_at: int | None = None                      # the index of the cell running when it did
+    stopped: str | None = None  # why the run ended early, if it did
+    stopped_at: int | None = None  # the index of the cell running when it did
 
 
 class KernelExited(Exception):
@@ -51,7 +54,9 @@ class KernelExited(Exception):
 
 
 class SandboxedKernelManager(AsyncKernelManager):
-    """A kernel started through the sandbox's jail, its connection file and sockets in its folder."""
+    """A kernel started through the sandbox's jail, its connection file and sockets in its
+    folder."""
+
     sandbox: Sandbox = None
 
     def format_kernel_cmd(self, extra_arguments=None):
@@ -70,7 +75,11 @@ class GradingClient(NotebookClient):
 
     async def _check_raise_for_error(self, cell, cell_index: int, exec_reply) -> None:
         payloads = ((exec_reply or {}).get("content") or {}).get("payload") or []
-        if any(p.get("source") == "ask_exit" and not p.get("keepkernel") for p in payloads if isinstance(p, dict)):
+        if any(
+            p.get("source") == "ask_exit" and not p.get("keepkernel")
+            for p in payloads
+            if isinstance(p, dict)
+        ):
             raise KernelExited()
         await super()._check_raise_for_error(cell, cell_index, exec_reply)
 
@@ -84,23 +93,49 @@ class GradingClient(NotebookClient):
         shown = self.output_bytes[cell_index] = self.output_bytes.get(cell_index, 0) + size
         if shown > self.output_limit:
             if shown - size <= self.output_limit:  # say it once
-                outs.append(new_output("stream", name="stderr",
-                                       text=f"[the grader stopped keeping output here: more than {self.output_limit:,} characters]\n"))
+                outs.append(
+                    new_output(
+                        "stream",
+                        name="stderr",
+                        text=(
+                            "[the grader stopped keeping output here: more than"
+                            f" {self.output_limit:,} characters]\n"
+                        ),
+                    )
+                )
             return None
         return super().output(outs, msg, display_id, cell_index)
 
 
-def execute(notebook: nbformat.NotebookNode, box: Sandbox, cell_timeout: float,
-            total_timeout: float | None = None, output_limit: int = OUTPUT_LIMIT) -> Run:
+def execute(
+    notebook: nbformat.NotebookNode,
+    box: Sandbox,
+    cell_timeout: float,
+    total_timeout: float | None = None,
+    output_limit: int = OUTPUT_LIMIT,
+) -> Run:
     """Run `notebook` (changed in place) in `box`; see the module's docstring."""
-    manager = SandboxedKernelManager(kernel_name="python3", transport="ipc", ip=str(box.folder / "kernel"),
-                                     connection_file=str(box.folder / "kernel.json"))
+    manager = SandboxedKernelManager(
+        kernel_name="python3",
+        transport="ipc",
+        ip=str(box.folder / "kernel"),
+        connection_file=str(box.folder / "kernel.json"),
+    )
     manager.sandbox = box
-    client = GradingClient(notebook, output_limit, km=manager, timeout_func=_timeout_for(cell_timeout), allow_errors=True,
-                           # No made-up reply on a timeout: wait for the interrupted cell's own, so the
-                           # next cell's reply is never taken for this one's.
-                           interrupt_on_timeout=True, error_on_timeout=None, skip_cells_with_tag="\0never\0",
-                           record_timing=False, shutdown_kernel="immediate")
+    client = GradingClient(
+        notebook,
+        output_limit,
+        km=manager,
+        timeout_func=_timeout_for(cell_timeout),
+        allow_errors=True,
+        # No made-up reply on a timeout: wait for the interrupted cell's own, so the
+        # next cell's reply is never taken for this one's.
+        interrupt_on_timeout=True,
+        error_on_timeout=None,
+        skip_cells_with_tag="\0never\0",
+        record_timing=False,
+        shutdown_kernel="immediate",
+    )
     run, fired = Run(notebook), threading.Event()
 
     def stop_everything():
@@ -111,16 +146,24 @@ def execute(notebook: nbformat.NotebookNode, box: Sandbox, cell_timeout: float,
     if watchdog:
         watchdog.start()
     try:
-        # cleanup_kc: nbclient leaves a kernel it did not create running, its channels open and, once
-        # killed, its process unwaited; this one is ours to end (and `box.kill_all` ends the rest).
-        client.execute(cwd=str(box.folder), env=box.env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                       cleanup_kc=True)
+        # cleanup_kc: nbclient leaves a kernel it did not create running, its channels open and,
+        # once killed, its process unwaited; this one is ours to end (and `box.kill_all` ends the
+        # rest).
+        client.execute(
+            cwd=str(box.folder),
+            env=box.env(),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            cleanup_kc=True,
+        )
     except KernelExited:
         run.stopped = "the cell called exit(), which ends the kernel"
     except DeadKernelError:
         run.stopped = "the kernel died (the notebook ended Python, or ran out of memory or time)"
     except Exception as error:  # the grader goes on with the next notebook whatever happened here
-        run.stopped = f"the notebook could not be run to the end ({type(error).__name__}: {str(error)[:200]})"
+        run.stopped = (
+            f"the notebook could not be run to the end ({type(error).__name__}: {str(error)[:200]})"
+        )
     finally:
         if watchdog:
             watchdog.cancel()

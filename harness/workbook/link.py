@@ -1,4 +1,5 @@
-"""The workbook link's last step: once nbgitpuller has pulled, `workbook update` runs and says what it did.
+"""The workbook link's last step: once nbgitpuller has pulled, `workbook update` runs and says what
+it did.
 
 nbgitpuller has no hook after a pull: when the pull is done, its page sends the browser to the
 link's `urlpath`. The workbook's link points that at this Jupyter server extension's page, with
@@ -12,6 +13,7 @@ was nothing to bring back, or first shows what the update brought back, or why i
 a link on to the lesson. Every install of the workbook enables it
 (jupyter/jupyter_server_config.d/context-engineering-workbook.json, installed by pyproject.toml).
 """
+
 import asyncio
 import html
 import sys
@@ -34,7 +36,8 @@ a.go {{ font-size: 1.2rem; }}</style></head>
 
 
 class UpdateHandler(JupyterHandler):
-    """Runs `workbook update --no-pull` on the copy holding the path, then opens it (see the module)."""
+    """Runs `workbook update --no-pull` on the copy holding the path, then opens it (see the
+    module)."""
 
     @web.authenticated
     async def get(self, path: str) -> None:
@@ -51,19 +54,40 @@ class UpdateHandler(JupyterHandler):
             self.redirect(lesson_url)
             return
         title = "Your lessons are up to date" if status == 0 else "The update did not finish"
-        lead = ("The link pulled your instructor's release, then <code>workbook update</code> brought back "
-                "what the pull had not put in your copy. Nothing of yours was written over." if status == 0 else
-                "Your files are as they were. Open a terminal and run <code>workbook update</code>; if it fails "
-                "again, show this page to your instructor.")
-        self.finish(PAGE.format(title=title, lead=lead, report=html.escape(report), lesson_url=html.escape(lesson_url),
-                                lesson=html.escape(target.name)))
+        lead = (
+            "The link pulled your instructor's release, then <code>workbook update</code> brought"
+            " back what the pull had not put in your copy. Nothing of yours was written over."
+            if status == 0
+            else (
+                "Your files are as they were. Open a terminal and run <code>workbook update</code>;"
+                " if it fails again, show this page to your instructor."
+            )
+        )
+        self.finish(
+            PAGE.format(
+                title=title,
+                lead=lead,
+                report=html.escape(report),
+                lesson_url=html.escape(lesson_url),
+                lesson=html.escape(target.name),
+            )
+        )
 
 
 async def _update(folder: Path) -> tuple[int, str]:
-    """`workbook update --no-pull` in `folder`, as a separate process: (exit status, what it printed)."""
+    """`workbook update --no-pull` in `folder`, as a separate process: (exit status, what it
+    printed)."""
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "harness", "update", "--no-pull", "--lessons", str(folder),
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+        sys.executable,
+        "-m",
+        "harness",
+        "update",
+        "--no-pull",
+        "--lessons",
+        str(folder),
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
     try:
         output, _ = await asyncio.wait_for(process.communicate(), UPDATE_SECONDS)
     except asyncio.TimeoutError:

@@ -10,6 +10,7 @@ the terminal's `JUPYTERHUB_API_TOKEN` is tried when the file holds none.
     >>> open_in_jupyter(Path("lessons/03_budgeted_assembly.ipynb"))     # doctest: +SKIP
     OpenState(open_at=['http://localhost:8888/'], unasked=[])
 """
+
 import json
 import os
 import urllib.request
@@ -21,14 +22,20 @@ ASK_SECONDS = 3  # a server that does not answer in this time counts as "could n
 
 @dataclass
 class OpenState:
-    open_at: list[str] = field(default_factory=list)  # URLs of servers with a session on the notebook
-    unasked: list[str] = field(default_factory=list)  # URLs of servers serving its folder that did not answer
+    open_at: list[str] = field(
+        default_factory=list
+    )  # URLs of servers with a session on the notebook
+    unasked: list[str] = field(
+        default_factory=list
+    )  # URLs of servers serving its folder that did not answer
 
 
 def _sessions(server: dict) -> list[dict]:
     token = server.get("token") or os.environ.get("JUPYTERHUB_API_TOKEN", "")
-    request = urllib.request.Request(server["url"].rstrip("/") + "/api/sessions",
-                                     headers={"Authorization": f"token {token}"} if token else {})
+    request = urllib.request.Request(
+        server["url"].rstrip("/") + "/api/sessions",
+        headers={"Authorization": f"token {token}"} if token else {},
+    )
     with urllib.request.urlopen(request, timeout=ASK_SECONDS) as answer:
         return json.load(answer)
 

@@ -1,4 +1,5 @@
-"""An exercise's function rebuilt from the notebook's own source: the cells that define it, and what it needs.
+"""An exercise's function rebuilt from the notebook's own source: the cells that define it, and what
+it needs.
 
     >>> cells = [(1, "import re\\nX = 2\\nclient = connect()"), (2, "def f(s):\\n    return re.sub('a', 'b', s) * X")]
     >>> print(rebuild(cells, "f").source, end="")
@@ -16,6 +17,7 @@ called) or, for a name a top-level statement uses, the last binding before that 
 that are IPython magics (`%time`, `!pip`) are blanked; a cell that does not parse is left out.
 `lines` maps each line of the source back to (cell, line in the cell), for the evidence shown.
 """
+
 import ast
 import builtins
 import re
@@ -41,7 +43,9 @@ MAGIC = re.compile(r"^\s*[%!].*$", re.MULTILINE)
 @dataclass
 class Rebuilt:
     source: str
-    lines: list[tuple[int, int]] = field(default_factory=list)  # source line - 1 -> (cell, line in the cell)
+    lines: list[tuple[int, int]] = field(
+        default_factory=list
+    )  # source line - 1 -> (cell, line in the cell)
     found: bool = True  # whether the notebook binds the function's name at all
 
     def where(self, line: int) -> str:
@@ -58,7 +62,7 @@ class Statement:
     first_line: int  # 1-based, in the cell
     text: str
     binds: set[str]
-    needs_now: set[str]    # global names read when the statement runs
+    needs_now: set[str]  # global names read when the statement runs
     needs_later: set[str]  # global names read by the functions it defines, when they are called
 
 
@@ -69,12 +73,19 @@ def binds(node: ast.stmt) -> set[str]:
         return {(a.asname or a.name).split(".")[0] for a in node.names}
     if isinstance(node, ast.ImportFrom):
         return {a.asname or a.name for a in node.names if a.name != "*"}
-    targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else []
+    targets = (
+        node.targets
+        if isinstance(node, ast.Assign)
+        else [node.target]
+        if isinstance(node, (ast.AnnAssign, ast.AugAssign))
+        else []
+    )
     return {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
 
 
 def _globals_read(text: str) -> tuple[set[str], set[str]]:
-    """(names the statement's own code reads at the top, names its nested functions and classes read as globals)."""
+    """(names the statement's own code reads at the top, names its nested functions and classes
+    read as globals)."""
     table = symtable.symtable(text, "<cell>", "exec")
     now = {s.get_name() for s in table.get_symbols() if s.is_referenced()}
     later: set[str] = set()
@@ -103,20 +114,27 @@ def statements(cells: list[tuple[int, str]]) -> list[Statement]:
             if not names:
                 continue
             first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
-            if isinstance(node, (ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            if isinstance(
+                node, (ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.AugAssign)
+            ):
                 text = ast.get_source_segment(source, node) or ""
             else:
-                text = "\n".join(lines[first - 1:node.end_lineno])
+                text = "\n".join(lines[first - 1 : node.end_lineno])
             try:
                 now, later = _globals_read(text)
             except SyntaxError:
                 continue
-            found.append(Statement(cell, first, text, names, now - set(dir(builtins)), later - set(dir(builtins))))
+            found.append(
+                Statement(
+                    cell, first, text, names, now - set(dir(builtins)), later - set(dir(builtins))
+                )
+            )
     return found
 
 
 def _only(statement: Statement, names: set[str]) -> str:
-    """An import statement cut down to the names needed (`from m import a, b, c` -> `from m import b`)."""
+    """An import statement cut down to the names needed (`from m import a, b, c` -> `from m
+    import b`)."""
     node = parse(statement.text).body[0]
     if isinstance(node, (ast.Import, ast.ImportFrom)):
         node.names = [a for a in node.names if (a.asname or a.name).split(".")[0] in names]
@@ -125,7 +143,8 @@ def _only(statement: Statement, names: set[str]) -> str:
 
 
 def rebuild(cells: list[tuple[int, str]], name: str) -> Rebuilt:
-    """The source that defines `name` as the cells (cell number, source) left it; see the module's docstring."""
+    """The source that defines `name` as the cells (cell number, source) left it; see the
+    module's docstring."""
     found = statements(cells)
     chosen: dict[int, set[str]] = {}  # statement index -> the names it is kept for
 

@@ -6,10 +6,12 @@
 
 It acts on the workbook it is run in (see `harness.workbook.find_workbook`), or the one named by
 `--lessons DIR`. The pristine text is what `build` makes from solutions/ (course repository) or the
-copy a release keeps in .workbook/pristine/. Nothing is ever deleted: the replaced notebook is copied
-to a timestamped backup first, and a lesson that is already pristine is left alone. A lesson open in
-JupyterLab is refused: the open tab would otherwise save over the fresh file or lose unsaved edits.
+copy a release keeps in .workbook/pristine/. Nothing is ever deleted: the replaced notebook is
+copied to a timestamped backup first, and a lesson that is already pristine is left alone. A lesson
+open in JupyterLab is refused: the open tab would otherwise save over the fresh file or lose unsaved
+edits.
 """
+
 import argparse
 import sys
 from pathlib import Path
@@ -18,13 +20,17 @@ from harness.workbook import LessonsNotFound, Workbook, find_workbook, keep_back
 from harness.workbook.open_notebooks import OpenState, open_in_jupyter
 
 WHAT_TO_CLICK = (
-    "In its tab: save your work with Ctrl+S (Cmd+S on a Mac), then File > Close and Shut Down Notebook.\n"
-    "(Tab already closed? Shut its kernel down in the Running Terminals and Kernels panel of the left bar.)\n"
-    "Then run `workbook reset {lesson}` again: your saved version will be kept as a backup.")
+    "In its tab: save your work with Ctrl+S (Cmd+S on a Mac), then File > Close and Shut Down"
+    " Notebook.\n(Tab already closed? Shut its kernel down in the Running Terminals and Kernels"
+    " panel of the left bar.)\nThen run `workbook reset {lesson}` again: your saved version will be"
+    " kept as a backup."
+)
 IF_IT_IS_OPEN = (
-    "Could not ask the Jupyter server at {urls} whether this lesson is open. If it is open in a tab:\n"
-    "do not save that tab over the fresh lesson. Keep its edits with File > Save Notebook As... (a new name),\n"
-    "and if JupyterLab says the file changed on disk, choose Cancel, then Save Notebook As...")
+    "Could not ask the Jupyter server at {urls} whether this lesson is open. If it is open in a"
+    " tab:\ndo not save that tab over the fresh lesson. Keep its edits with File > Save Notebook"
+    " As... (a new name),\nand if JupyterLab says the file changed on disk, choose Cancel, then"
+    " Save Notebook As..."
+)
 
 
 class UnknownLesson(LookupError):
@@ -42,11 +48,15 @@ def pristine_lesson(wanted: str, workbook: Workbook) -> tuple[str, str]:
         if names_lesson(wanted, name):
             return name, text
     if not lessons:
-        raise UnknownLesson(f"No pristine lessons in {workbook.root}: neither solutions/ (the course repository) "
-                            "nor .workbook/pristine/ (a student release). Get the workbook again from your "
-                            "instructor's link, into a new folder.")
+        raise UnknownLesson(
+            f"No pristine lessons in {workbook.root}: neither solutions/ (the course repository) "
+            "nor .workbook/pristine/ (a student release). Get the workbook again from your "
+            "instructor's link, into a new folder."
+        )
     listing = ", ".join(Path(n).stem for n in lessons)
-    raise UnknownLesson(f"No lesson {wanted!r}. Give its number, e.g. `workbook reset 03`. Lessons: {listing}.")
+    raise UnknownLesson(
+        f"No lesson {wanted!r}. Give its number, e.g. `workbook reset 03`. Lessons: {listing}."
+    )
 
 
 def reset(wanted: str, workbook: Workbook) -> tuple[Path, Path | None, bool, OpenState]:
@@ -59,9 +69,11 @@ def reset(wanted: str, workbook: Workbook) -> tuple[Path, Path | None, bool, Ope
         return target, None, False, OpenState()
     state = open_in_jupyter(target)
     if state.open_at:
-        raise LessonOpen(f"{workbook.shown(target)} is open in JupyterLab ({', '.join(state.open_at)}), so it "
-                         "was not reset: the open tab would save over the fresh copy.\n"
-                         + WHAT_TO_CLICK.format(lesson=Path(name).stem[:2]))
+        raise LessonOpen(
+            f"{workbook.shown(target)} is open in JupyterLab ({', '.join(state.open_at)}), so it "
+            "was not reset: the open tab would save over the fresh copy.\n"
+            + WHAT_TO_CLICK.format(lesson=Path(name).stem[:2])
+        )
     backup = keep_backup(target) if target.exists() else None
     workbook.lessons.mkdir(parents=True, exist_ok=True)
     target.write_text(text, encoding="utf-8")
@@ -71,8 +83,13 @@ def reset(wanted: str, workbook: Workbook) -> tuple[Path, Path | None, bool, Ope
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="workbook reset", description=__doc__.split("\n")[0])
     parser.add_argument("lesson", metavar="NN", help="the lesson's number (03 or 3) or name")
-    parser.add_argument("--lessons", type=Path, default=None, metavar="DIR",
-                        help="your workbook or lessons folder (default: found from the current folder)")
+    parser.add_argument(
+        "--lessons",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="your workbook or lessons folder (default: found from the current folder)",
+    )
     args = parser.parse_args(argv)
     try:
         workbook = find_workbook(args.lessons)

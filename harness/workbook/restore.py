@@ -13,6 +13,7 @@ its source: outputs (possibly forged), tags (`raises-exception`, `skip-execution
 (a claimed `workbook` mark) are dropped, so nothing in the file decides how it is graded.
 No cell of the grader's is added: the grader checks each exercise outside the kernel (`verify.py`).
 """
+
 from dataclasses import dataclass, field
 
 import nbformat
@@ -24,7 +25,7 @@ from harness.workbook.build import CHECK_CELL, protection
 @dataclass
 class CheckCell:
     exercise: str
-    name: str         # the function the cell checks, e.g. "build_context"
+    name: str  # the function the cell checks, e.g. "build_context"
     check_index: int  # position in the prepared notebook
 
 
@@ -40,8 +41,11 @@ def _source(cell) -> str:
 
 
 def _mark(cell) -> dict | None:
-    """A pristine cell's protection: from its metadata, else recomputed (a lesson built before marks)."""
-    return cell.get("metadata", {}).get("workbook") or (protection(_source(cell)) if cell["cell_type"] == "code" else None)
+    """A pristine cell's protection: from its metadata, else recomputed (a lesson built before
+    marks)."""
+    return cell.get("metadata", {}).get("workbook") or (
+        protection(_source(cell)) if cell["cell_type"] == "code" else None
+    )
 
 
 def _what(mark: dict) -> str:
@@ -51,16 +55,31 @@ def _what(mark: dict) -> str:
 def prepare(student: nbformat.NotebookNode, pristine: nbformat.NotebookNode) -> Prepared:
     """The notebook to run, the check cells in it, and notes on what had to be restored."""
     protected = [(i, cell, _mark(cell)) for i, cell in enumerate(pristine.cells) if _mark(cell)]
-    cells = [nbformat.from_dict({"cell_type": c["cell_type"], "source": _source(c), "metadata": {},
-                                 "id": c.get("id") or f"student-{i}", **({"outputs": [], "execution_count": None}
-                                                                         if c["cell_type"] == "code" else {})})
-             for i, c in enumerate(student.cells) if c.get("cell_type") in ("code", "markdown", "raw")]
+    cells = [
+        nbformat.from_dict(
+            {
+                "cell_type": c["cell_type"],
+                "source": _source(c),
+                "metadata": {},
+                "id": c.get("id") or f"student-{i}",
+                **({"outputs": [], "execution_count": None} if c["cell_type"] == "code" else {}),
+            }
+        )
+        for i, c in enumerate(student.cells)
+        if c.get("cell_type") in ("code", "markdown", "raw")
+    ]
     owner = [None] * len(cells)  # the pristine cell each student cell stands for
     notes = []
     for index, cell, mark in protected:
         source = _source(cell)
-        by_id = [j for j, c in enumerate(cells) if owner[j] is None and c.get("id") == cell.get("id")]
-        by_source = [j for j, c in enumerate(cells) if owner[j] is None and c["source"].strip() == source.strip()]
+        by_id = [
+            j for j, c in enumerate(cells) if owner[j] is None and c.get("id") == cell.get("id")
+        ]
+        by_source = [
+            j
+            for j, c in enumerate(cells)
+            if owner[j] is None and c["source"].strip() == source.strip()
+        ]
         if by_id or by_source:
             j = (by_id or by_source)[0]
             if cells[j]["source"].strip() != source.strip():
@@ -72,13 +91,21 @@ def prepare(student: nbformat.NotebookNode, pristine: nbformat.NotebookNode) -> 
             cells.insert(j, None)
             owner.insert(j, None)
             notes.append(f"{_what(mark)} was deleted: the lesson's own was put back")
-        cells[j] = new_code_cell(source, metadata={"workbook": mark}, id=cell.get("id") or f"protected-{index}")
+        cells[j] = new_code_cell(
+            source, metadata={"workbook": mark}, id=cell.get("id") or f"protected-{index}"
+        )
         owner[j] = index
     checks = []
     for index, cell in enumerate(cells):
         mark = cell["metadata"].get("workbook") or {}
         if "check" in mark:
-            checks.append(CheckCell(mark["check"], CHECK_CELL.fullmatch(cell["source"])["name"], index))
-    notebook = nbformat.v4.new_notebook(cells=cells, metadata={"kernelspec": {"name": "python3", "language": "python",
-                                                                                 "display_name": "Python 3"}})
+            checks.append(
+                CheckCell(mark["check"], CHECK_CELL.fullmatch(cell["source"])["name"], index)
+            )
+    notebook = nbformat.v4.new_notebook(
+        cells=cells,
+        metadata={
+            "kernelspec": {"name": "python3", "language": "python", "display_name": "Python 3"}
+        },
+    )
     return Prepared(notebook, checks, notes)

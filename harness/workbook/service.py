@@ -1,4 +1,5 @@
-"""The student's function, served from a jail: the rebuilt cells run here, their check in the grader.
+"""The student's function, served from a jail: the rebuilt cells run here, their check in the
+grader.
 
 The checker (`verify.py`) forks itself into the jail and runs `main` (or, to replace one, starts
 `boot.py`, which `surface.py` writes), with the student surface as the only `harness` it can
@@ -13,12 +14,13 @@ checks nor quizzes. It talks to the checker through stdin and stdout only, in th
     checker -> here    {"op": "end"}
     here -> checker    {"op": "ended", "status"}            once the child is gone
 
-While it waits for a reply, the child may ask the checker to call a callable the check passed
-(a handle), to run the harness's reference of another exercise (`forward`: the one being graded
-is refused, and its request is the evidence) or which function `mine("N.M", f)` hands back. The
-child cannot start a process or a thread (RLIMIT_NPROC 0), has `MEMORY` bytes and the job's "cpu"
-seconds of CPU (then SIGXCPU ends it: how long an endless loop runs does not depend on the
-machine's load), and prints into /dev/null. Nothing it sends is trusted: the checker builds plain values from it (`channel.decode`).
+While it waits for a reply, the child may ask the checker to call a callable the check passed (a
+handle), to run the harness's reference of another exercise (`forward`: the one being graded is
+refused, and its request is the evidence) or which function `mine("N.M", f)` hands back. The child
+cannot start a process or a thread (RLIMIT_NPROC 0), has `MEMORY` bytes and the job's "cpu" seconds
+of CPU (then SIGXCPU ends it: how long an endless loop runs does not depend on the machine's load),
+and prints into /dev/null. Nothing it sends is trusted: the checker builds plain values from it
+(`channel.decode`).
 """
 
 import math
@@ -46,7 +48,8 @@ def _line() -> int:
 
 
 def forward(path: str, *args, **kwargs):
-    """The body of every exercise reference in the student surface: the checker runs it, if it may."""
+    """The body of every exercise reference in the student surface: the checker runs it, if it
+    may."""
     if _peer is None:
         raise NotImplementedError(f"{path} is the harness's reference: it runs only in the grader")
     return _peer.call({"reference": path}, args, kwargs, line=_line())

@@ -38,7 +38,7 @@ __all__ = ["check", "mine"]
 
 def check(exercise_id, fn):
     raise RuntimeError("the checks run in the grader, not beside the function it grades")
-'''
+'''  # noqa: E501
 BOOT = """import sys
 sys.path[:] = {paths!r}
 from harness.workbook.service import main
@@ -48,7 +48,8 @@ FORWARD = "_workbook_forward"
 
 
 def _forwarding(node: ast.FunctionDef, path: str) -> ast.FunctionDef:
-    """`node` with its body (a docstring aside) replaced by `return forward(path, <its parameters>)`."""
+    """`node` with its body (a docstring aside) replaced by `return forward(path, <its
+    parameters>)`."""
     a = node.args
     args = [ast.Name(p.arg) for p in a.posonlyargs + a.args]
     if a.vararg:
@@ -94,7 +95,8 @@ def service_path(folder: Path) -> list[str]:
 
 
 def build(folder: Path, references: set[str]) -> Path:
-    """The surface under `folder` (which must not exist) for the references `module.name`; its boot.py."""
+    """The surface under `folder` (which must not exist) for the references `module.name`; its
+    boot.py."""
     left_out = {str(PACKAGE / name) for name in LEFT_OUT}
     shutil.copytree(
         PACKAGE,
@@ -128,7 +130,8 @@ def _is_the_workbook(name: str) -> bool:
 
 
 def read_only_paths(surface: Path) -> list[str]:
-    """What the service's jail shows read-only: the surface, Python, site-packages less the workbook."""
+    """What the service's jail shows read-only: the surface, Python, site-packages less the
+    workbook."""
     shown = {
         str(surface),
         os.path.realpath(sys.base_prefix),

@@ -1,4 +1,5 @@
-"""`workbook update`: pull your instructor's latest release, then bring back every fix the pull dropped.
+"""`workbook update`: pull your instructor's latest release, then bring back every fix the pull
+dropped.
 
     $ workbook update
     Pulled the release (a1b2c3d).
@@ -11,9 +12,10 @@ The pull is nbgitpuller's, the same as clicking the workbook link again: your ed
 conflicting line (`git merge -Xours`), so an instructor's fix next to a line you changed is dropped,
 and a tab left open during the pull that you then save with "Overwrite" puts the old lesson back.
 This command finds those, cell by cell, against every release the branch holds
-(`harness.workbook.cell_merge`), and never writes over a cell you edited. Run it after clicking
-the link, or instead of it; run it again after any "File Changed" > Overwrite: it finds the fixes the
-old tab dropped and brings them back the same way. Nothing is deleted: the notebook is backed up first.
+(`harness.workbook.cell_merge`), and never writes over a cell you edited. Run it after clicking the
+link, or instead of it; run it again after any "File Changed" > Overwrite: it finds the fixes the
+old tab dropped and brings them back the same way. Nothing is deleted: the notebook is backed up
+first.
 
 A lesson the release renamed (its `.workbook/release.json` says which: the capstone went from 09 to
 12) is carried too: the cells the student wrote in the old file move into the new one, and the old
@@ -21,6 +23,7 @@ file is kept as a backup, then removed, so no work is left behind under a name n
 
 The link runs this command itself (`harness.workbook.link`), with `--no-pull` after its own pull.
 """
+
 import argparse
 import json
 import subprocess
@@ -33,11 +36,15 @@ from harness.workbook.build import render
 from harness.workbook.cell_merge import Change, carry_cells, reconcile
 from harness.workbook.release import MARKER
 
-RELEASES_READ = 200  # a term's releases, and more: older ones cannot matter to a copy made this term
+RELEASES_READ = (
+    200  # a term's releases, and more: older ones cannot matter to a copy made this term
+)
 FILE_CHANGED = (
-    "{lesson} is open in JupyterLab. When its tab says \"File Changed\": choose Revert if you had saved (the file "
-    "on disk holds your work and the fixes); with unsaved work in the tab, choose Cancel, then File > Save Notebook "
-    "As... to keep it under a new name. If you chose Overwrite, run `workbook update` again: it brings the fixes back.")
+    '{lesson} is open in JupyterLab. When its tab says "File Changed": choose Revert if you had'
+    " saved (the file on disk holds your work and the fixes); with unsaved work in the tab, choose"
+    " Cancel, then File > Save Notebook As... to keep it under a new name. If you chose Overwrite,"
+    " run `workbook update` again: it brings the fixes back."
+)
 NOTHING = "Every change of the release is in your copy: nothing to bring back."
 
 
@@ -54,13 +61,21 @@ def _git(folder: Path, *args: str) -> str:
 
 def upstream_of(folder: Path) -> tuple[str, str]:
     """(remote URL, branch) this copy was pulled from."""
-    if subprocess.run(["git", "-C", str(folder), "rev-parse", "--git-dir"], capture_output=True).returncode:
-        raise UpdateError(f"{folder} is not a copy made by the workbook link (it is not a git repository): "
-                          "ask your instructor for the link, or `git pull` your own clone.")
+    if subprocess.run(
+        ["git", "-C", str(folder), "rev-parse", "--git-dir"], capture_output=True
+    ).returncode:
+        raise UpdateError(
+            f"{folder} is not a copy made by the workbook link (it is not a git repository): "
+            "ask your instructor for the link, or `git pull` your own clone."
+        )
     branch = _git(folder, "branch", "--show-current").strip()
-    remote = subprocess.run(["git", "-C", str(folder), "remote", "get-url", "origin"], capture_output=True, text=True)
+    remote = subprocess.run(
+        ["git", "-C", str(folder), "remote", "get-url", "origin"], capture_output=True, text=True
+    )
     if not branch or remote.returncode:
-        raise UpdateError(f"{folder} has no branch or no `origin` to pull from: ask your instructor for the link.")
+        raise UpdateError(
+            f"{folder} has no branch or no `origin` to pull from: ask your instructor for the link."
+        )
     return remote.stdout.strip(), branch
 
 
@@ -69,38 +84,57 @@ def pull(folder: Path, url: str, branch: str) -> None:
     try:
         from nbgitpuller.pull import GitPuller
     except ImportError:
-        raise UpdateError("nbgitpuller is not installed here: `pip install nbgitpuller` (a hub has it).") from None
+        raise UpdateError(
+            "nbgitpuller is not installed here: `pip install nbgitpuller` (a hub has it)."
+        ) from None
     try:
         for _ in GitPuller(url, str(folder), branch=branch).pull():
             pass
     except subprocess.CalledProcessError as error:
-        raise UpdateError(f"the pull failed ({' '.join(error.cmd[-3:])}): your files are untouched. "
-                          "Save and close your lessons, then run `workbook update` again.") from None
+        raise UpdateError(
+            f"the pull failed ({' '.join(error.cmd[-3:])}): your files are untouched. "
+            "Save and close your lessons, then run `workbook update` again."
+        ) from None
 
 
 def deepen(folder: Path, branch: str) -> None:
-    """The branch's whole history, which a link's clone (one commit deep) lacks and the comparison needs."""
+    """The branch's whole history, which a link's clone (one commit deep) lacks and the
+    comparison needs."""
     if _git(folder, "rev-parse", "--is-shallow-repository").strip() == "true":
         _git(folder, "fetch", "--quiet", "--unshallow", "origin", branch)
 
 
 def release_history(folder: Path, ref: str, path: str) -> list[dict]:
-    """The notebook at `path` in each commit of `ref` that changed it (not the one that removed it), newest first."""
-    commits = _git(folder, "log", f"--max-count={RELEASES_READ}", "--diff-filter=AMR", "--format=%H", ref,
-                   "--", path).split()
+    """The notebook at `path` in each commit of `ref` that changed it (not the one that removed
+    it), newest first."""
+    commits = _git(
+        folder,
+        "log",
+        f"--max-count={RELEASES_READ}",
+        "--diff-filter=AMR",
+        "--format=%H",
+        ref,
+        "--",
+        path,
+    ).split()
     return [json.loads(_git(folder, "show", f"{commit}:{path}")) for commit in commits]
 
 
 def renamed_lessons(folder: Path, ref: str) -> dict[str, str]:
-    """Old lesson file -> new one, as the release records them ({} for a release that records none)."""
-    shown = subprocess.run(["git", "-C", str(folder), "show", f"{ref}:{MARKER.as_posix()}"],
-                           capture_output=True, text=True)
+    """Old lesson file -> new one, as the release records them ({} for a release that records
+    none)."""
+    shown = subprocess.run(
+        ["git", "-C", str(folder), "show", f"{ref}:{MARKER.as_posix()}"],
+        capture_output=True,
+        text=True,
+    )
     return json.loads(shown.stdout).get("renamed", {}) if shown.returncode == 0 else {}
 
 
 @dataclass(frozen=True)
 class Moved:
     """A renamed lesson whose old file was still here: what was carried, and where both are kept."""
+
     old: Path
     new: Path
     changes: list[Change]
@@ -109,7 +143,8 @@ class Moved:
 
 
 def carry_renamed(folder: Path, ref: str) -> list[Moved]:
-    """Move the student's cells of each renamed lesson still here under its old name into the new file."""
+    """Move the student's cells of each renamed lesson still here under its old name into the new
+    file."""
     release = _git(folder, "rev-parse", "--short", ref).strip()
     moved = []
     for old_name, new_name in renamed_lessons(folder, ref).items():
@@ -119,11 +154,16 @@ def carry_renamed(folder: Path, ref: str) -> list[Moved]:
         if not new.is_file():
             new.write_text(_git(folder, "show", f"{ref}:lessons/{new_name}"), encoding="utf-8")
         try:
-            mine_old, mine_new = (json.loads(path.read_text(encoding="utf-8")) for path in (old, new))
+            mine_old, mine_new = (
+                json.loads(path.read_text(encoding="utf-8")) for path in (old, new)
+            )
         except ValueError:
-            continue  # a notebook JupyterLab cannot open either: left as it is for the student to see
-        history = [*release_history(folder, ref, f"lessons/{new_name}"),
-                   *release_history(folder, ref, f"lessons/{old_name}")]
+            # a notebook JupyterLab cannot open either: left as it is for the student to see
+            continue
+        history = [
+            *release_history(folder, ref, f"lessons/{new_name}"),
+            *release_history(folder, ref, f"lessons/{old_name}"),
+        ]
         merged, changes = carry_cells(mine_old, mine_new, history, release, old_name)
         new_backup = keep_backup(new) if changes else None
         if changes:
@@ -135,9 +175,12 @@ def carry_renamed(folder: Path, ref: str) -> list[Moved]:
 
 
 def _remove(folder: Path, path: Path) -> None:
-    """Remove `path`, from git's index too when the copy tracks it, so the next pull does not bring it back."""
+    """Remove `path`, from git's index too when the copy tracks it, so the next pull does not
+    bring it back."""
     relative = path.relative_to(folder).as_posix()
-    tracked = subprocess.run(["git", "-C", str(folder), "ls-files", "--error-unmatch", relative], capture_output=True)
+    tracked = subprocess.run(
+        ["git", "-C", str(folder), "ls-files", "--error-unmatch", relative], capture_output=True
+    )
     if tracked.returncode:
         path.unlink()
     else:
@@ -145,7 +188,8 @@ def _remove(folder: Path, path: Path) -> None:
 
 
 def update_lessons(folder: Path, ref: str) -> dict[Path, tuple[list[Change], Path]]:
-    """Reconcile every lesson of `ref` with its copy in `folder`: {path: (changes, backup)} of those changed."""
+    """Reconcile every lesson of `ref` with its copy in `folder`: {path: (changes, backup)} of
+    those changed."""
     release = _git(folder, "rev-parse", "--short", ref).strip()
     changed = {}
     for path in _git(folder, "ls-tree", "--name-only", ref, "lessons/").split():
@@ -166,9 +210,16 @@ def update_lessons(folder: Path, ref: str) -> dict[Path, tuple[list[Change], Pat
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="workbook update", description=__doc__.split("\n")[0])
-    parser.add_argument("--lessons", type=Path, default=None, metavar="DIR",
-                        help="your workbook folder (default: found from the current folder)")
-    parser.add_argument("--no-pull", action="store_true", help="only compare with the release already pulled")
+    parser.add_argument(
+        "--lessons",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="your workbook folder (default: found from the current folder)",
+    )
+    parser.add_argument(
+        "--no-pull", action="store_true", help="only compare with the release already pulled"
+    )
     args = parser.parse_args(argv)
     try:
         workbook = find_workbook(args.lessons)
@@ -184,12 +235,17 @@ def main(argv: list[str]) -> int:
         print(error, file=sys.stderr)
         return 2
     for move in moved:
-        print(f"{move.old.name} is now {move.new.name} (the lessons were renumbered): "
-              f"{len(move.changes)} cell(s) of yours carried into it")
+        print(
+            f"{move.old.name} is now {move.new.name} (the lessons were renumbered): "
+            f"{len(move.changes)} cell(s) of yours carried into it"
+        )
         for change in move.changes:
             print(f"  {change.describe()}")
-        kept = (f", and {move.new.name} before this update as {workbook.shown(move.new_backup)}"
-                if move.new_backup else "")
+        kept = (
+            f", and {move.new.name} before this update as {workbook.shown(move.new_backup)}"
+            if move.new_backup
+            else ""
+        )
         print(f"Your {move.old.name} is kept as {workbook.shown(move.old_backup)}{kept}.")
         _warn_if_open(move.old)
         _warn_if_open(move.new)

@@ -1,6 +1,8 @@
-"""Check rebuilt exercise functions: the check in the grader's checker, the function in a jail of its own.
+"""Check rebuilt exercise functions: the check in the grader's checker, the function in a jail of
+its own.
 
-    >>> jobs = [Job("3.1", "build_context", rebuilt.source, timeout=60, lesson="03_budgeted_assembly")]  # doctest: +SKIP
+    >>> jobs = [Job("3.1", "build_context", rebuilt.source, timeout=60,
+    ...             lesson="03_budgeted_assembly")]  # doctest: +SKIP
     >>> verify(jobs, box, surface=boot, seed=1234)                                       # doctest: +SKIP
     [{'status': 'passed', 'rule': '...', 'hint': '', 'rules': [...], 'reached': []}]
 
@@ -66,7 +68,10 @@ class Job:
     name: str
     source: str
     timeout: float
-    setup: str = ""  # the lesson's import cell: it registers exercises the harness does not know (test lessons)
+    setup: (
+        str
+        # the lesson's import cell: it registers exercises the harness does not know (test lessons)
+    ) = ""
     lesson: str = ""  # the notebook's lesson: `mine` answers from the exercises graded before in it
 
 
@@ -140,7 +145,8 @@ def _uid(spec: dict) -> int | None:
 
 
 def _become_the_service(spec: dict) -> None:
-    """In the forked child: into the jail, then the student surface's `harness`, never the grader's."""
+    """In the forked child: into the jail, then the student surface's `harness`, never the
+    grader's."""
     import importlib
     import resource
 
@@ -209,9 +215,10 @@ def _checked(exercise: str, fn, seed: int | None, timeout: float) -> dict:
         with compare.hidden_seed(seed):
             hidden = checks.run_check(exercise, fn, time_limit=limit).to_dict()
         if hidden["status"] != "passed":
-            hidden["hint"] = (hidden["hint"] + " " if hidden["hint"] else "") + (
-                "(This input was drawn at grading time: an answer that works only on the inputs its "
-                "check tried at home does not pass.)"
+            hidden["hint"] = (
+                (hidden["hint"] + " " if hidden["hint"] else "")
+                + "(This input was drawn at grading time: an answer that works only on the inputs"
+                " its check tried at home does not pass.)"
             )
             return hidden
     return result
@@ -252,7 +259,8 @@ def check_one(job: dict, service: Service, verdicts: dict, seed: int | None) -> 
                     "op": "raise",
                     "error": error_data(
                         RuntimeError(
-                            "the harness's reference for this exercise is not available while it is graded"
+                            "the harness's reference for this exercise is not available while it is"
+                            " graded"
                         )
                     ),
                 }
@@ -382,7 +390,8 @@ def serve(spec: dict) -> None:
     import google.genai.types  # noqa: F401  (the service needs them too: imported once, before its fork)
 
     service = Service.forked(spec)
-    import harness.checks as checks  # after the fork: the service never holds the checks, nor the seed
+    # after the fork: the service never holds the checks, nor the seed
+    import harness.checks as checks
 
     request = json.loads(sys.stdin.read())
     checks.exercises()  # loaded once, before any fork

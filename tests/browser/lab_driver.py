@@ -3,6 +3,7 @@ keyboard, answer a quiz, type into a cell. Every wait polls (headless Chromium m
 animation frame) and every failure explains itself: the dialog on screen, the kernel in the toolbar,
 the page's JavaScript errors, a screenshot and the server's last log lines.
 """
+
 import re
 import warnings
 
@@ -14,9 +15,12 @@ SCREENSHOTS = ROOT / "tests" / "browser" / "screenshots"  # git-ignored: look at
 PRISTINE = "pristine"  # the folder of the served copy that holds the generated lessons
 
 KERNEL_TIMEOUT_MS = 240_000  # every cell of a lesson, offline, on a slow and busy laptop
-REDRAW_TIMEOUT_MS = 30_000  # one panel redraw (lesson 05's re-runs an agent: ~2 s alone, more when busy)
-# A panel's first chart: the page first evaluates plotly's few MB of JavaScript, which took over 30 s
-# here with the load average at 12 on 2 cores (it is a wait, not a measure: a fast run never waits).
+REDRAW_TIMEOUT_MS = (
+    30_000  # one panel redraw (lesson 05's re-runs an agent: ~2 s alone, more when busy)
+)
+# A panel's first chart: the page first evaluates plotly's few MB of JavaScript, which took over 30
+# s here with the load average at 12 on 2 cores (it is a wait, not a measure: a fast run never
+# waits).
 FIRST_DRAW_TIMEOUT_MS = 120_000
 OPEN_TIMEOUT_MS = 120_000  # the notebook's first cell on screen, on the same loaded machine
 POLL_MS = 250
@@ -46,18 +50,24 @@ CONTROLS = ".widget-slider, .widget-dropdown, .widget-checkbox"
 KERNEL_READY = f"""() => document.querySelector('.jp-Dialog') !== null
     || ((document.querySelector('{KERNEL_NAME}')?.textContent ?? '').includes('Python 3')
         && document.querySelector('{IDLE}') !== null)"""
-# Settled: a dialog asks something, a cell shows an error, or every code cell has run ([n], not [ ] or [*]).
+# Settled: a dialog asks something, a cell shows an error, or every code cell has run ([n], not [ ]
+# or [*]).
 RUN_SETTLED = f"""() => document.querySelector('.jp-Dialog') !== null
     || document.querySelector('{NOTEBOOK} .jp-RenderedText[data-mime-type*="error"]') !== null
-    || [...document.querySelectorAll('{NOTEBOOK} .jp-CodeCell .jp-InputPrompt')].every(p => /\\[\\d+\\]/.test(p.textContent))"""
-ERROR_OUTPUTS = (f'{NOTEBOOK} .jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]:has-text("Traceback"), '
-                 f'{NOTEBOOK} .jp-RenderedText[data-mime-type*="error"]')
+    || [...document.querySelectorAll('{NOTEBOOK} .jp-CodeCell .jp-InputPrompt')].every(p => /\\[\\d+\\]/.test(p.textContent))"""  # noqa: E501
+ERROR_OUTPUTS = (
+    f"{NOTEBOOK}"
+    ' .jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]:has-text("Traceback"),'
+    f' {NOTEBOOK} .jp-RenderedText[data-mime-type*="error"]'
+)
 
 
 def open_notebook(page, lab, path: str) -> None:
-    """Open `path` alone, as in a fresh JupyterLab: leave the last page (it saves its workspace as it
-    goes), forget the saved workspaces, and load the notebook with the workspace reset."""
-    page.once("dialog", lambda dialog: dialog.accept())  # "leave the page?" for the last lesson's edits
+    """Open `path` alone, as in a fresh JupyterLab: leave the last page (it saves its workspace
+    as it goes), forget the saved workspaces, and load the notebook with the workspace reset."""
+    page.once(
+        "dialog", lambda dialog: dialog.accept()
+    )  # "leave the page?" for the last lesson's edits
     page.goto("about:blank")
     lab.forget_workspaces()
     lab.start_kernel(path)
@@ -122,10 +132,15 @@ def close_tabs(page) -> None:
 
 
 def wait_for_idle_kernel(page) -> None:
-    """The toolbar's execution indicator says idle, and no cell prompt shows [*] (queued or running)."""
+    """The toolbar's execution indicator says idle, and no cell prompt shows [*] (queued or
+    running)."""
     page.wait_for_selector(IDLE, timeout=KERNEL_TIMEOUT_MS)
-    page.wait_for_function(f"() => ![...document.querySelectorAll('{NOTEBOOK} .jp-InputPrompt')]"
-                           ".some(p => p.textContent.includes('*'))", timeout=KERNEL_TIMEOUT_MS, polling=POLL_MS)
+    page.wait_for_function(
+        f"() => ![...document.querySelectorAll('{NOTEBOOK} .jp-InputPrompt')]"
+        ".some(p => p.textContent.includes('*'))",
+        timeout=KERNEL_TIMEOUT_MS,
+        polling=POLL_MS,
+    )
 
 
 def wait_for_python_kernel(page, lab) -> None:
@@ -148,7 +163,9 @@ def wait_for_python_kernel(page, lab) -> None:
             wait_for_idle_kernel(page)
             return
         answer_kernel_dialog(page, lab)
-    raise AssertionError(f"the notebook found no idle Python kernel after {ATTEMPTS} tries" + diagnosis(page, lab))
+    raise AssertionError(
+        f"the notebook found no idle Python kernel after {ATTEMPTS} tries" + diagnosis(page, lab)
+    )
 
 
 def run_all_cells(page, lab, may_reload: bool = True) -> None:
@@ -163,8 +180,12 @@ def run_all_cells(page, lab, may_reload: bool = True) -> None:
     for _ in range(ATTEMPTS):
         wait_for_python_kernel(page, lab)
         try:
-            page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click(timeout=CLICK_TIMEOUT_MS)
-            page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Run All Cells$")).click(timeout=CLICK_TIMEOUT_MS)
+            page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click(
+                timeout=CLICK_TIMEOUT_MS
+            )
+            page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Run All Cells$")).click(
+                timeout=CLICK_TIMEOUT_MS
+            )
         except PlaywrightTimeout:  # a dialog opened under the pointer: the next round answers it
             if not page.locator(".jp-Dialog").count():
                 page.keyboard.press("Escape")  # close the half-open menu
@@ -174,12 +195,17 @@ def run_all_cells(page, lab, may_reload: bool = True) -> None:
         except PlaywrightTimeout:
             if stuck_without_a_busy_kernel(page, lab):
                 if may_reload:
-                    page.once("dialog", lambda dialog: dialog.accept())  # "leave the page?": the run is being redone
+                    page.once(
+                        "dialog", lambda dialog: dialog.accept()
+                    )  # "leave the page?": the run is being redone
                     page.reload()  # the replies went astray on their way to the page: ask again
                 continue
             if hung:
-                raise AssertionError(f"Run All Cells hung twice (after {KERNEL_TIMEOUT_MS // 1000} s each); the first"
-                                     f" time: {hung}; now: {report_hang(page, lab)}" + diagnosis(page, lab, "run-all-hung")) from None
+                raise AssertionError(
+                    f"Run All Cells hung twice (after {KERNEL_TIMEOUT_MS // 1000} s each); the"
+                    f" first time: {hung}; now: {report_hang(page, lab)}"
+                    + diagnosis(page, lab, "run-all-hung")
+                ) from None
             # Once, on a busy CI machine: say so loudly, keep the kernel's stacks, and run again.
             hung = report_hang(page, lab)
             warnings.warn(f"Run All Cells hung once and is run again: {hung}")
@@ -188,11 +214,14 @@ def run_all_cells(page, lab, may_reload: bool = True) -> None:
         if not page.locator(".jp-Dialog").count():
             wait_for_idle_kernel(page)
             return
-    raise AssertionError(f"Run All Cells was interrupted by a dialog {ATTEMPTS} times" + diagnosis(page, lab))
+    raise AssertionError(
+        f"Run All Cells was interrupted by a dialog {ATTEMPTS} times" + diagnosis(page, lab)
+    )
 
 
 def report_hang(page, lab) -> str:
-    """Which cells had not run, and every thread's stack of their kernel (which this ends), kept in a file."""
+    """Which cells had not run, and every thread's stack of their kernel (which this ends), kept
+    in a file."""
     pending = unfinished_cells(page)
     lines_before = len(lab.log.read_text(errors="replace").splitlines())
     dumped = lab.dump_kernel_stacks(notebook_path(page))
@@ -221,25 +250,33 @@ def notebook_path(page) -> str:
 
 
 def unfinished_cells(page) -> list[str]:
-    """'#k [prompt] first line' of each code cell that has not run: [ ] never started, [*] queued or running."""
-    return page.locator(f"{NOTEBOOK} .jp-CodeCell").evaluate_all("""cells => cells.map((cell, k) => [k,
+    """'#k [prompt] first line' of each code cell that has not run: [ ] never started, [*] queued
+    or running."""
+    return page.locator(f"{NOTEBOOK} .jp-CodeCell").evaluate_all(
+        """cells => cells.map((cell, k) => [k,
         cell.querySelector('.jp-InputPrompt')?.textContent ?? '', cell.querySelector('.cm-line')?.textContent ?? ''])
-        .filter(([k, prompt]) => !/\\[\\d+\\]/.test(prompt)).map(([k, prompt, line]) => `#${k} ${prompt} ${line}`)""")
+        .filter(([k, prompt]) => !/\\[\\d+\\]/.test(prompt)).map(([k, prompt, line]) => `#${k} ${prompt} ${line}`)"""
+    )
 
 
 def stuck_without_a_busy_kernel(page, lab) -> bool:
-    """Cells still show [*] while the server says their kernel is idle: the page lost the replies (its
-    websocket to the kernel dropped and reconnected), not a cell that hangs. Said as a warning in the test summary."""
+    """Cells still show [*] while the server says their kernel is idle: the page lost the replies
+    (its websocket to the kernel dropped and reconnected), not a cell that hangs. Said as a warning
+    in the test summary.
+    """
     kernel = lab.kernel_of(notebook_path(page))
     if kernel is None or kernel["execution_state"] != "idle":
         return False
-    warnings.warn(f"Run All: cells {unfinished_cells(page)} still pending on the page, but the kernel is idle:"
-                  " the replies were lost on the way; reloading the page and running again")
+    warnings.warn(
+        f"Run All: cells {unfinished_cells(page)} still pending on the page, but the kernel is"
+        " idle: the replies were lost on the way; reloading the page and running again"
+    )
     return True
 
 
 def answer_kernel_dialog(page, lab) -> None:
-    """Answer "Select Kernel" with Python 3, as often as it comes back; any other dialog fails the test.
+    """Answer "Select Kernel" with Python 3, as often as it comes back; any other dialog fails the
+    test.
 
     JupyterLab may queue a second "Select Kernel" behind the first (its own session and the one the
     test started raced), so the dialog still on screen after an answer is answered again.
@@ -248,15 +285,22 @@ def answer_kernel_dialog(page, lab) -> None:
     for _ in range(ATTEMPTS):
         if not dialog.count():
             return
-        assert page.locator(KERNEL_DIALOG).count(), "unexpected dialog: " + dialog.inner_text() + diagnosis(page, lab)
+        assert page.locator(KERNEL_DIALOG).count(), (
+            "unexpected dialog: " + dialog.inner_text() + diagnosis(page, lab)
+        )
         page.locator(f"{KERNEL_DIALOG} select").select_option(value=PYTHON_KERNEL)
         page.locator(f"{KERNEL_DIALOG} .jp-mod-accept").click(timeout=CLICK_TIMEOUT_MS)
         try:
             dialog.wait_for(state="detached", timeout=CLICK_TIMEOUT_MS)
             return
         except PlaywrightTimeout:
-            print("a 'Select Kernel' dialog is still on screen after it was answered: answering it again")
-    raise AssertionError(f"'Select Kernel' was still on screen after {ATTEMPTS} answers" + diagnosis(page, lab))
+            print(
+                "a 'Select Kernel' dialog is still on screen after it was answered: answering it"
+                " again"
+            )
+    raise AssertionError(
+        f"'Select Kernel' was still on screen after {ATTEMPTS} answers" + diagnosis(page, lab)
+    )
 
 
 def diagnosis(page, lab, name: str = "failed", log_lines: int = 40) -> str:
@@ -265,11 +309,13 @@ def diagnosis(page, lab, name: str = "failed", log_lines: int = 40) -> str:
     page.screenshot(path=str(shot), full_page=True)
     dialog = page.locator(".jp-Dialog")
     kernel = page.locator(KERNEL_NAME)
-    return (f"\n  dialog on screen: {dialog.inner_text() if dialog.count() else 'none'!r}"
-            f"\n  kernel in the toolbar: {kernel.inner_text() if kernel.count() else 'none'!r}"
-            f"\n  JavaScript errors: {page.js_errors}"
-            f"\n  screenshot: {shot}"
-            f"\n  JupyterLab's log, last lines:\n{lab.log_tail(log_lines)}")
+    return (
+        f"\n  dialog on screen: {dialog.inner_text() if dialog.count() else 'none'!r}"
+        f"\n  kernel in the toolbar: {kernel.inner_text() if kernel.count() else 'none'!r}"
+        f"\n  JavaScript errors: {page.js_errors}"
+        f"\n  screenshot: {shot}"
+        f"\n  JupyterLab's log, last lines:\n{lab.log_tail(log_lines)}"
+    )
 
 
 def errors_shown(page) -> list[str]:
@@ -277,6 +323,7 @@ def errors_shown(page) -> list[str]:
 
 
 # Panels: every slider, dropdown and checkbox the lesson's outputs show, whoever wrote the panel.
+
 
 def panels(page) -> list:
     """The output areas that hold at least one slider, dropdown or checkbox, in notebook order."""
@@ -291,14 +338,21 @@ def readout_text(panel) -> str:
 
 def chart_shapes(panel) -> list[str]:
     """Shape and colour of each SVG path of plotly's traces: a redraw changes one or the other."""
-    return panel.locator(CHART_PATHS).evaluate_all("paths => paths.map(p => p.getAttribute('d') + ' ' + p.style.fill)")
+    return panel.locator(CHART_PATHS).evaluate_all(
+        "paths => paths.map(p => p.getAttribute('d') + ' ' + p.style.fill)"
+    )
 
 
 def wait_for_chart(page, panel) -> None:
-    """Until the panel's plotly chart has drawn a trace with some size (a zero-height bar is hidden)."""
-    page.wait_for_function(f"""el => [...el.querySelectorAll('{CHART_PATHS}')]
+    """Until the panel's plotly chart has drawn a trace with some size (a zero-height bar is
+    hidden)."""
+    page.wait_for_function(
+        f"""el => [...el.querySelectorAll('{CHART_PATHS}')]
         .some(p => {{ const box = p.getBoundingClientRect(); return box.width > 0 && box.height > 0; }})""",
-                           arg=panel.element_handle(), timeout=FIRST_DRAW_TIMEOUT_MS, polling=POLL_MS)
+        arg=panel.element_handle(),
+        timeout=FIRST_DRAW_TIMEOUT_MS,
+        polling=POLL_MS,
+    )
 
 
 def control_name(control) -> str:
@@ -326,7 +380,9 @@ def nudge(control, attempt: int) -> None:
         return
     handle = control.locator(".noUi-handle").first
     handle.focus()
-    now, low, high = (float(handle.get_attribute(a)) for a in ("aria-valuenow", "aria-valuemin", "aria-valuemax"))
+    now, low, high = (
+        float(handle.get_attribute(a)) for a in ("aria-valuenow", "aria-valuemin", "aria-valuemax")
+    )
     down = now - low >= high - now
     # A page step first; if that changed nothing visible, a few more.
     for _ in range(1 + 2 * attempt):
@@ -334,16 +390,20 @@ def nudge(control, attempt: int) -> None:
 
 
 def move_and_watch(page, panel, control) -> tuple[str, str]:
-    """Nudge `control` until the panel's readout and chart both change; return (before, after) readouts."""
+    """Nudge `control` until the panel's readout and chart both change; return (before, after)
+    readouts."""
     wait_for_chart(page, panel)
     before_text, before_chart = readout_text(panel), chart_shapes(panel)
     for attempt in range(3):
         nudge(control, attempt)
         try:
-            page.wait_for_function("([el, text]) => [...el.querySelectorAll('.widget-html-content')]"
-                                   ".map(e => e.innerText).join('\\n') !== text",
-                                   arg=[panel.element_handle(), before_text], timeout=REDRAW_TIMEOUT_MS // 3,
-                                   polling=POLL_MS)
+            page.wait_for_function(
+                "([el, text]) => [...el.querySelectorAll('.widget-html-content')]"
+                ".map(e => e.innerText).join('\\n') !== text",
+                arg=[panel.element_handle(), before_text],
+                timeout=REDRAW_TIMEOUT_MS // 3,
+                polling=POLL_MS,
+            )
         except PlaywrightTimeout:
             continue
         wait_for_idle_kernel(page)
@@ -352,12 +412,17 @@ def move_and_watch(page, panel, control) -> tuple[str, str]:
     page.wait_for_timeout(300)  # plotly applies the new data on its next tick
     after_text = readout_text(panel)
     name = control_name(control)
-    assert after_text != before_text, f"moving {name!r} by keyboard did not change the readout: {before_text!r}"
-    assert chart_shapes(panel) != before_chart, f"moving {name!r} changed the readout but not the chart"
+    assert after_text != before_text, (
+        f"moving {name!r} by keyboard did not change the readout: {before_text!r}"
+    )
+    assert chart_shapes(panel) != before_chart, (
+        f"moving {name!r} changed the readout but not the chart"
+    )
     return before_text, after_text
 
 
 # Quizzes
+
 
 def answer_quiz(page, options_of_each_question) -> list[tuple[str, str]]:
     """Pick a wrong option, then the right one, in every question; return what each pick showed."""
@@ -365,7 +430,9 @@ def answer_quiz(page, options_of_each_question) -> list[tuple[str, str]]:
 
     groups = page.locator(f"{NOTEBOOK} .widget-radio-box")
     assert groups.count() == len(options_of_each_question), (
-        f"the quiz shows {groups.count()} questions, harness.quizzes has {len(options_of_each_question)}")
+        f"the quiz shows {groups.count()} questions, harness.quizzes has"
+        f" {len(options_of_each_question)}"
+    )
     shown = []
     for index, (prompt, options) in enumerate(options_of_each_question):
         group = groups.nth(index)
@@ -376,16 +443,23 @@ def answer_quiz(page, options_of_each_question) -> list[tuple[str, str]]:
         right = next(option for option in options if option[2])
         for (text, why, is_right), verdict in ((wrong, WRONG), (right, RIGHT)):
             group.get_by_text(text, exact=True).click()
-            page.wait_for_function("([el, want]) => (el.querySelector('.' + want[0])?.innerText ?? '').startsWith(want[1])",
-                                   arg=[question.element_handle(), [FEEDBACK_CLASS, verdict]],
-                                   timeout=REDRAW_TIMEOUT_MS, polling=POLL_MS)
+            page.wait_for_function(
+                "([el, want]) => (el.querySelector('.' + want[0])?.innerText ??"
+                " '').startsWith(want[1])",
+                arg=[question.element_handle(), [FEEDBACK_CLASS, verdict]],
+                timeout=REDRAW_TIMEOUT_MS,
+                polling=POLL_MS,
+            )
             said = feedback.inner_text()
-            assert said.startswith(verdict) and why[:40] in said, f"{prompt!r}: picking {text!r} showed {said!r}"
+            assert said.startswith(verdict) and why[:40] in said, (
+                f"{prompt!r}: picking {text!r} showed {said!r}"
+            )
             shown.append((text, said))
     return shown
 
 
 # Typing into a cell
+
 
 def cell_with(page, text: str):
     """The code cell whose source contains `text`."""

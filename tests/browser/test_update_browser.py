@@ -5,16 +5,17 @@ student never edited, beside the one they did. Then the link itself: nbgitpuller
 hands over to the workbook's update page, which reports what it brought back and opens the lesson.
 Screenshots in tests/browser/screenshots/update-*.png.
 """
+
 import json
 from urllib.parse import quote
 
+from lab_driver import NOTEBOOK, OPEN_TIMEOUT_MS, SCREENSHOTS, open_notebook
 from nbgitpuller.pull import GitPuller
 from playwright.sync_api import Error as PlaywrightError
+from test_update import FIXED_STUB, R1, R2, git, publish, render, student_copy
 
 from harness.workbook.cell_merge import source_of
 from harness.workbook.update import main as update
-from lab_driver import NOTEBOOK, OPEN_TIMEOUT_MS, SCREENSHOTS, open_notebook
-from test_update import FIXED_STUB, R1, R2, git, publish, render, student_copy
 
 DIALOG_TIMEOUT_MS = 60_000
 
@@ -42,10 +43,15 @@ def test_a_stale_tab_overwrite_is_undone_by_the_next_update(lab, page, tmp_path)
     page.screenshot(path=str(SCREENSHOTS / "update-1-file-changed.png"))
     dialog.get_by_role("button", name="Overwrite").click()
     dialog.wait_for(state="detached", timeout=DIALOG_TIMEOUT_MS)
-    page.wait_for_function(f"() => !document.querySelector('{NOTEBOOK}').classList.contains('jp-mod-dirty')"
-                           " && !document.title.startsWith('●')", timeout=DIALOG_TIMEOUT_MS)
+    page.wait_for_function(
+        f"() => !document.querySelector('{NOTEBOOK}').classList.contains('jp-mod-dirty')"
+        " && !document.title.startsWith('●')",
+        timeout=DIALOG_TIMEOUT_MS,
+    )
     stale = json.loads(lesson.read_text(encoding="utf-8"))
-    assert "Some fixed text." not in [source_of(c) for c in stale["cells"]], "the Overwrite did not drop the fix"
+    assert "Some fixed text." not in [source_of(c) for c in stale["cells"]], (
+        "the Overwrite did not drop the fix"
+    )
 
     assert update(["--lessons", str(copy_dir)]) == 0
     page.once("dialog", lambda d: d.accept())
@@ -59,7 +65,9 @@ def test_a_stale_tab_overwrite_is_undone_by_the_next_update(lab, page, tmp_path)
     sources = [source_of(c) for c in restored["cells"]]
     assert "Some fixed text." in sources and any(FIXED_STUB in s for s in sources)
     mine = next(c for c in restored["cells"] if c["id"] == "ex")
-    assert "# still mine" in source_of(mine) and "return 1" in source_of(mine), "the student's edit is lost"
+    assert "# still mine" in source_of(mine) and "return 1" in source_of(mine), (
+        "the student's edit is lost"
+    )
 
 
 def leave(dialog) -> None:
@@ -72,22 +80,29 @@ def leave(dialog) -> None:
 
 def test_the_link_pulls_then_updates_and_shows_what_it_brought_back(lab, page, tmp_path):
     """nbgitpuller's own page (its JavaScript pulls, then follows urlpath) sends the browser to the
-    workbook's update page: straight on to the lesson after the first pull, the report after a fix."""
+    workbook's update page: straight on to the lesson after the first pull, the report after a fix.
+    """
     upstream = tmp_path / "course"
     git(tmp_path, "init", "-q", "-b", "student", str(upstream))
     publish(upstream, R1)
     path = "linked/lessons/03_lesson.ipynb"
-    link = (f"{lab.url}/git-pull?repo={quote(str(upstream), safe='')}&branch=student&targetpath=linked"
-            f"&urlpath=workbook-update/{path}")
+    link = (
+        f"{lab.url}/git-pull?repo={quote(str(upstream), safe='')}&branch=student&targetpath=linked"
+        f"&urlpath=workbook-update/{path}"
+    )
     page.once("dialog", leave)
     page.goto("about:blank")
     lab.forget_workspaces()
     page.goto(link)
-    page.wait_for_url(f"**/lab/tree/{path}", timeout=OPEN_TIMEOUT_MS)  # nothing to bring back: on to the lesson
+    page.wait_for_url(
+        f"**/lab/tree/{path}", timeout=OPEN_TIMEOUT_MS
+    )  # nothing to bring back: on to the lesson
     page.wait_for_selector(f"{NOTEBOOK} .jp-Cell", timeout=OPEN_TIMEOUT_MS)
 
     lesson = lab.served / path
-    lesson.write_text(render(student_copy()), encoding="utf-8")  # the student's answer, saved and closed
+    lesson.write_text(
+        render(student_copy()), encoding="utf-8"
+    )  # the student's answer, saved and closed
     lab.stop_kernel(path)
     publish(upstream, R2)
     page.once("dialog", leave)
@@ -95,15 +110,24 @@ def test_the_link_pulls_then_updates_and_shows_what_it_brought_back(lab, page, t
     page.goto(link)
     page.wait_for_selector("text=Your lessons are up to date", timeout=OPEN_TIMEOUT_MS)
     report = page.locator("pre").inner_text()
-    assert "cell ex" in report and "beside yours" in report, report  # the fix -Xours dropped; md_other merged
+    assert "cell ex" in report and "beside yours" in report, (
+        report
+    )  # the fix -Xours dropped; md_other merged
     page.screenshot(path=str(SCREENSHOTS / "update-3-link-report.png"))
-    lab.start_kernel(path)  # the test's notebook names no kernel: no "Select Kernel" dialog over the screenshot
+    lab.start_kernel(
+        path
+    )  # the test's notebook names no kernel: no "Select Kernel" dialog over the screenshot
     page.get_by_role("link", name="Open 03_lesson.ipynb").click()
     page.wait_for_url(f"**/lab/tree/{path}", timeout=OPEN_TIMEOUT_MS)
-    # The rendered text, not only the cell: the screenshot must show the copy as the student reads it.
-    offered = page.locator(f"{NOTEBOOK} .jp-MarkdownCell .jp-RenderedMarkdown", has_text="Update from your instructor")
+    # The rendered text, not only the cell: the screenshot must show the copy as the student reads
+    # it.
+    offered = page.locator(
+        f"{NOTEBOOK} .jp-MarkdownCell .jp-RenderedMarkdown", has_text="Update from your instructor"
+    )
     offered.wait_for(state="visible", timeout=OPEN_TIMEOUT_MS)
     offered.scroll_into_view_if_needed()
     page.screenshot(path=str(SCREENSHOTS / "update-4-link-lesson.png"))
-    mine = next(c for c in json.loads(lesson.read_text(encoding="utf-8"))["cells"] if c["id"] == "ex")
+    mine = next(
+        c for c in json.loads(lesson.read_text(encoding="utf-8"))["cells"] if c["id"] == "ex"
+    )
     assert source_of(mine) == source_of(next(c for c in student_copy()["cells"] if c["id"] == "ex"))

@@ -1,4 +1,5 @@
 """client.aio: generate_content, a stream, a chat, count_tokens and embeddings, concurrently."""
+
 import asyncio
 
 from google import genai
@@ -8,14 +9,20 @@ client = genai.Client()
 
 async def main():
     questions = [f"My locker number is {n}. What is my locker number?" for n in (11, 22, 33)]
-    answers = await asyncio.gather(*(client.aio.models.generate_content(model="gemini-3.8-flash", contents=q)
-                                     for q in questions))
+    answers = await asyncio.gather(
+        *(
+            client.aio.models.generate_content(model="gemini-3.8-flash", contents=q)
+            for q in questions
+        )
+    )
     for answer in answers:
         print("gather:", answer.text)
 
     pieces = []
     async for chunk in await client.aio.models.generate_content_stream(
-            model="gemini-3.8-flash", contents="The gate code is 4471. Repeat the gate code, and explain it."):
+        model="gemini-3.8-flash",
+        contents="The gate code is 4471. Repeat the gate code, and explain it.",
+    ):
         pieces.append(chunk.text or "")
     print("stream:", "".join(pieces), f"({len(pieces)} chunks)")
 
@@ -29,8 +36,12 @@ async def main():
         streamed_chat.append(chunk.text or "")
     print("chat stream:", "".join(streamed_chat))
 
-    counted = await client.aio.models.count_tokens(model="gemini-3.8-flash", contents="one two three")
-    vectors = await client.aio.models.embed_content(model="gemini-embedding-001", contents=["a cat", "a dog"])
+    counted = await client.aio.models.count_tokens(
+        model="gemini-3.8-flash", contents="one two three"
+    )
+    vectors = await client.aio.models.embed_content(
+        model="gemini-embedding-001", contents=["a cat", "a dog"]
+    )
     print("count:", counted.total_tokens, "embeddings:", len(vectors.embeddings))
     return answers, "".join(pieces), reply, counted, vectors
 

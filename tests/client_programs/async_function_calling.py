@@ -1,4 +1,5 @@
 """Automatic function calling with an async Python function through client.aio."""
+
 import asyncio
 
 from google import genai
@@ -22,8 +23,9 @@ client = genai.Client()
 
 
 async def main():
-    chat = client.aio.chats.create(model="gemini-3.8-flash",
-                                   config=types.GenerateContentConfig(tools=[convert_currency]))
+    chat = client.aio.chats.create(
+        model="gemini-3.8-flash", config=types.GenerateContentConfig(tools=[convert_currency])
+    )
     return await chat.send_message("Convert 50 euros to currency 'USD'.")
 
 

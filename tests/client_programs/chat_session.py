@@ -1,8 +1,11 @@
 """A chat: several send_message turns, then the curated and the comprehensive history."""
+
 from google import genai
 
 client = genai.Client()
-chat = client.chats.create(model="gemini-3.8-flash", config={"system_instruction": "You are a helpful assistant."})
+chat = client.chats.create(
+    model="gemini-3.8-flash", config={"system_instruction": "You are a helpful assistant."}
+)
 replies = []
 for message in ["Hi! My name is Priya and I live in Lyon.", "I have two dogs.", "Where do I live?"]:
     response = chat.send_message(message)

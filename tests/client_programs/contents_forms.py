@@ -1,4 +1,6 @@
-"""Every form `contents` takes in the SDK, one question each: str, list of str, Content, dict, Part, mixed."""
+"""Every form `contents` takes in the SDK, one question each: str, list of str, Content, dict,
+Part, mixed."""
+
 from google import genai
 from google.genai import types
 
@@ -8,8 +10,13 @@ MODEL = "gemini-3.8-flash"
 forms = {
     "str": "My cat is called Mittens. What is my cat called?",
     "list of str": ["My cat is called Mittens.", "What is my cat called?"],
-    "Content": types.Content(role="user", parts=[types.Part(text="My cat is called Mittens. What is my cat called?")]),
-    "dict": {"role": "user", "parts": [{"text": "My cat is called Mittens. What is my cat called?"}]},
+    "Content": types.Content(
+        role="user", parts=[types.Part(text="My cat is called Mittens. What is my cat called?")]
+    ),
+    "dict": {
+        "role": "user",
+        "parts": [{"text": "My cat is called Mittens. What is my cat called?"}],
+    },
     "Part.from_text": types.Part.from_text(text="My cat is called Mittens. What is my cat called?"),
     "mixed": ["My cat is called Mittens.", types.Part.from_text(text="What is my cat called?")],
     "list of Content": [

@@ -1,4 +1,6 @@
-"""What an unregistered caller meets: no API key at all on a raw request, and the SDK without a key."""
+"""What an unregistered caller meets: no API key at all on a raw request, and the SDK without a
+key."""
+
 import json
 import os
 import urllib.error
@@ -6,8 +8,11 @@ import urllib.request
 
 BASE = os.environ.get("GOOGLE_GEMINI_BASE_URL", "https://generativelanguage.googleapis.com")
 body = json.dumps({"contents": [{"parts": [{"text": "Hello"}]}]}).encode()
-request = urllib.request.Request(f"{BASE}/v1beta/models/gemini-3.8-flash:generateContent", data=body,
-                                 headers={"Content-Type": "application/json"})
+request = urllib.request.Request(
+    f"{BASE}/v1beta/models/gemini-3.8-flash:generateContent",
+    data=body,
+    headers={"Content-Type": "application/json"},
+)
 try:
     urllib.request.urlopen(request)
     no_key = None

@@ -1,4 +1,6 @@
-"""Automatic function calling with plain Python functions: the SDK runs them and the model answers."""
+"""Automatic function calling with plain Python functions: the SDK runs them and the model
+answers."""
+
 from google import genai
 from google.genai import types
 
@@ -23,13 +25,29 @@ def get_time(city: str) -> str:
 
 client = genai.Client()
 config = types.GenerateContentConfig(tools=[get_current_temperature, get_time])
-response = client.models.generate_content(model="gemini-3.8-flash",
-                                          contents="What's the temperature in London?", config=config)
+response = client.models.generate_content(
+    model="gemini-3.8-flash", contents="What's the temperature in London?", config=config
+)
 print("answer:", response.text)
 print("calls made:", calls)
 afc = response.automatic_function_calling_history
-print("afc history:", [(c.role, [p.function_call.name if p.function_call else
-                                  ("response" if p.function_response else "text") for p in c.parts]) for c in afc])
+print(
+    "afc history:",
+    [
+        (
+            c.role,
+            [
+                (
+                    p.function_call.name
+                    if p.function_call
+                    else ("response" if p.function_response else "text")
+                )
+                for p in c.parts
+            ],
+        )
+        for c in afc
+    ],
+)
 
 chat = client.chats.create(model="gemini-3.8-flash", config=config)
 first = chat.send_message("What time is it in Tokyo?")

@@ -1,4 +1,5 @@
 """Sequential steps with AFC: the second call needs the first one's result."""
+
 from google import genai
 from google.genai import types
 
@@ -23,9 +24,13 @@ def get_showtimes(theater: str, movie: str) -> dict:
 
 
 client = genai.Client()
-chat = client.chats.create(model="gemini-3.8-flash",
-                           config=types.GenerateContentConfig(tools=[find_theaters, get_showtimes]))
-reply = chat.send_message("First find theaters in Mountain View, CA showing the Barbie movie, "
-                          "then get the showtimes at the first one.")
+chat = client.chats.create(
+    model="gemini-3.8-flash",
+    config=types.GenerateContentConfig(tools=[find_theaters, get_showtimes]),
+)
+reply = chat.send_message(
+    "First find theaters in Mountain View, CA showing the Barbie movie, "
+    "then get the showtimes at the first one."
+)
 print("log:", log)
 print("answer:", reply.text)

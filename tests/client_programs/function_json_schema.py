@@ -1,4 +1,5 @@
 """A function declared with parameters_json_schema (plain JSON Schema) and the call it gets."""
+
 from google import genai
 from google.genai import types
 
@@ -18,8 +19,10 @@ book_flight = types.FunctionDeclaration(
     },
 )
 response = client.models.generate_content(
-    model="gemini-3.8-flash", contents="Book a flight to Madrid on 2026-12-20 for 2 passengers.",
-    config=types.GenerateContentConfig(tools=[types.Tool(function_declarations=[book_flight])]))
+    model="gemini-3.8-flash",
+    contents="Book a flight to Madrid on 2026-12-20 for 2 passengers.",
+    config=types.GenerateContentConfig(tools=[types.Tool(function_declarations=[book_flight])]),
+)
 calls = response.function_calls or []
 for call in calls:
     print(call.name, call.args)

@@ -1,4 +1,5 @@
 """JSON mode with a pydantic schema: response.parsed is the model's answer as objects."""
+
 import json
 
 from google import genai
@@ -22,6 +23,11 @@ print(type(recipes).__name__, len(recipes), [type(r).__name__ for r in recipes])
 data = json.loads(response.text)
 
 single = client.models.generate_content(
-    model="gemini-3.8-flash", contents="Give me one recipe.",
-    config={"response_mime_type": "application/json", "response_json_schema": Recipe.model_json_schema()})
+    model="gemini-3.8-flash",
+    contents="Give me one recipe.",
+    config={
+        "response_mime_type": "application/json",
+        "response_json_schema": Recipe.model_json_schema(),
+    },
+)
 print(single.text, single.parsed)

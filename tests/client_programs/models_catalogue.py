@@ -1,4 +1,5 @@
 """What models there are: models.list, then models.get on the one a tutorial uses."""
+
 from google import genai
 
 client = genai.Client()

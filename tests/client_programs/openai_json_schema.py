@@ -1,4 +1,5 @@
 """response_format with a JSON schema through the openai SDK, and the pydantic parse helper."""
+
 import json
 import os
 
@@ -15,13 +16,20 @@ class CalendarEvent(BaseModel):
     participants: list[str]
 
 
-schema = {"type": "json_schema", "json_schema": {"name": "calendar_event", "schema": CalendarEvent.model_json_schema()}}
+schema = {
+    "type": "json_schema",
+    "json_schema": {"name": "calendar_event", "schema": CalendarEvent.model_json_schema()},
+}
 raw = client.chat.completions.create(
-    model="gemini-3.8-flash", response_format=schema,
-    messages=[{"role": "user", "content": "Alice and Bob are going to a science fair on Friday."}])
+    model="gemini-3.8-flash",
+    response_format=schema,
+    messages=[{"role": "user", "content": "Alice and Bob are going to a science fair on Friday."}],
+)
 print(raw.choices[0].message.content)
 event = json.loads(raw.choices[0].message.content)
 parsed = client.beta.chat.completions.parse(
-    model="gemini-3.8-flash", response_format=CalendarEvent,
-    messages=[{"role": "user", "content": "Alice and Bob are going to a science fair on Friday."}])
+    model="gemini-3.8-flash",
+    response_format=CalendarEvent,
+    messages=[{"role": "user", "content": "Alice and Bob are going to a science fair on Friday."}],
+)
 print(parsed.choices[0].message.parsed)

@@ -1,4 +1,5 @@
 """Streaming chat completions through the openai SDK, with the usage asked for in the last chunk."""
+
 import os
 
 from openai import OpenAI
@@ -6,9 +7,19 @@ from openai import OpenAI
 BASE = os.environ.get("GOOGLE_GEMINI_BASE_URL", "https://generativelanguage.googleapis.com")
 client = OpenAI(api_key=os.environ["GEMINI_API_KEY"], base_url=f"{BASE}/v1beta/openai/")
 stream = client.chat.completions.create(
-    model="gemini-3.8-flash", stream=True, stream_options={"include_usage": True},
-    messages=[{"role": "user", "content": "Our wifi password is 'blue-harbour-77'. Tell me the wifi password, "
-                                          "and say where you read it."}])
+    model="gemini-3.8-flash",
+    stream=True,
+    stream_options={"include_usage": True},
+    messages=[
+        {
+            "role": "user",
+            "content": (
+                "Our wifi password is 'blue-harbour-77'. Tell me the wifi password, "
+                "and say where you read it."
+            ),
+        }
+    ],
+)
 pieces, usage, finish = [], None, None
 for chunk in stream:
     if chunk.choices:

@@ -1,5 +1,6 @@
-"""countTokens over REST: plain contents, and a whole generateContentRequest with its system instruction
-and tools (the form the REST API accepts where the SDK's config refuses them)."""
+"""countTokens over REST: plain contents, and a whole generateContentRequest with its system
+instruction and tools (the form the REST API accepts where the SDK's config refuses them)."""
+
 import json
 import os
 import urllib.error
@@ -21,10 +22,20 @@ def post(body):
 
 contents = [{"role": "user", "parts": [{"text": "How many tokens is this sentence?"}]}]
 plain = post({"contents": contents})
-whole = post({"generateContentRequest": {
-    "model": "models/gemini-3.8-flash", "contents": contents,
-    "systemInstruction": {"parts": [{"text": "You count tokens for a living, and you are proud of it."}]},
-    "tools": [{"functionDeclarations": [{"name": "lookup", "description": "Looks a word up."}]}]}})
+whole = post(
+    {
+        "generateContentRequest": {
+            "model": "models/gemini-3.8-flash",
+            "contents": contents,
+            "systemInstruction": {
+                "parts": [{"text": "You count tokens for a living, and you are proud of it."}]
+            },
+            "tools": [
+                {"functionDeclarations": [{"name": "lookup", "description": "Looks a word up."}]}
+            ],
+        }
+    }
+)
 misplaced = post({"contents": contents, "systemInstruction": {"parts": [{"text": "Be brief."}]}})
 print("plain:", plain)
 print("generateContentRequest:", whole)

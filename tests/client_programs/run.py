@@ -9,17 +9,21 @@ setting; a raw-HTTP or openai program reads the same variable, defaulting to Goo
 runner starts the glass box in its own process, points those variables at it and runs each program
 as `__main__`, so the same file runs unchanged against real Gemini when they are left unset.
 """
+
 import os
 import runpy
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-OFFLINE_KEY = "glass-box-offline"  # any non-empty key: the glass box checks that one is sent, not its value
+OFFLINE_KEY = (  # any non-empty key: the glass box checks that one is sent, not its value
+    "glass-box-offline"
+)
 
 
 def programs() -> list[Path]:
-    """Every client program of this folder, in name order (this runner and helpers start with _ or run)."""
+    """Every client program of this folder, in name order (this runner and helpers start with _
+    or run)."""
     return sorted(p for p in HERE.glob("*.py") if p.name != "run.py" and not p.name.startswith("_"))
 
 
@@ -31,7 +35,9 @@ def point_at_glass_box(environ=os.environ) -> str:
 
     base = ensure_running()
     for name in ("GOOGLE_API_KEY", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_CLOUD_PROJECT"):
-        environ.pop(name, None)  # the SDK prefers GOOGLE_API_KEY and Vertex settings: neither is ours
+        environ.pop(
+            name, None
+        )  # the SDK prefers GOOGLE_API_KEY and Vertex settings: neither is ours
     environ.update(GEMINI_API_KEY=OFFLINE_KEY, GOOGLE_GEMINI_BASE_URL=base)
     return base
 

@@ -1,4 +1,6 @@
-"""system_instruction as a str, a Part, a Content and a list: the model sees the same instruction."""
+"""system_instruction as a str, a Part, a Content and a list: the model sees the same
+instruction."""
+
 from google import genai
 from google.genai import types
 
@@ -13,7 +15,11 @@ forms = {
 answers = {}
 for label, instruction in forms.items():
     response = client.models.generate_content(
-        model="gemini-3.8-flash", contents="What is the password?",
-        config=types.GenerateContentConfig(system_instruction=instruction))
+        model="gemini-3.8-flash",
+        contents="What is the password?",
+        config=types.GenerateContentConfig(system_instruction=instruction),
+    )
     answers[label] = response.text
-    print(f"{label:>8}: {response.text} (prompt {response.usage_metadata.prompt_token_count} tokens)")
+    print(
+        f"{label:>8}: {response.text} (prompt {response.usage_metadata.prompt_token_count} tokens)"
+    )

@@ -9,31 +9,34 @@ asserted; timings and memory are printed and written to build/hub/figures.json (
 
     make test-hub                       # WORKBOOK_HUB_STUDENTS=5 make test-hub for more
 """
+
 import csv
 import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import psutil
-import pytest
 import requests
+from hub_client import Student
+from running_hub import CLASS_PASSWORD, documented, run_documented
 
 from harness.workbook import ROOT, SOLUTIONS
 from harness.workbook.build import BEGIN, END
-from hub_client import Student
-from running_hub import CLASS_PASSWORD, documented, run_documented
 
 LESSON = "03_budgeted_assembly"
 TARGET = "context-engineering-workbook"  # the nbgitpuller link's targetpath
 PLANS = ("3.1", "", "3.1 3.2", "wrong")  # what each student answers, in turn: see answer()
-EXPECTED = {"3.1": {"3.1": "passed", "3.2": "not attempted"}, "": {"3.1": "not attempted", "3.2": "not attempted"},
-            "3.1 3.2": {"3.1": "passed", "3.2": "passed"}, "wrong": {"3.1": "failed", "3.2": "not attempted"}}
+EXPECTED = {
+    "3.1": {"3.1": "passed", "3.2": "not attempted"},
+    "": {"3.1": "not attempted", "3.2": "not attempted"},
+    "3.1 3.2": {"3.1": "passed", "3.2": "passed"},
+    "wrong": {"3.1": "failed", "3.2": "not attempted"},
+}
 NAMES = ("ada", "bob", "cy", "dee", "eve", "fay", "gus", "hal")
 STUDENTS = int(os.environ.get("WORKBOOK_HUB_STUDENTS", "4"))
 FIGURES = ROOT / "build" / "hub" / "figures.json"
@@ -46,7 +49,9 @@ def reference_cells() -> dict[str, str]:
     for cell in notebook["cells"]:
         source = "".join(cell["source"])
         if "BEGIN SOLUTION" in source:
-            cells[cell["id"]] = "\n".join(line for line in source.split("\n") if not (BEGIN.match(line) or END.match(line)))
+            cells[cell["id"]] = "\n".join(
+                line for line in source.split("\n") if not (BEGIN.match(line) or END.match(line))
+            )
     return cells
 
 
@@ -54,11 +59,16 @@ def answer(notebook, plan: str) -> None:
     """Fill in the exercises `plan` names with the reference; "wrong" answers 3.1 with nothing."""
     solved = reference_cells()
     for cell in notebook.cells:
-        stub = next((e for e in ("3.1", "3.2") if f'NotImplementedError("Exercise {e}")' in cell.source), None)
+        stub = next(
+            (e for e in ("3.1", "3.2") if f'NotImplementedError("Exercise {e}")' in cell.source),
+            None,
+        )
         if stub and stub in plan.split():
             cell.source = solved[cell.id]
         elif stub == "3.1" and plan == "wrong":
-            cell.source = cell.source.split("    # YOUR CODE HERE")[0] + "    return system, [], 0\n"
+            cell.source = (
+                cell.source.split("    # YOUR CODE HERE")[0] + "    return system, [], 0\n"
+            )
 
 
 def progress(step: str, figures: dict) -> None:
@@ -77,7 +87,10 @@ def rss_mib(pid: int) -> float:
     for part in [process, *process.children(recursive=True)]:
         try:
             total += part.memory_info().rss
-        except (psutil.ZombieProcess, psutil.NoSuchProcess):  # a kernel culled as we read: it holds nothing
+        except (
+            psutil.ZombieProcess,
+            psutil.NoSuchProcess,
+        ):  # a kernel culled as we read: it holds nothing
             pass
     return total / 2**20
 
@@ -94,35 +107,55 @@ def test_a_class_on_the_hub(hub):
     with ThreadPoolExecutor(len(names)) as pool:
         spawn = dict(zip(names, pool.map(lambda s: s.spawn(), students.values())))
     figures["spawn_s"] = {name: round(seconds, 1) for name, seconds in spawn.items()}
-    pids = {name: requests.get(f"{hub['url']}/hub/api/users/{name}", headers=hub["admin"]).json()
-            ["servers"][""]["state"]["pid"] for name in names}
+    pids = {
+        name: (
+            requests.get(f"{hub['url']}/hub/api/users/{name}", headers=hub["admin"]).json()[
+                "servers"
+            ][""]["state"]["pid"]
+        )
+        for name in names
+    }
     figures["server_rss_mib"] = {name: round(rss_mib(pid)) for name, pid in pids.items()}
 
     progress("spawned", figures)
 
     # 2. INSTRUCTORS.md's link: its page, its pull API as the page's JavaScript calls it, then the
-    # page it sends the browser to, the workbook's update (nothing to bring back: straight on to the lesson).
+    #    page it sends the browser to, the workbook's update (nothing to bring back: straight on to
+    #    the lesson).
     first = students[names[0]]
     link = documented("user-redirect/git-pull", {**hub["paths"], "https://HUB": hub["url"]}).strip()
     page = first.session.get(link)
-    assert page.ok and page.url.startswith(f"{first.server}git-pull?"), f"the link ended at {page.url}"
+    assert page.ok and page.url.startswith(f"{first.server}git-pull?"), (
+        f"the link ended at {page.url}"
+    )
     goes_to = re.search(r'data-path="([^"]+)"', page.text).group(1)
-    assert goes_to.startswith(f"workbook-update/{TARGET}/lessons/"), f"the link's page goes on to {goes_to}"
+    assert goes_to.startswith(f"workbook-update/{TARGET}/lessons/"), (
+        f"the link's page goes on to {goes_to}"
+    )
     start = time.monotonic()
 
     def click(student):
-        return student.git_pull(hub["repo"], "student", TARGET), student.follow_link(goes_to.split("/", 1)[1])
+        return student.git_pull(hub["repo"], "student", TARGET), student.follow_link(
+            goes_to.split("/", 1)[1]
+        )
 
     with ThreadPoolExecutor(len(names)) as pool:
         pulled = dict(zip(names, pool.map(click, students.values())))
-    figures["link_all_s"] = round(time.monotonic() - start, 1)  # the pull and the update, the room at once
+    figures["link_all_s"] = round(
+        time.monotonic() - start, 1
+    )  # the pull and the update, the room at once
     for name, (events, landed) in pulled.items():
         assert events[-1].get("phase") == "finished", f"{name}'s pull: {events[-3:]}"
-        assert landed.status_code == 302 and landed.headers["Location"].endswith(goes_to.split("/", 1)[1]), \
-            f"{name}'s update page after the first pull: {landed.status_code} {landed.text[:500]}"
+        assert landed.status_code == 302 and landed.headers["Location"].endswith(
+            goes_to.split("/", 1)[1]
+        ), f"{name}'s update page after the first pull: {landed.status_code} {landed.text[:500]}"
         home = hub["state"] / "homes" / name / TARGET
-        assert (home / "lessons" / f"{LESSON}.ipynb").is_file() and not (home / "solutions").exists()
-        assert (home / "lessons" / "GLOSSARY.md").is_file(), "the glossary every lesson links to is missing"
+        assert (home / "lessons" / f"{LESSON}.ipynb").is_file() and not (
+            home / "solutions"
+        ).exists()
+        assert (home / "lessons" / "GLOSSARY.md").is_file(), (
+            "the glossary every lesson links to is missing"
+        )
 
     progress("pulled", figures)
 
@@ -137,28 +170,45 @@ def test_a_class_on_the_hub(hub):
         runs = dict(zip(names, pool.map(lambda s: s.run_all(path), students.values())))
     figures["run_all_wall_s"] = round(time.monotonic() - start, 1)
     figures["kernel_cpu_s"] = {name: round(kernel_cpu_s(pid), 1) for name, pid in pids.items()}
-    figures["load_average_1min"] = round(os.getloadavg()[0], 1)  # other work on the machine at the time
+    figures["load_average_1min"] = round(
+        os.getloadavg()[0], 1
+    )  # other work on the machine at the time
     figures["lesson_run_s"] = {name: round(seconds, 1) for name, (_, seconds) in runs.items()}
     figures["rss_with_kernel_mib"] = {name: round(rss_mib(pid)) for name, pid in pids.items()}
     for name, (notebook, _) in runs.items():
         students[name].save(path, notebook)
-        results = {out["data"]["application/vnd.workbook.check+json"]["exercise"]:
-                   out["data"]["application/vnd.workbook.check+json"]["status"]
-                   for cell in students[name].load(path).cells if cell.cell_type == "code"
-                   for out in cell.get("outputs", []) if "application/vnd.workbook.check+json" in out.get("data", {})}
-        assert results == EXPECTED[plans[name]], f"{name} ({plans[name]!r}): the saved check results are {results}"
-        errors = [out for cell in notebook.cells if cell.cell_type == "code" for out in cell.outputs
-                  if out.output_type == "error" and out.ename != "NotImplementedError"]
+        results = {
+            out["data"]["application/vnd.workbook.check+json"]["exercise"]: out["data"][
+                "application/vnd.workbook.check+json"
+            ]["status"]
+            for cell in students[name].load(path).cells
+            if cell.cell_type == "code"
+            for out in cell.get("outputs", [])
+            if "application/vnd.workbook.check+json" in out.get("data", {})
+        }
+        assert results == EXPECTED[plans[name]], (
+            f"{name} ({plans[name]!r}): the saved check results are {results}"
+        )
+        errors = [
+            out
+            for cell in notebook.cells
+            if cell.cell_type == "code"
+            for out in cell.outputs
+            if out.output_type == "error" and out.ename != "NotImplementedError"
+        ]
         assert not errors, f"{name}: {errors[0].ename}: {errors[0].evalue}"
 
     progress("ran and saved", figures)
 
-    # 4. `workbook check 03` and `workbook reset 03` typed in a JupyterLab terminal (it opens in the home).
+    # 4. `workbook check 03` and `workbook reset 03` typed in a JupyterLab terminal (it opens in the
+    #    home).
     def check_in_terminal(student):
         start = time.monotonic()
         return (*student.terminal("workbook check 03"), round(time.monotonic() - start, 1))
 
-    with ThreadPoolExecutor(len(names)) as pool:  # the room checks at the end of the lesson: at once
+    with ThreadPoolExecutor(
+        len(names)
+    ) as pool:  # the room checks at the end of the lesson: at once
         checked = dict(zip(names, pool.map(check_in_terminal, students.values())))
     figures["check_s"] = {name: seconds for name, (_, _, seconds) in checked.items()}
     for name, (status, output, _) in checked.items():
@@ -171,8 +221,9 @@ def test_a_class_on_the_hub(hub):
         assert status == (0 if plans[name] == "3.1 3.2" else 1), output[-800:]
     progress("checked in terminals", figures)
 
-    # 5. The instructor collects the homes (a snapshot) and grades them: INSTRUCTORS.md's commands, from
-    # the hub's venv (a copy of the workbook, no solutions/ in it), against lesson 03 only, the one the class ran.
+    # 5. The instructor collects the homes (a snapshot) and grades them: INSTRUCTORS.md's commands,
+    #    from the hub's venv (a copy of the workbook, no solutions/ in it), against lesson 03 only,
+    #    the one the class ran.
     pristine = hub["base"] / "pristine"
     pristine.mkdir()
     shutil.copy2(hub["release"] / "lessons" / f"{LESSON}.ipynb", pristine)
@@ -187,16 +238,27 @@ def test_a_class_on_the_hub(hub):
 
     # 6. `workbook reset 03` while the lesson is open, then after doing what it says.
     # The lesson open in a tab (again: its kernel from the run may have been culled as idle by now).
-    first.api("POST", "api/sessions", json={"path": path, "type": "notebook", "name": path, "kernel": {"name": "python3"}})
+    first.api(
+        "POST",
+        "api/sessions",
+        json={"path": path, "type": "notebook", "name": path, "kernel": {"name": "python3"}},
+    )
     status, output = first.terminal("workbook reset 03")
-    assert status == 1 and "is open in JupyterLab" in output and "File > Close and Shut Down Notebook" in output, \
-        output[-1500:]
+    assert (
+        status == 1
+        and "is open in JupyterLab" in output
+        and "File > Close and Shut Down Notebook" in output
+    ), output[-1500:]
     for session in first.api("GET", "api/sessions").json():  # File > Close and Shut Down Notebook
         first.api("DELETE", f"api/sessions/{session['id']}")
     status, output = first.terminal("workbook reset 03")
     assert status == 0 and "Restored" in output and "Your version is kept" in output, output[-1500:]
-    backups = list((hub["state"] / "homes" / names[0] / TARGET / "lessons").glob(f"{LESSON}.backup-*.ipynb"))
-    assert len(backups) == 1 and "check+json" in backups[0].read_text(encoding="utf-8")  # the run's outputs kept
+    backups = list(
+        (hub["state"] / "homes" / names[0] / TARGET / "lessons").glob(f"{LESSON}.backup-*.ipynb")
+    )
+    assert len(backups) == 1 and "check+json" in backups[0].read_text(
+        encoding="utf-8"
+    )  # the run's outputs kept
 
     FIGURES.parent.mkdir(parents=True, exist_ok=True)
     FIGURES.write_text(json.dumps(figures, indent=1) + "\n")

@@ -10,6 +10,7 @@ the link again: the pull says "Already up to date", the update page brings both 
 student's answer, the markdown fix in place and the docstring fix beside their cell, and nothing
 else changed.
 """
+
 import html
 import json
 import pwd
@@ -21,13 +22,13 @@ from pathlib import Path
 import nbformat
 import psutil
 import requests
+from hub_client import Student
+from running_hub import CLASS_PASSWORD, RAN, guide_blocks, run_documented
+from test_hub import LESSON, TARGET, answer
 
 from harness.workbook import PRISTINE, SOLUTIONS
 from harness.workbook.cell_merge import META, source_of
 from harness.workbook.release import MARKER, commit_to_branch, write_release
-from hub_client import Student
-from running_hub import CLASS_PASSWORD, RAN, guide_blocks, run_documented
-from test_hub import LESSON, TARGET, answer
 
 DOCSTRING_FIX = "Fixed docstring (F1)."
 MARKDOWN_FIX = "Fixed text (F2)."
@@ -35,7 +36,8 @@ STOP_SECONDS = 120
 
 
 def publish_fixes(base, repo):
-    """The release again, from solutions whose lesson 03 carries fixes F1 and F2, on branch student."""
+    """The release again, from solutions whose lesson 03 carries fixes F1 and F2, on branch
+    student."""
     solutions = base / "fixed-solutions"
     solutions.mkdir()
     for path in SOLUTIONS.iterdir():
@@ -43,9 +45,14 @@ def publish_fixes(base, repo):
             (solutions / path.name).write_bytes(path.read_bytes())
     notebook = nbformat.read(solutions / f"{LESSON}.ipynb", as_version=4)
     exercise = next(c for c in notebook.cells if "BEGIN SOLUTION 3.1" in c.source)
-    exercise.source = re.sub(r"(?m)^(    ''')(.*)('''\n    ### BEGIN SOLUTION 3\.1)", rf"\1\2 {DOCSTRING_FIX}\3",
-                             exercise.source)
-    assert DOCSTRING_FIX in exercise.source, "the docstring just above BEGIN SOLUTION 3.1 was not found"
+    exercise.source = re.sub(
+        r"(?m)^(    ''')(.*)('''\n    ### BEGIN SOLUTION 3\.1)",
+        rf"\1\2 {DOCSTRING_FIX}\3",
+        exercise.source,
+    )
+    assert DOCSTRING_FIX in exercise.source, (
+        "the docstring just above BEGIN SOLUTION 3.1 was not found"
+    )
     prose = notebook.cells[2]
     assert prose.cell_type == "markdown"
     prose.source += f"\n\n{MARKDOWN_FIX}"
@@ -81,12 +88,18 @@ def test_no_fix_is_lost_to_the_merge_or_a_stale_tab(hub):
 
 
 def click_the_link(student: Student, repo: str, path: str, pulled: str = "") -> str:
-    """The link clicked again: nbgitpuller's pull, then its redirect to the update page; the page's text."""
+    """The link clicked again: nbgitpuller's pull, then its redirect to the update page; the
+    page's text."""
     events = student.git_pull(repo, "student", TARGET)
-    assert events[-1]["phase"] == "finished" and pulled in "".join(e.get("output", "") for e in events), events[-3:]
+    assert events[-1]["phase"] == "finished" and pulled in "".join(
+        e.get("output", "") for e in events
+    ), events[-3:]
     page = student.follow_link(path)
-    assert page.status_code == 200 and "Your lessons are up to date" in page.text and \
-        f'href="/user/{student.name}/lab/tree/{path}"' in page.text, page.text[-1500:]
+    assert (
+        page.status_code == 200
+        and "Your lessons are up to date" in page.text
+        and f'href="/user/{student.name}/lab/tree/{path}"' in page.text
+    ), page.text[-1500:]
     return html.unescape(page.text)
 
 
@@ -96,7 +109,9 @@ def check_nothing_lost(now, exercise_id, prose_id, answered):
     assert cells[exercise_id].source == mine[exercise_id], "the student's answer was changed"
     assert MARKDOWN_FIX in cells[prose_id].source, "the fix to the untouched cell is missing"
     copies = [c for c in now.cells if c.metadata.get(META, {}).get("update_of") == exercise_id]
-    assert len(copies) == 1 and DOCSTRING_FIX in source_of(copies[0]), "the docstring fix is not beside the answer"
+    assert len(copies) == 1 and DOCSTRING_FIX in source_of(copies[0]), (
+        "the docstring fix is not beside the answer"
+    )
     others = {i: s for i, s in mine.items() if i not in (exercise_id, prose_id)}
     assert others == {i: cells[i].source for i in others}, "another cell changed"
 
@@ -106,8 +121,9 @@ def old_numbering(release: Path, into: Path) -> None:
     shutil.copytree(release, into, ignore=shutil.ignore_patterns(".git"))
     for folder in (into / "lessons", into / PRISTINE):
         new = folder / "14_capstone.ipynb"
-        (folder / "12_capstone.ipynb").write_text(re.sub(r"\b14(\.\d)", r"12\1", new.read_text(encoding="utf-8")),
-                                                  encoding="utf-8")
+        (folder / "12_capstone.ipynb").write_text(
+            re.sub(r"\b14(\.\d)", r"12\1", new.read_text(encoding="utf-8")), encoding="utf-8"
+        )
         new.unlink()
     (into / MARKER).write_text(json.dumps({"renamed": {}}), encoding="utf-8")
 
@@ -124,40 +140,71 @@ def test_a_room_on_the_old_numbering_keeps_its_capstone_work(hub):
     student.login(CLASS_PASSWORD)
     student.spawn()
     assert student.git_pull(hub["repo"], branch, target)[-1]["phase"] == "finished"
-    old_path, new_path = f"{target}/lessons/12_capstone.ipynb", f"{target}/lessons/14_capstone.ipynb"
+    old_path, new_path = (
+        f"{target}/lessons/12_capstone.ipynb",
+        f"{target}/lessons/14_capstone.ipynb",
+    )
     notebook = student.load(old_path)
     stub = next(c for c in notebook.cells if 'NotImplementedError("Exercise 12.1")' in c.source)
-    stub.source = stub.source.split("    # YOUR CODE HERE")[0] + "    return 'ivo answered the capstone'\n"
+    stub.source = (
+        stub.source.split("    # YOUR CODE HERE")[0] + "    return 'ivo answered the capstone'\n"
+    )
     student.save(old_path, notebook)
 
-    assert commit_to_branch(hub["release"], branch, hub["repo"])  # the new release: the capstone is 14
+    assert commit_to_branch(
+        hub["release"], branch, hub["repo"]
+    )  # the new release: the capstone is 14
     assert student.git_pull(hub["repo"], branch, target)[-1]["phase"] == "finished"
     student.follow_link(new_path)
-    assert "ivo answered the capstone" in json.dumps(student.load(new_path)), "the capstone answer did not reach 14"
+    assert "ivo answered the capstone" in json.dumps(student.load(new_path)), (
+        "the capstone answer did not reach 14"
+    )
 
     student.save(old_path, notebook)  # the tab left open on 12 saves it again after the pull
     assert student.git_pull(hub["repo"], branch, target)[-1]["phase"] == "finished"
     page = html.unescape(student.follow_link(new_path).text)
-    assert "12_capstone.ipynb is now 14_capstone.ipynb" in page and "12_capstone.backup-" in page, page[-1500:]
-    names = {item["name"] for item in student.api("GET", f"api/contents/{target}/lessons").json()["content"]}
-    assert "12_capstone.ipynb" not in names and any(n.startswith("12_capstone.backup-") for n in names), names
+    assert "12_capstone.ipynb is now 14_capstone.ipynb" in page and "12_capstone.backup-" in page, (
+        page[-1500:]
+    )
+    names = {
+        item["name"]
+        for item in student.api("GET", f"api/contents/{target}/lessons").json()["content"]
+    }
+    assert "12_capstone.ipynb" not in names and any(
+        n.startswith("12_capstone.backup-") for n in names
+    ), names
     assert "ivo answered the capstone" in json.dumps(student.load(new_path))
 
 
 def test_every_command_block_of_the_hosting_section_was_run(hub):
-    """The last test of the hub suite (files run in name order): INSTRUCTORS.md's end-of-term block on
-    a student of test_hub.py (`wb-ada`, whose server is stopped first, as the guide says), then every
-    block of the hosting section must have been run by this session. Run the whole suite for it."""
+    """The last test of the hub suite (files run in name order): INSTRUCTORS.md's end-of-term
+    block on a student of test_hub.py (`wb-ada`, whose server is stopped first, as the guide
+    says), then every block of the hosting section must have been run by this session. Run the
+    whole suite for it."""
     account = hub["paths"]["wb-ada"]
-    stopped = requests.delete(f"{hub['url']}/hub/api/users/ada/server", headers=hub["admin"], timeout=120)
-    assert stopped.status_code in (202, 204), f"stopping ada's server: {stopped.status_code} {stopped.text[:300]}"
+    stopped = requests.delete(
+        f"{hub['url']}/hub/api/users/ada/server", headers=hub["admin"], timeout=120
+    )
+    assert stopped.status_code in (
+        202,
+        204,
+    ), f"stopping ada's server: {stopped.status_code} {stopped.text[:300]}"
     uid = pwd.getpwnam(account).pw_uid
     deadline = time.monotonic() + STOP_SECONDS
-    while [p for p in psutil.process_iter(["uids"]) if p.info["uids"] and p.info["uids"].real == uid]:
-        assert time.monotonic() < deadline, f"ada's processes were still running {STOP_SECONDS} s after her server stopped"
+    while [
+        p for p in psutil.process_iter(["uids"]) if p.info["uids"] and p.info["uids"].real == uid
+    ]:
+        assert time.monotonic() < deadline, (
+            f"ada's processes were still running {STOP_SECONDS} s after her server stopped"
+        )
         time.sleep(1)
     listed = run_documented("userdel -r", hub["paths"]).stdout
     assert account in listed, f"`getent group` did not list {account}: {listed}"
-    assert account not in {entry.pw_name for entry in pwd.getpwall()} and not (hub["state"] / "homes" / "ada").exists()
+    assert (
+        account not in {entry.pw_name for entry in pwd.getpwall()}
+        and not (hub["state"] / "homes" / "ada").exists()
+    )
     missing = [block for block in guide_blocks() if block not in RAN]
-    assert not missing, "INSTRUCTORS.md's hosting section has blocks the hub test never ran:\n" + "\n".join(missing)
+    assert not missing, (
+        "INSTRUCTORS.md's hosting section has blocks the hub test never ran:\n" + "\n".join(missing)
+    )

@@ -1,4 +1,5 @@
-"""The arguments of a function call, filled from what the request shows and valid against its schema.
+"""The arguments of a function call, filled from what the request shows and valid against its
+schema.
 
 `arguments(schema, clause, context, results)` reads the clause that asks for the call first, then
 the rest of the user's turn (`context`), then the function results already in view (`results`). A
@@ -35,6 +36,7 @@ Optional properties with nothing shown are left out; an optional string takes a 
 ('travel to Paris' -> destination). Types are read case-insensitively (the SDK
 sends "STRING" for a `types.Schema`, "string" for a Python function's JSON schema).
 """
+
 import ast
 import json
 import re
@@ -51,11 +53,14 @@ _NEGATION = re.compile(r"\b(off|stop|no|not|never|disable|without|false|don't|qu
 _LIST_JOIN = re.compile(r"\s*(?:,|,?\s*(?:and|or|&))\s*", re.I)  # what joins the names of a list
 _PLACE = re.compile(r"\b(?:in|at|near|from|to)\s+$", re.I)  # the words before a place's name
 # Properties that hold a place: their name or description says so.
-PLACE_WORDS = frozenset("location city place address state country destination origin region town where".split())
+PLACE_WORDS = frozenset(
+    "location city place address state country destination origin region town where".split()
+)
 
 
 def _string_leaves(value) -> list[str]:
-    """The strings of a returned value, keys left out: {'theaters': ['Regal', 'AMC']} -> ['Regal', 'AMC']."""
+    """The strings of a returned value, keys left out: {'theaters': ['Regal', 'AMC']} ->
+    ['Regal', 'AMC']."""
     if isinstance(value, str):
         return [value]
     if isinstance(value, dict):
@@ -94,7 +99,7 @@ def _spans(text: str) -> list[tuple[str, int]]:
     sentence ('I' is no name)."""
     names = []
     for found in _PROPER.finditer(text):
-        phrase, start, before = found.group(0), found.start(), text[:found.start()].rstrip()
+        phrase, start, before = found.group(0), found.start(), text[: found.start()].rstrip()
         if not before or before[-1] in ".!?:\n\"'":
             head, _, phrase = phrase.partition(" ")
             start += len(head) + 1
@@ -129,17 +134,22 @@ class _Reader:
         # sentence ("Tokyo?") must not lose its first name to the sentence-start rule.
         where = context if clause in context else clause
         offset = max(where.find(clause), 0)
-        spans = [(n, at) for n, at in _spans(where) if offset <= at < offset + len(clause)] or _spans(clause)
-        self.spans = spans + [(n, -1) for n in proper_names(context) if n not in {s for s, _ in spans}]
+        spans = [
+            (n, at) for n, at in _spans(where) if offset <= at < offset + len(clause)
+        ] or _spans(clause)
+        self.spans = spans + [
+            (n, -1) for n in proper_names(context) if n not in {s for s, _ in spans}
+        ]
         self.where = where
 
     def listed(self) -> list[str]:
-        """The clause's first name and those listed after it ('Bob, Carol and Alice'), not later ones."""
+        """The clause's first name and those listed after it ('Bob, Carol and Alice'), not later
+        ones."""
         shown = [(phrase, at) for phrase, at in self.spans if at >= 0]
         names = shown[:1]
         for phrase, at in shown[1:]:
             previous, start = names[-1]
-            if not _LIST_JOIN.fullmatch(self.where[start + len(previous):at]):
+            if not _LIST_JOIN.fullmatch(self.where[start + len(previous) : at]):
                 break
             names.append((phrase, at))
         return [phrase for phrase, _ in names]
@@ -178,17 +188,21 @@ class _Reader:
         return self.take(self.spans[0][0]) if self.spans else None
 
     def fitting_name(self, name: str, schema: dict) -> str | None:
-        """A name next to the property's word ('the Barbie movie'), or for a place one after a place word."""
+        """A name next to the property's word ('the Barbie movie'), or for a place one after a
+        place word."""
         words = _property_words(name, schema)
         free = {phrase for phrase, _ in self.spans}
-        # the clause's names first, then those of the rest of the turn ('then get the showtimes' still
-        # means the Barbie movie the first clause named)
+        # the clause's names first, then those of the rest of the turn ('then get the showtimes'
+        # still means the Barbie movie the first clause named)
         placed = [(phrase, at, self.where) for phrase, at in self.spans if at >= 0]
-        placed += [(phrase, at, self.texts[1]) for phrase, at in _spans(self.texts[1]) if phrase in free
-                   and (words & PLACE_WORDS or not _PLACE.search(self.texts[1][:at]))]  # 'in X' is a place
+        placed += [
+            (phrase, at, self.texts[1])
+            for phrase, at in _spans(self.texts[1])
+            if phrase in free and (words & PLACE_WORDS or not _PLACE.search(self.texts[1][:at]))
+        ]  # 'in X' is a place
         for phrase, at, text in placed:  # 'the Barbie movie', 'movie Barbie'
-            before = content_words(text[max(0, at - 16):at])[-1:]
-            after = content_words(text[at + len(phrase):at + len(phrase) + 16])[:1]
+            before = content_words(text[max(0, at - 16) : at])[-1:]
+            after = content_words(text[at + len(phrase) : at + len(phrase) + 16])[:1]
             if words & set(before + after):  # every phrase of `placed` is still free (see `free`)
                 return self.take(phrase)
         if words & PLACE_WORDS:
@@ -206,8 +220,9 @@ class _Reader:
                 return clock.group(0)
             if quoted := _QUOTED.search(text):
                 return quoted.group(1)
-        # NOTE: a name that fits the property beats a result, and a result of a function named like the
-        # property beats the next free name ('get_showtimes(theater)' after find_theaters took the city).
+        # NOTE: a name that fits the property beats a result, and a result of a function named like
+        # the property beats the next free name ('get_showtimes(theater)' after find_theaters took
+        # the city).
         found = self.fitting_name(name, schema)
         if found is None:
             found = self.result_value(words)
@@ -216,8 +231,9 @@ class _Reader:
         return found if found is not None else self.clause.strip()
 
     def result_value(self, words: set[str]) -> str | None:
-        """A quoted value of the result of a function whose name shares the property's word (movie <-
-        find_movies' titles, theater <- find_theaters'); each value goes to one property."""
+        """A quoted value of the result of a function whose name shares the property's word
+        (movie <- find_movies' titles, theater <- find_theaters'); each value goes to one
+        property."""
         for name, values in self.results:
             if values and words & set(content_words(name.replace("_", " "))):
                 return values.pop(0)
@@ -228,7 +244,11 @@ def _typed(kind: str, raw: str | None, schema: dict, name: str, reader: _Reader)
     """A value of the schema's type from `raw` (a value shown by name) or else from the reader."""
     if schema.get("enum"):
         for text in (raw, reader.clause, *reader.texts[1:]):
-            named = [v for v in schema["enum"] if text and re.search(rf"\b{re.escape(str(v))}\b", text, re.I)]
+            named = [
+                v
+                for v in schema["enum"]
+                if text and re.search(rf"\b{re.escape(str(v))}\b", text, re.I)
+            ]
             if named:
                 return named[0]
         return schema["enum"][0]
@@ -262,19 +282,25 @@ def _fill(schema: dict | None, reader: _Reader) -> dict:
     properties = (schema or {}).get("properties") or {}
     required = set((schema or {}).get("required") or [])
     args = {}
+
     # NOTE: arrays, then places, choose first, so the next free name is what is left for the others
     # ('time' must not take 'Bob' before 'attendees' takes him, nor 'description' a city).
     def first_to_choose(name):
         prop = properties[name] if isinstance(properties[name], dict) else {}
         is_array = str(prop.get("type", "")).lower() == "array"
         return not is_array, not _property_words(name, prop) & PLACE_WORDS
+
     order = sorted(properties, key=first_to_choose)
     for name in order:
         prop = properties[name] if isinstance(properties[name], dict) else {}
-        raw = next((v for text in reader.texts if (v := _named_value(name, text)) is not None), None)
+        raw = next(
+            (v for text in reader.texts if (v := _named_value(name, text)) is not None), None
+        )
         kind = str(prop.get("type", "string")).lower()
         if raw is None and name not in required and kind == "string" and not prop.get("enum"):
-            raw = reader.fitting_name(name, prop)  # an optional place or title the message does show
+            raw = reader.fitting_name(
+                name, prop
+            )  # an optional place or title the message does show
         if raw is None and kind in ("integer", "number"):
             raw = reader.counted(name, prop)  # 'for 2 passengers': that number is this property's
         if raw is not None or name in required:

@@ -1,4 +1,5 @@
-"""Tools no scenario knows: function calling as a model does it, by rules that read the request only.
+"""Tools no scenario knows: function calling as a model does it, by rules that read the request
+only.
 
 A request whose declared functions select no registered scenario gets this behaviour, in the mode
 of `toolConfig.functionCallingConfig` (camelCase or snake_case, as the REST notebooks send it):
@@ -26,6 +27,7 @@ turn as many times as the turn asks for it, never more.
     >>> act(asked)
     [{'text': 'From get_weather: "Sunny, 21 C."'}]
 """
+
 import re
 from collections import Counter
 
@@ -42,14 +44,22 @@ _IN_ORDER = re.compile(r"\b(first|then|next|after that|afterwards|finally)\b", r
 
 def schema_of(declaration: dict) -> dict | None:
     # NOTE: for a Python function the SDK sends its JSON schema under parametersJsonSchema.
-    return next((declaration[k] for k in ("parameters", "parametersJsonSchema", "parameters_json_schema")
-                 if declaration.get(k)), None)
+    return next(
+        (
+            declaration[k]
+            for k in ("parameters", "parametersJsonSchema", "parameters_json_schema")
+            if declaration.get(k)
+        ),
+        None,
+    )
 
 
 def calling_config(request: dict) -> tuple[str, list | None]:
     """(mode, allowed names) of the request, read under either spelling of each key."""
     tool_config = request.get("toolConfig") or request.get("tool_config") or {}
-    config = tool_config.get("functionCallingConfig") or tool_config.get("function_calling_config") or {}
+    config = (
+        tool_config.get("functionCallingConfig") or tool_config.get("function_calling_config") or {}
+    )
     allowed = config.get("allowedFunctionNames", config.get("allowed_function_names"))
     return str(config.get("mode") or "AUTO").upper(), allowed
 
@@ -62,14 +72,17 @@ def _turn(request: dict) -> tuple[str, list, list]:
     text = content_text(head) if (head.get("role") or "user") == "user" else ""
     parts = [part for content in contents[start:] for part in content.get("parts") or []]
     made = [part["functionCall"].get("name") for part in parts if "functionCall" in part]
-    results = [(part["functionResponse"].get("name", ""), response_output(part))
-               for part in parts if "functionResponse" in part]
+    results = [
+        (part["functionResponse"].get("name", ""), response_output(part))
+        for part in parts
+        if "functionResponse" in part
+    ]
     return text, made, results
 
 
 def _calls(asked: list, text: str, results: list) -> list[dict]:
-    """functionCall parts for (declaration, clause) pairs, one per value a clause lists; the same call
-    asked twice is made once."""
+    """functionCall parts for (declaration, clause) pairs, one per value a clause lists; the same
+    call asked twice is made once."""
     calls, seen = [], set()
     for declaration, clause in asked:
         for args in argument_sets(schema_of(declaration), clause, text, results):
@@ -98,14 +111,18 @@ def _quoted(output: str) -> str:
 
 def answer_from(results: list) -> str:
     """'From get_weather: "Sunny."; from dim_lights: "True"' (each returned value, quoted)."""
-    return "; ".join(f'{"From" if i == 0 else "from"} {name}: "{_quoted(output)}"'
-                     for i, (name, output) in enumerate(results))
+    return "; ".join(
+        f'{"From" if i == 0 else "from"} {name}: "{_quoted(output)}"'
+        for i, (name, output) in enumerate(results)
+    )
 
 
 def act(request: dict) -> list[dict]:
     """The model's parts: calls, an answer from the results in view, or the reader's reply."""
     mode, allowed = calling_config(request)
-    candidates = [d for d in declarations(request) if d.get("name") and (not allowed or d["name"] in allowed)]
+    candidates = [
+        d for d in declarations(request) if d.get("name") and (not allowed or d["name"] in allowed)
+    ]
     if mode == "NONE" or not candidates:
         return reader.respond(request)
     text, made, results = _turn(request)
@@ -114,8 +131,9 @@ def act(request: dict) -> list[dict]:
     if pending and _IN_ORDER.search(text):
         pending = pending[:1]  # a sequence: the next step waits for this one's result
     if mode == "ANY" and not pending:
-        # ANY never answers in text: Gemini makes the same calls again each round (the cookbook's party in
-        # mode ANY repeats its three calls until the SDK's 10 remote calls run out, saved output 2026-06).
+        # ANY never answers in text: Gemini makes the same calls again each round (the cookbook's
+        # party in mode ANY repeats its three calls until the SDK's 10 remote calls run out, saved
+        # output 2026-06).
         pending = calls or _calls([(candidates[0], text)], text, results)
     if pending:
         return [{"functionCall": call} for call in pending]

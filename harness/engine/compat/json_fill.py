@@ -1,4 +1,5 @@
-"""A value that validates against a response schema, its values taken from the prompt where it shows them.
+"""A value that validates against a response schema, its values taken from the prompt where it shows
+them.
 
 Gemini's structured output always fits the schema; the glass box's does too, by rules (no language
 model): the type at every level, every property (in `propertyOrdering`, else the schema's own order,
@@ -31,29 +32,40 @@ uri, uuid). Where the prompt shows a value (json_prompt.py), the value comes fro
     ...      Prompt("List 2 popular cookie recipes."))
     [{'recipe_name': 'Popular cookie recipe 1'}, {'recipe_name': 'Popular cookie recipe 2'}]
 """
+
 import re
 
 from harness.engine.compat.json_prompt import MAX_ITEMS, SOME, Prompt, singular, stems
 
 # Properties that hold a name: a proper name the turn shows fits them, one per item.
-NAME_WORDS = frozenset("name title label called person people who city country place location town brand "
-                       "author artist company team player character destination capital guest attendee member "
-                       "participant friend student customer employee speaker user".split())
-IDENTITY_WORDS = frozenset("name title label called".split())  # the item's own name: its label, bare
-# Name-like properties that hold a place: they take the names shown after in/at/from/to, the others the rest.
-PLACE_WORDS = frozenset("city country place location town destination capital address region state".split())
-FORMAT_WORDS = frozenset("json schema return returns list array object string type format enum".split())
+NAME_WORDS = frozenset(
+    "name title label called person people who city country place location town brand "
+    "author artist company team player character destination capital guest attendee member "
+    "participant friend student customer employee speaker user".split()
+)
+IDENTITY_WORDS = frozenset(
+    "name title label called".split()
+)  # the item's own name: its label, bare
+# Name-like properties that hold a place: they take the names shown after in/at/from/to, the others
+# the rest.
+PLACE_WORDS = frozenset(
+    "city country place location town destination capital address region state".split()
+)
+FORMAT_WORDS = frozenset(
+    "json schema return returns list array object string type format enum".split()
+)
 # Enum members spelled like these words are taken only when shown by name ("grade: a").
 _FUNCTION_WORDS = frozenset("a an the i of to in on or and it is at by as be".split())
 _NEGATIVE = re.compile(r"^(false|no|off|n|0)$", re.I)
-# A schema may ask for more than any answer holds (minItems: 10**9, nested): the answer stops growing
-# after about this many characters, as a real one stops at the output cap (that of the current
-# models, harness/models.py; maxOutputTokens then cuts it where the request says).
+# A schema may ask for more than any answer holds (minItems: 10**9, nested): the answer stops
+# growing after about this many characters, as a real one stops at the output cap (that of the
+# current models, harness/models.py; maxOutputTokens then cuts it where the request says).
 MAX_SIZE = 250_000
 
 
 def _resolve(schema, root: dict) -> dict:
-    """`schema` with `$ref` followed into the root document, `allOf` merged; {} when not a schema."""
+    """`schema` with `$ref` followed into the root document, `allOf` merged; {} when not a
+    schema."""
     seen = 0
     while isinstance(schema, dict) and str(schema.get("$ref", "")).startswith("#/") and seen < 32:
         target = root
@@ -73,13 +85,19 @@ def _resolve(schema, root: dict) -> dict:
 
 
 def kind_of(schema: dict) -> str:
-    """The schema's type, lowercase, its non-null one when it lists several; inferred when absent."""
+    """The schema's type, lowercase, its non-null one when it lists several; inferred when
+    absent."""
     kind = schema.get("type")
     if isinstance(kind, list):
         kind = next((k for k in kind if str(k).lower() != "null"), "null")
     if kind is None:
-        kind = ("object" if "properties" in schema else "array" if "items" in schema or "prefixItems" in schema
-                else "string")
+        kind = (
+            "object"
+            if "properties" in schema
+            else "array"
+            if "items" in schema or "prefixItems" in schema
+            else "string"
+        )
     return str(kind).lower()
 
 
@@ -97,7 +115,9 @@ def words_of(key: str, schema: dict, described: bool = True) -> set[str]:
 
 def _described(label: str, key: str) -> str:
     """'Cookie recipe 2' with the last words of `key` it lacks: 'Cookie recipe 2 description'."""
-    extra = [word for word in _spaced(key).lower().split()[-2:] if word not in label.lower().split()]
+    extra = [
+        word for word in _spaced(key).lower().split()[-2:] if word not in label.lower().split()
+    ]
     return _label(label, *extra)
 
 
@@ -113,7 +133,9 @@ def _schema_words(schema, found: set, depth: int = 0) -> set[str]:
     if isinstance(schema, dict):
         properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
         found |= {str(schema.get("title", "")).lower()} | {str(name).lower() for name in properties}
-    for child in schema.values() if isinstance(schema, dict) else schema if isinstance(schema, list) else []:
+    for child in (
+        schema.values() if isinstance(schema, dict) else schema if isinstance(schema, list) else []
+    ):
         _schema_words(child, found, depth + 1)
     return found
 
@@ -124,7 +146,11 @@ class _Filler:
         # Each shown name goes to one value; the words of the request's format ("this JSON schema",
         # "Return: list[Recipe]") are not names.
         unnamed = _schema_words(root, set(FORMAT_WORDS))
-        prompt.names = [(name, place) for name, place in dict.fromkeys(prompt.names) if name.lower() not in unnamed]
+        prompt.names = [
+            (name, place)
+            for name, place in dict.fromkeys(prompt.names)
+            if name.lower() not in unnamed
+        ]
         self.left = MAX_SIZE  # characters the answer may still grow by
 
     def value(self, schema, key: str = "", label: str = "", depth: int = 0, item: bool = False):
@@ -134,8 +160,10 @@ class _Filler:
         self.left -= 1
         if "const" in schema:
             return schema["const"]
-        optional = bool(schema.get("nullable")) or (isinstance(schema.get("type"), list) and "null" in
-                                                   [str(t).lower() for t in schema["type"]])
+        optional = bool(schema.get("nullable")) or (
+            isinstance(schema.get("type"), list)
+            and "null" in [str(t).lower() for t in schema["type"]]
+        )
         for union in ("anyOf", "oneOf", "any_of"):
             branches = [_resolve(b, self.root) for b in schema.get(union) or []]
             if branches:
@@ -151,12 +179,18 @@ class _Filler:
             return self.array(schema, key, label, depth)
         if depth > 12 and kind in ("object", "array"):  # a recursive schema: stop where it lets us
             return None if optional else [] if kind == "array" else {}
-        if not {"type", "enum", "format", "properties", "items"} & set(schema) and self.prompt.numbers and key \
-                and not words_of(key, schema) & NAME_WORDS:  # a key named with no type: a number fits
+        if (
+            not {"type", "enum", "format", "properties", "items"} & set(schema)
+            and self.prompt.numbers
+            and key
+            and not words_of(key, schema) & NAME_WORDS
+        ):  # a key named with no type: a number fits
             number = self.number(schema, key, False)[0]
             return int(number) if number.is_integer() else number
         value, shown = self.scalar(kind, schema, key, label, item)
-        return None if optional and not shown else value  # a nullable the prompt says nothing of: null
+        return (
+            None if optional and not shown else value
+        )  # a nullable the prompt says nothing of: null
 
     def scalar(self, kind: str, schema: dict, key: str, label: str, item: bool = False) -> tuple:
         """(the value, whether the prompt showed it)."""
@@ -180,26 +214,46 @@ class _Filler:
     def array(self, schema: dict, key: str, label: str, depth: int) -> list:
         items, prefix = schema.get("items"), schema.get("prefixItems") or []
         item_schema = _resolve(items if isinstance(items, dict) else {}, self.root)
-        words = words_of(key, schema, False) | words_of("", item_schema, False) | self.item_words(item_schema)
+        words = (
+            words_of(key, schema, False)
+            | words_of("", item_schema, False)
+            | self.item_words(item_schema)
+        )
         count = self.prompt.count(words, top=depth == 0)
         if count is None:
-            count = self.listed_count(key, item_schema) or (SOME if self.prompt.plural(words) else 1)
+            count = self.listed_count(key, item_schema) or (
+                SOME if self.prompt.plural(words) else 1
+            )
         count = max(int(schema.get("minItems") or 0), len(prefix) if items is False else 0, count)
         if schema.get("maxItems") is not None:
             count = min(count, int(schema["maxItems"]))
         if items is False:
             count = min(count, len(prefix))
-        # NOTE: the SDK titles the wrapper it makes for list[...] "Placeholder" (google-genai _transformers)
-        title = str(item_schema.get("title") or "") if item_schema.get("title") != "Placeholder" else ""
-        subject = (self.prompt.subject(words, top=depth == 0) or singular(_spaced(key)) or _spaced(title).lower()
-                   or "item")
+        # NOTE: the SDK titles the wrapper it makes for list[...] "Placeholder" (google-genai
+        # _transformers)
+        title = (
+            str(item_schema.get("title") or "") if item_schema.get("title") != "Placeholder" else ""
+        )
+        subject = (
+            self.prompt.subject(words, top=depth == 0)
+            or singular(_spaced(key))
+            or _spaced(title).lower()
+            or "item"
+        )
         out = []
         for i in range(count):
             if self.left <= 0:
                 break
             item_label = _label(subject, str(i + 1))
-            out.append(self.value(prefix[i] if i < len(prefix) else item_schema, key if i >= len(prefix) else "",
-                                  item_label, depth + 1, item=True))
+            out.append(
+                self.value(
+                    prefix[i] if i < len(prefix) else item_schema,
+                    key if i >= len(prefix) else "",
+                    item_label,
+                    depth + 1,
+                    item=True,
+                )
+            )
         return out
 
     def item_words(self, item: dict) -> set[str]:
@@ -214,13 +268,16 @@ class _Filler:
         if kind_of(item) == "string" and not item.get("enum"):
             takes_names = not key or bool(words_of(key, {}) & NAME_WORDS)
         else:
-            takes_names = any(words_of(name, prop if isinstance(prop, dict) else {}) & NAME_WORDS
-                              for name, prop in (item.get("properties") or {}).items())
+            takes_names = any(
+                words_of(name, prop if isinstance(prop, dict) else {}) & NAME_WORDS
+                for name, prop in (item.get("properties") or {}).items()
+            )
         fitting = [name for name in self.prompt.names if name[1] == self.wants_place(key, item)]
         return min(len(fitting), MAX_ITEMS) if takes_names and len(fitting) > 1 else None
 
     def wants_place(self, key: str, item: dict) -> bool:
-        """Whether a list's names are places: its key says so, or its items' first name-like property."""
+        """Whether a list's names are places: its key says so, or its items' first name-like
+        property."""
         if words_of(key, {}) & PLACE_WORDS:
             return True
         for name, prop in (item.get("properties") or {}).items():
@@ -243,7 +300,13 @@ class _Filler:
     def number(self, schema: dict, key: str, integer: bool):
         shown = self.prompt.shown(key) if key else None
         found = re.search(r"-?\d+(?:\.\d+)?", shown or "")
-        value = float(found.group(0)) if found else self.prompt.number_near(words_of(key, schema)) if key else None
+        value = (
+            float(found.group(0))
+            if found
+            else self.prompt.number_near(words_of(key, schema))
+            if key
+            else None
+        )
         if value is not None:
             self.prompt.use_number(value)
         else:
@@ -258,9 +321,19 @@ class _Filler:
             high = min(high, high_open - step) if high is not None else high_open - step
         if value is None:
             default = schema.get("default")
-            value = float(default) if isinstance(default, (int, float)) and not isinstance(default, bool) else (
-                (low + high) / 2 if low is not None and high is not None else max(low, 0) if low is not None
-                else min(high, 0) if high is not None else 0)
+            value = (
+                float(default)
+                if isinstance(default, (int, float)) and not isinstance(default, bool)
+                else (
+                    (low + high) / 2
+                    if low is not None and high is not None
+                    else max(low, 0)
+                    if low is not None
+                    else min(high, 0)
+                    if high is not None
+                    else 0
+                )
+            )
         if low is not None:
             value = max(value, low)
         if high is not None:
@@ -274,10 +347,17 @@ class _Filler:
 
     def string(self, schema: dict, key: str, label: str, item: bool = False) -> tuple[str, bool]:
         text, shown = self.pick_string(schema, key, label, item)
-        longest, shortest = schema.get("maxLength"), min(int(schema.get("minLength") or 0), max(self.left, 0))
+        longest, shortest = (
+            schema.get("maxLength"),
+            min(int(schema.get("minLength") or 0), max(self.left, 0)),
+        )
         if len(text) < shortest:
-            text = (text + " " + "." * shortest)[:max(shortest, len(text))] if text else "." * shortest
-        text = text[:int(longest)] if longest is not None else text
+            text = (
+                (text + " " + "." * shortest)[: max(shortest, len(text))]
+                if text
+                else "." * shortest
+            )
+        text = text[: int(longest)] if longest is not None else text
         self.left -= len(text)
         return text, shown
 
@@ -300,7 +380,9 @@ class _Filler:
         if self.prompt.reply():
             return self.prompt.reply(), True
         subject = self.prompt.subject(set(), top=True)
-        return (_described(subject, "" if bare else key) if subject else self.prompt.text.strip()), False
+        return (
+            _described(subject, "" if bare else key) if subject else self.prompt.text.strip()
+        ), False
 
 
 def enum_of(schema: dict) -> list | None:

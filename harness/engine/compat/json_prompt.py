@@ -19,6 +19,7 @@ module is the reading half. It finds
     >>> [name for name, _ in Prompt("Which of Alice, Bob and Carol play chess?").names]
     ['Alice', 'Bob', 'Carol']
 """
+
 import hashlib
 import re
 import uuid
@@ -27,31 +28,62 @@ from harness.engine.reader import STOP_WORDS, content_words
 
 SOME = 3  # a plural asked with no count: how many items the glass box gives (its own choice)
 MAX_ITEMS = 50  # "List 10000 ..." still gets a bounded answer
-_NUMBER_WORDS = {word: n for n, word in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen twenty".split())}
-_VAGUE = {"few": SOME, "several": SOME, "some": SOME, "various": SOME, "many": SOME, "couple": 2, "pair": 2,
-          "dozen": 12}
+_NUMBER_WORDS = {
+    word: n
+    for n, word in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen"
+        " fifteen sixteen seventeen eighteen nineteen twenty".split()
+    )
+}
+_VAGUE = {
+    "few": SOME,
+    "several": SOME,
+    "some": SOME,
+    "various": SOME,
+    "many": SOME,
+    "couple": 2,
+    "pair": 2,
+    "dozen": 12,
+}
 _QUANTITIES = "|".join([*_NUMBER_WORDS, *_VAGUE])
-_COUNT = re.compile(r"\b(?:about|around|roughly|approximately|up to|at least|exactly|top)?\s*"
-                    rf"(\d+|{_QUANTITIES})(?:\s+of)?\s+((?:[A-Za-z][\w'-]*\s*){{1,6}})", re.I)
+_COUNT = re.compile(
+    r"\b(?:about|around|roughly|approximately|up to|at least|exactly|top)?\s*"
+    rf"(\d+|{_QUANTITIES})(?:\s+of)?\s+((?:[A-Za-z][\w'-]*\s*){{1,6}})",
+    re.I,
+)
 # Words that end a list's subject: "cookie recipes along with ...", "recipes, grade them".
-_PHRASE_ENDS = frozenset("""along with and or that which who whose for from in on of using as to by based
-    including each per where while than like about into under over plus but so then their its""".split())
-_LIST_VERBS = frozenset("list name give generate suggest write create provide extract find show return "
-                        "recommend make produce enumerate pick choose".split())
+_PHRASE_ENDS = frozenset(
+    """along with and or that which who whose for from in on of using as to by based
+    including each per where while than like about into under over plus but so then their its""".split()
+)
+_LIST_VERBS = frozenset(
+    "list name give generate suggest write create provide extract find show return "
+    "recommend make produce enumerate pick choose".split()
+)
 _ANSWER_QUOTE = re.compile(r'"([^"]+)"')
 # A number standing alone: not part of a date, a clock time, '8 am', '20%', a word or a version.
 _FREE_NUMBER = re.compile(r"(?<![\w.:/-])-?\d+(?:\.\d+)?(?![\w:/-]|\.\d|\s*(?:[ap]\.?m\b|%))", re.I)
-_FIXED_DATE = "2026-01-01"  # a format value the prompt does not show: fixed, so answers are repeatable
-_FORMATS = {"date-time": f"{_FIXED_DATE}T00:00:00Z", "date": _FIXED_DATE, "time": "00:00:00",
-            "email": "someone@example.com", "uri": "https://example.com/", "url": "https://example.com/",
-            "hostname": "example.com", "ipv4": "192.0.2.1", "ipv6": "2001:db8::1"}
+_FIXED_DATE = (  # a format value the prompt does not show: fixed, so answers are repeatable
+    "2026-01-01"
+)
+_FORMATS = {
+    "date-time": f"{_FIXED_DATE}T00:00:00Z",
+    "date": _FIXED_DATE,
+    "time": "00:00:00",
+    "email": "someone@example.com",
+    "uri": "https://example.com/",
+    "url": "https://example.com/",
+    "hostname": "example.com",
+    "ipv4": "192.0.2.1",
+    "ipv6": "2001:db8::1",
+}
 _DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 _TIME = re.compile(r"\b([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?\b(?:\s*([AaPp])\.?[Mm]\b)?")
 _CAPITALISED = re.compile(r"[A-Z][\w'-]*(?:[ \t]+[A-Z][\w'-]*)*")
 # After a sentence's first word, words that make it a name: "Bob is 52", "Ana lives in Oslo".
-_SUBJECT_OF = r"\s+(?:is|was|has|had|lives|lived|works|worked|said|says|and|likes|loves|wants|went)\b|'s\b"
+_SUBJECT_OF = (
+    r"\s+(?:is|was|has|had|lives|lived|works|worked|said|says|and|likes|loves|wants|went)\b|'s\b"
+)
 _PLACE_BEFORE = re.compile(r"\b(?:in|at|near|from|to|of|visit|visited|visiting)\s*$", re.I)
 
 
@@ -66,20 +98,32 @@ def names_in(text: str) -> list[tuple[str, bool]]:
     for found in _CAPITALISED.finditer(text):
         # NOTE: only the few characters before a name are read: a slice of the whole text per name
         # made a prompt of 20,000 capitals take a minute
-        window = text[max(0, found.start() - 40):found.start()]
+        window = text[max(0, found.start() - 40) : found.start()]
         phrase, before = found.group(0), window.rstrip(" \t\"'(")
         if not before and found.start() > 40:
             before = "x"  # 40 blanks or quotes before it: mid-text, not a sentence start
         head, _, rest = phrase.partition(" ")
-        subject = re.match(_SUBJECT_OF, text[found.end():]) and head.lower() not in STOP_WORDS and len(head) > 2
+        subject = (
+            re.match(_SUBJECT_OF, text[found.end() :])
+            and head.lower() not in STOP_WORDS
+            and len(head) > 2
+        )
         if (not before or before[-1] in ".!?\n") and not (subject and not rest):
-            phrase = rest.strip()  # a capital that only starts the sentence, unless it does something
+            phrase = (
+                rest.strip()
+            )  # a capital that only starts the sentence, unless it does something
         if phrase and phrase != "I" and not phrase.startswith("I'"):
             names.append((phrase, bool(_PLACE_BEFORE.search(window))))
     return names
 
 
-_IRREGULAR = {"people": "person", "children": "child", "men": "man", "women": "woman", "data": "data"}
+_IRREGULAR = {
+    "people": "person",
+    "children": "child",
+    "men": "man",
+    "women": "woman",
+    "data": "data",
+}
 
 
 def singular(word: str) -> str:
@@ -97,7 +141,8 @@ def singular(word: str) -> str:
 
 
 def stems(words) -> set[str]:
-    """The words as the reader compares them (content words, a plural 's' dropped), plus singulars."""
+    """The words as the reader compares them (content words, a plural 's' dropped), plus
+    singulars."""
     out = set()
     for word in words:
         out |= set(content_words(word.replace("_", " "))) | {singular(word.lower())}
@@ -117,7 +162,8 @@ def _subject_words(phrase: str) -> list[str]:
 
 
 class Prompt:
-    """The latest user turn (`text`), the rest of the window (`context`) and the reader's `answer`."""
+    """The latest user turn (`text`), the rest of the window (`context`) and the reader's
+    `answer`."""
 
     def __init__(self, text: str, context: str = "", answer: str = ""):
         self.text, self.context = text, context
@@ -130,10 +176,13 @@ class Prompt:
             if not words or words[0].lower() in ("am", "pm", "percent", "%"):
                 continue  # '8 am' is a time, not a count
             number = int(raw) if raw.isdigit() else _NUMBER_WORDS.get(raw, _VAGUE.get(raw))
-            before = content_words(text[max(0, found.start() - 24):found.start()]) or [""]
-            self.counted.append((min(number, MAX_ITEMS), words, before[-1] in _LIST_VERBS, raw.isdigit()))
+            before = content_words(text[max(0, found.start() - 24) : found.start()]) or [""]
+            self.counted.append(
+                (min(number, MAX_ITEMS), words, before[-1] in _LIST_VERBS, raw.isdigit())
+            )
         # the numbers no list's count or property took, in order: a number property with nothing
-        # else shown takes the next (a list's count is taken when its list is filled, before its items)
+        # else shown takes the next (a list's count is taken when its list is filled, before its
+        # items)
         self.numbers = [float(n.group(0)) for n in _FREE_NUMBER.finditer(text)]
 
     def _phrase_for(self, words: set[str], top: bool):
@@ -150,7 +199,8 @@ class Prompt:
         return next((c for c in self.counted if c[1][-1].lower().endswith("s")), None)
 
     def count(self, words: set[str], top: bool = False) -> int | None:
-        """How many items a list of `words` is asked with ("3 recipes", "a few recipes"), or None."""
+        """How many items a list of `words` is asked with ("3 recipes", "a few recipes"), or
+        None."""
         found = self._phrase_for(words, top)
         if found and found[3]:
             self.use_number(float(found[0]))
@@ -158,7 +208,10 @@ class Prompt:
 
     def plural(self, words: set[str]) -> bool:
         """Whether the turn names the list's things in the plural ("their main ingredients")."""
-        return bool(words & {singular(w) for w in re.findall(r"\b[a-z]\w*s\b|\bpeople\b", self.text.lower())})
+        return bool(
+            words
+            & {singular(w) for w in re.findall(r"\b[a-z]\w*s\b|\bpeople\b", self.text.lower())}
+        )
 
     def subject(self, words: set[str], top: bool = False) -> str | None:
         """The thing a counted list is of, singular: 'popular cookie recipe'."""
@@ -169,9 +222,12 @@ class Prompt:
         return " ".join(head + [singular(last)])
 
     def shown(self, key: str) -> str | None:
-        """The value the turn gives by name: `key: value` or `key = value` ('quoted' or one word)."""
+        """The value the turn gives by name: `key: value` or `key = value` ('quoted' or one
+        word)."""
         for name in dict.fromkeys((key, key.replace("_", " "))):
-            found = re.search(rf"\b{re.escape(name)}\s*[:=]\s*(\"[^\"]*\"|'[^']*'|[^\s,;]+)", self.text, re.I)
+            found = re.search(
+                rf"\b{re.escape(name)}\s*[:=]\s*(\"[^\"]*\"|'[^']*'|[^\s,;]+)", self.text, re.I
+            )
             if found:
                 return found.group(1).strip("\"'").rstrip(".")
         return None
@@ -211,7 +267,11 @@ class Prompt:
         day, clock = _DATE.search(self.text), _TIME.search(self.text)
         if form in ("date-time", "date"):
             date = day.group(0) if day else _FIXED_DATE
-            return (date, bool(day)) if form == "date" else (f"{date}T{self.clock()}Z", bool(day or clock))
+            return (
+                (date, bool(day))
+                if form == "date"
+                else (f"{date}T{self.clock()}Z", bool(day or clock))
+            )
         if form == "time":
             return self.clock(), bool(clock)
         if form == "uuid":  # the same prompt and key give the same id
@@ -239,10 +299,13 @@ _DEFINITION = re.compile(r"\b([A-Z]\w*)\s*=\s*\{([^{}]*)\}")
 _FIELD = re.compile(r"""["']?(\w+)["']?\s*:\s*([\w\[\], ]+?)\s*(?:,|$)""")
 _RETURN = re.compile(r"\bReturn(?:s)?\s*:\s*([\w\[\]]+)", re.I)
 _PYTHON_TYPES = {"str": "string", "int": "integer", "float": "number", "bool": "boolean"}
-# Or in words: "a JSON object with the keys name, city and 'zip code'" (no type is said: each any type).
+# Or in words: "a JSON object with the keys name, city and 'zip code'" (no type is said: each any
+# type).
 _KEY = r"""(?:"[^"]+"|'[^']+'|`[^`]+`|[A-Za-z_]\w*)"""
-_KEYS_NAMED = re.compile(rf"\b(?:keys?|fields?|properties)\s*(?:called|named)?\s*:?\s+"
-                         rf"({_KEY}(?:\s*(?:,|\band\b|,\s*and\b)\s*{_KEY})*)")
+_KEYS_NAMED = re.compile(
+    rf"\b(?:keys?|fields?|properties)\s*(?:called|named)?\s*:?\s+"
+    rf"({_KEY}(?:\s*(?:,|\band\b|,\s*and\b)\s*{_KEY})*)"
+)
 
 
 def _python_type(spelled: str, definitions: dict, depth: int = 0) -> dict:
@@ -251,14 +314,20 @@ def _python_type(spelled: str, definitions: dict, depth: int = 0) -> dict:
     if inner and depth < 8:
         return {"type": "array", "items": _python_type(inner.group(1), definitions, depth + 1)}
     if spelled in definitions and depth < 8:
-        return {"type": "object", "title": spelled, "properties": {
-            name: _python_type(kind, definitions, depth + 1) for name, kind in definitions[spelled]}}
+        return {
+            "type": "object",
+            "title": spelled,
+            "properties": {
+                name: _python_type(kind, definitions, depth + 1)
+                for name, kind in definitions[spelled]
+            },
+        }
     return {"type": _PYTHON_TYPES.get(spelled, "string")}
 
 
 def described_schema(text: str) -> dict | None:
-    """The JSON Schema a prompt spells out (`Name = {'key': type}` and `Return: list[Name]`, or the keys
-    it names), or None.
+    """The JSON Schema a prompt spells out (`Name = {'key': type}` and `Return: list[Name]`, or the
+    keys it names), or None.
 
     >>> described_schema("Recipe = {'recipe_name': str}\\nReturn: list[Recipe]")
     {'type': 'array', 'items': {'type': 'object', 'title': 'Recipe', 'properties': {'recipe_name': {'type': 'string'}}}}
@@ -274,5 +343,8 @@ def described_schema(text: str) -> dict | None:
     named = _KEYS_NAMED.search(text)
     if named:
         keys = [key.strip("\"'`") for key in re.findall(_KEY, named.group(1)) if key != "and"]
-        return {"type": "object", "properties": {key: {} for key in keys}}  # any type: a name, a number, a text
+        return {
+            "type": "object",
+            "properties": {key: {} for key in keys},
+        }  # any type: a name, a number, a text
     return None

@@ -1,4 +1,5 @@
-"""Service tiers: the tier a request asks for (`serviceTier`) and the tier the response says served it.
+"""Service tiers: the tier a request asks for (`serviceTier`) and the tier the response says served
+it.
 
 Gemini takes `"serviceTier": "flex"` or `"priority"` in a generateContent request (standard when it
 is left out) and reports the tier that served the call in the `x-gemini-service-tier` response
@@ -18,10 +19,12 @@ The glass box is never overloaded, so it serves the tier asked: no downgrade, no
 Flex bills at half the standard rate and priority at 75-100% more ([OFF] as above); `usageMetadata`
 names the tier but not a price, so harness.billing bills every call at the standard rate.
 """
+
 HEADER = "x-gemini-service-tier"
 
 
 def served(asked: str | None) -> str:
-    """The tier that serves a request asking for `asked` (already checked by fields.SERVICE_TIERS)."""
+    """The tier that serves a request asking for `asked` (already checked by
+    fields.SERVICE_TIERS)."""
     name = (asked or "").upper().removeprefix("SERVICE_TIER_")
     return name.lower() if name in ("FLEX", "PRIORITY") else "standard"

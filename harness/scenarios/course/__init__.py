@@ -10,6 +10,7 @@ output that dominates a tutor's context (the Towards AI tutor article).
     >>> print(search_course("Why does a timestamp in the system instruction break the cache?", k=1)[:60])
     [timestamps] Why do timestamps in the system instruction hur
 """
+
 import math
 import re
 from functools import lru_cache
@@ -23,7 +24,9 @@ from harness.scenarios.course import glass_box  # registers the tutor's policy w
 
 SEARCH_RESULTS = 4  # passages per search: enough that an uncapped result is long
 _WORD = re.compile(r"[a-z]{3,}")
-_IGNORED = frozenset("the and for are was what which how why does when with from that this into your you can".split())
+_IGNORED = frozenset(
+    "the and for are was what which how why does when with from that this into your you can".split()
+)
 
 
 class Passage(NamedTuple):
@@ -48,7 +51,8 @@ def _words(text: str) -> set[str]:
 
 @lru_cache(maxsize=1)
 def _vocabulary() -> tuple[frozenset[str], ...]:
-    """The words of each passage, title included: worked out once, since every tutor turn searches."""
+    """The words of each passage, title included: worked out once, since every tutor turn
+    searches."""
     return tuple(frozenset(_words(p.title + " " + p.text)) for p in passages())
 
 
@@ -58,15 +62,25 @@ def search_course(query: str, k: int = SEARCH_RESULTS) -> str:
     corpus, vocab = passages(), _vocabulary()
     wanted = _words(query)
     # A word found in few passages says more about which passage is meant: weight it by log(N/df).
-    weight = {w: math.log(len(corpus) / sum(w in v for v in vocab)) for w in wanted if any(w in v for v in vocab)}
-    ranked = sorted(range(len(corpus)), key=lambda i: -sum(weight.get(w, 0) for w in vocab[i] & wanted))
+    weight = {
+        w: math.log(len(corpus) / sum(w in v for v in vocab))
+        for w in wanted
+        if any(w in v for v in vocab)
+    }
+    ranked = sorted(
+        range(len(corpus)), key=lambda i: -sum(weight.get(w, 0) for w in vocab[i] & wanted)
+    )
     return "\n\n".join(f"[{corpus[i].id}] {corpus[i].title}\n{corpus[i].text}" for i in ranked[:k])
 
 
 SEARCH_COURSE = types.FunctionDeclaration(
     name=glass_box.TOOL,
-    description="Search the course for passages that answer a question. Returns the best passages as text.",
-    parameters=types.Schema(type="OBJECT", properties={"query": types.Schema(type="STRING")}, required=["query"]),
+    description=(
+        "Search the course for passages that answer a question. Returns the best passages as text."
+    ),
+    parameters=types.Schema(
+        type="OBJECT", properties={"query": types.Schema(type="STRING")}, required=["query"]
+    ),
 )
 TUTOR_TOOLS = [types.Tool(function_declarations=[SEARCH_COURSE])]
 

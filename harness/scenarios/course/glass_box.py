@@ -15,6 +15,7 @@ It reads only the request, like every behaviour of the glass box:
 So what it answers depends on the window alone: a fact the student planted is recalled while it is
 in view, and quietly replaced by the best-matching course sentence once compaction drops it.
 """
+
 from harness.engine import reader, summariser
 from harness.engine.prompt import content_text
 from harness.engine.scenario import Scenario, register

@@ -8,12 +8,17 @@ push the planted ones out of a summary's word budget, as later chatter does in a
 
 Each probe has key points written before any run; an answer passes when it contains all of them.
 """
+
 from typing import NamedTuple
 
-OPENING = "Tutoring session on the Context Engineering course. I will ask questions as I work through it."
+OPENING = (
+    "Tutoring session on the Context Engineering course. I will ask questions as I work through it."
+)
 
-PLANTED = ("I work on narrated museum tours that I build in Godot. My weak spot is prompt cache pricing. "
-           "Each narration must begin playing within 250 ms.")
+PLANTED = (
+    "I work on narrated museum tours that I build in Godot. My weak spot is prompt cache pricing. "
+    "Each narration must begin playing within 250 ms."
+)
 
 QUESTIONS = (
     "My laptop has 16 GB of memory. What does the model read on every call?",

@@ -79,9 +79,11 @@ def _without_index(request: dict) -> dict:
     contents = []
     for content in request.get("contents") or []:
         parts = [
-            {"functionResponse": {"name": READ, "response": {"output": ""}}}
-            if "functionResponse" in part and response_output(part).startswith("# INDEX")
-            else part
+            (
+                {"functionResponse": {"name": READ, "response": {"output": ""}}}
+                if "functionResponse" in part and response_output(part).startswith("# INDEX")
+                else part
+            )
             for part in content.get("parts") or []
         ]
         contents.append({**content, "parts": parts})

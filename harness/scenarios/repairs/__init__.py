@@ -1,4 +1,5 @@
-"""Lesson 10's task: four small independent packages, each with its own README rule, one bug and its tests.
+"""Lesson 10's task: four small independent packages, each with its own README rule, one bug and its
+tests.
 
 The packages (stock, grades, greetings, thermo) share no code, so the task splits into
 independent sub-tasks: `subtask(["stock", "thermo"])` registers and returns a task whose workspace
@@ -16,6 +17,7 @@ The four bugs, each against its package's rule: a stock count of zero is not "ou
 23 instead of 32. Fixed, `pytest` prints "10 passed". (With a fifth package, the scenario
 invariant's hand-made trim of a compacted run no longer holds every module it must see.)
 """
+
 import atexit
 import re
 import shutil
@@ -25,12 +27,21 @@ from pathlib import Path
 from harness.engine.agent_policy import CodingAgent
 from harness.engine.scenario import Skill, register
 from harness.plumbing.arguments import checked, require_instance, shown
-from harness.scenarios import CodingTask, TASKS, add_task
+from harness.scenarios import TASKS, CodingTask, add_task
 
 FOLDER = Path(__file__).parent / "task"
-PACKAGES = ("stock", "grades", "greetings", "thermo")  # sub-tasks 1..4, in the order the lesson adds them
-MODULES = {"stock": "stock/levels.py", "grades": "grades/marks.py", "greetings": "greetings/names.py",
-           "thermo": "thermo/convert.py"}
+PACKAGES = (
+    "stock",
+    "grades",
+    "greetings",
+    "thermo",
+)  # sub-tasks 1..4, in the order the lesson adds them
+MODULES = {
+    "stock": "stock/levels.py",
+    "grades": "grades/marks.py",
+    "greetings": "greetings/names.py",
+    "thermo": "thermo/convert.py",
+}
 
 
 def require_packages(name: str, packages) -> None:
@@ -40,14 +51,19 @@ def require_packages(name: str, packages) -> None:
     for index, package in enumerate(packages):
         require_package(f"{name}[{index}]", package)
     if not packages or len(set(packages)) != len(packages):
-        raise ValueError(f"{name} must name distinct packages among {', '.join(PACKAGES)}, at least one; "
-                         f"got {shown(packages)}.")
+        raise ValueError(
+            f"{name} must name distinct packages among {', '.join(PACKAGES)}, at least one; "
+            f"got {shown(packages)}."
+        )
 
 
 def require_package(name: str, package) -> None:
     """One of PACKAGES."""
     if package not in PACKAGES:
-        raise ValueError(f"{name} must be one of the task's packages {', '.join(PACKAGES)}, got {shown(package)}.")
+        raise ValueError(
+            f"{name} must be one of the task's packages {', '.join(PACKAGES)}, got"
+            f" {shown(package)}."
+        )
 
 
 @checked(packages=require_packages)
@@ -55,12 +71,16 @@ def prompt_for(packages) -> str:
     """The first user message of a run on `packages`: it names their modules, so that an agent whose
     file listing was compacted away still knows which files are its own."""
     named = ", ".join(f"{p} ({MODULES[p]})" for p in packages)
-    return (f"The tests of the packages in your workspace fail: {named}. Make each package follow its rule "
-            "in README.md, run the tests to confirm, and when they pass, say what you changed.")
+    return (
+        f"The tests of the packages in your workspace fail: {named}. Make each package follow its"
+        " rule in README.md, run the tests to confirm, and when they pass, say what you changed."
+    )
 
 
 TASK = add_task(CodingTask("repairs", FOLDER, prompt=prompt_for(PACKAGES), bugs=len(PACKAGES)))
-_BUILT: list[Path] = []  # the folder of this process's sub-task copies, made on first use, removed at exit
+_BUILT: list[
+    Path
+] = []  # the folder of this process's sub-task copies, made on first use, removed at exit
 
 
 def _built() -> Path:
@@ -73,7 +93,9 @@ def _built() -> Path:
 @checked(package=require_package)
 def readme_section(package: str) -> str:
     """The README's section of `package`: its heading line to the next heading."""
-    found = re.search(rf"^## {package}\n.*?(?=^## |\Z)", (FOLDER / "README.md").read_text(), re.M | re.S)
+    found = re.search(
+        rf"^## {package}\n.*?(?=^## |\Z)", (FOLDER / "README.md").read_text(), re.M | re.S
+    )
     return found.group(0).rstrip() + "\n"
 
 
@@ -104,15 +126,30 @@ def subtask(packages) -> str:
 class Repairs(CodingAgent):
     name = "repairs"
     skills = (
-        Skill("out of stock at zero", rule=re.compile(r"\bcount reaches zero\b", re.I),
-              code=re.compile(r"return (\w+) < 0\b"), rewrite=lambda found, code: f"return {found.group(1)} <= 0"),
-        Skill("the pass mark passes", rule=re.compile(r"\bequal to the pass mark passes\b", re.I),
-              code=re.compile(r"return (\w+) > PASS_MARK\b"),
-              rewrite=lambda found, code: f"return {found.group(1)} >= PASS_MARK"),
-        Skill("names in title case", rule=re.compile(r"\bin title case\b", re.I),
-              code=re.compile(r"return (\w+)\.lower\(\)"), rewrite=lambda found, code: f"return {found.group(1)}.title()"),
-        Skill("Fahrenheit adds 32", rule=re.compile(r"\badd 32\b", re.I),
-              code=re.compile(r"\* 9 / 5 \+ 23\b"), rewrite=lambda found, code: "* 9 / 5 + 32"),
+        Skill(
+            "out of stock at zero",
+            rule=re.compile(r"\bcount reaches zero\b", re.I),
+            code=re.compile(r"return (\w+) < 0\b"),
+            rewrite=lambda found, code: f"return {found.group(1)} <= 0",
+        ),
+        Skill(
+            "the pass mark passes",
+            rule=re.compile(r"\bequal to the pass mark passes\b", re.I),
+            code=re.compile(r"return (\w+) > PASS_MARK\b"),
+            rewrite=lambda found, code: f"return {found.group(1)} >= PASS_MARK",
+        ),
+        Skill(
+            "names in title case",
+            rule=re.compile(r"\bin title case\b", re.I),
+            code=re.compile(r"return (\w+)\.lower\(\)"),
+            rewrite=lambda found, code: f"return {found.group(1)}.title()",
+        ),
+        Skill(
+            "Fahrenheit adds 32",
+            rule=re.compile(r"\badd 32\b", re.I),
+            code=re.compile(r"\* 9 / 5 \+ 23\b"),
+            rewrite=lambda found, code: "* 9 / 5 + 32",
+        ),
     )
 
 

@@ -7,6 +7,7 @@ surcharge is multiplied by the weight where the rule makes it a flat fee per par
 
 The glass box fixes it with no engine change: the two skills below are all it knows of the task.
 """
+
 import re
 from pathlib import Path
 
@@ -14,18 +15,34 @@ from harness.engine.agent_policy import CodingAgent
 from harness.engine.scenario import Skill, register
 from harness.scenarios import CodingTask, add_task
 
-TASK = add_task(CodingTask("shipping", Path(__file__).parent / "task", prompt=(
-    "The tests of the shipping package in your workspace fail. Make the code follow the pricing "
-    "rules in README.md, run the tests to confirm, and when they pass, say what you changed.")))
+TASK = add_task(
+    CodingTask(
+        "shipping",
+        Path(__file__).parent / "task",
+        prompt=(
+            "The tests of the shipping package in your workspace fail. Make the code follow the"
+            " pricing rules in README.md, run the tests to confirm, and when they pass, say what"
+            " you changed."
+        ),
+    )
+)
 
 
 class Shipping(CodingAgent):
     name = "shipping"
     skills = (
-        Skill("every started kilogram", rule=re.compile(r"\b(?:every|per) started kilo", re.I),
-              code=re.compile(r"\bround\((\w+)\)"), rewrite=lambda found, code: f"math.ceil({found.group(1)})"),
-        Skill("flat surcharge per parcel", rule=re.compile(r"\bonce per parcel\b", re.I),
-              code=re.compile(r"\b(\w*SURCHARGE\w*) \* \w+"), rewrite=lambda found, code: found.group(1)),
+        Skill(
+            "every started kilogram",
+            rule=re.compile(r"\b(?:every|per) started kilo", re.I),
+            code=re.compile(r"\bround\((\w+)\)"),
+            rewrite=lambda found, code: f"math.ceil({found.group(1)})",
+        ),
+        Skill(
+            "flat surcharge per parcel",
+            rule=re.compile(r"\bonce per parcel\b", re.I),
+            code=re.compile(r"\b(\w*SURCHARGE\w*) \* \w+"),
+            rewrite=lambda found, code: found.group(1),
+        ),
     )
 
 

@@ -233,8 +233,10 @@ NEEDLES_PER_FACT = 3
 # Paraphrased needles (page, question): the question shares no content word with its page.
 PARAPHRASES = [
     (
-        "Staff must never paste customer passwords into a chat window; security treats it as a "
-        "breach.",
+        (
+            "Staff must never paste customer passwords into a chat window; security treats it as a "
+            "breach."
+        ),
         "May employees put client credentials in a messaging tool?",
     ),
     (
