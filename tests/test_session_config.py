@@ -50,9 +50,8 @@ def test_the_issues_example_names_both_broken_fields():
 def test_the_agent_refuses_an_unknown_model_or_task_before_any_call():
     with pytest.raises(ValueError, match="model: The workbook knows no model 'gemini-2.0-flash'"):
         AgentConfig(model="gemini-2.0-flash")
-    with pytest.raises(
-        ValueError, match=r"task must be one of \['invoicing', 'repairs', 'shipping'\], got 'nope'"
-    ):
+    # The list holds the sub-tasks other tests' coordinators registered in this process too.
+    with pytest.raises(ValueError, match=r"task must be one of \['invoicing', .*\], got 'nope'"):
         AgentConfig(task="nope")
 
 

@@ -6,6 +6,7 @@ printed text. The configuration is the one lesson 06 names; a test below holds t
 """
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import nbformat
 import pytest
@@ -137,6 +138,10 @@ def test_a_summary_cut_at_its_budget_is_the_start_of_the_whole_summary():
     )
 
 
+# Shaped as a client, never called: the budget is refused before any call.
+A_CLIENT = SimpleNamespace(models=SimpleNamespace(generate_content=print))
+
+
 @pytest.mark.parametrize(
     "bad, error",
     [(0, ValueError), (-3, ValueError), (2.5, TypeError), ("600", TypeError), (True, TypeError)],
@@ -145,4 +150,4 @@ def test_a_bad_summary_budget_is_refused_naming_the_knob(bad, error):
     with pytest.raises(error, match="summary_max_tokens"):
         AgentConfig(summary_max_tokens=bad)
     with pytest.raises((ValueError, TypeError), match="max_output_tokens"):
-        summarizer_for(None, max_output_tokens=bad)
+        summarizer_for(A_CLIENT, max_output_tokens=bad)

@@ -378,7 +378,8 @@ BODIES = ("body", "orelse", "finalbody", "handlers", "cases")
 
 def statements(function_source: str) -> list[str]:
     """The function's statements, in order, each as its normalised shape without the statements
-    nested in it: what two copies of one function share however they are named and laid out."""
+    nested in it or its decorators: what two copies of one function share however they are named,
+    laid out and decorated (the references' `@checked` argument checks)."""
     tree = parse(textwrap.dedent(function_source))
     local = {n.arg for n in ast.walk(tree) if isinstance(n, ast.arg)}
     local |= {
@@ -394,7 +395,7 @@ def statements(function_source: str) -> list[str]:
     def visit(node):
         if isinstance(node, ast.stmt):
             shallow = copy.copy(node)
-            for name in BODIES:
+            for name in (*BODIES, "decorator_list"):  # the reference's argument checks aside
                 if hasattr(shallow, name):
                     setattr(shallow, name, [])
             found.append(ast.dump(shallow, annotate_fields=False))
