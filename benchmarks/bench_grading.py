@@ -107,9 +107,8 @@ def tree_memory(root_pid: int) -> dict[int, int]:
                 tree.add(pid)
                 grew = True
     sizes = {}
-    for pid in (
-        tree
-    ):  # only the tree: reading every process's smaps would cost this process more than it measures
+    # only the tree: reading every process's smaps would cost this process more than it measures
+    for pid in tree:
         try:
             rollup = Path(f"/proc/{pid}/smaps_rollup")
             lines = (

@@ -39,8 +39,7 @@ MAX_OUTPUT_CHARS = 40_000  # what the model is shown of one command's output
 MAX_COMMANDS_PER_TURN = 20  # the article's limit; the agent loop calls new_turn() before each turn
 # Options that make a program run another one or write a file: refused, whatever their spelling
 # (`--pre=cat`, or a short letter inside a cluster: `sed -ni`). GNU sed's own e, r and w commands
-# are
-# refused by its --sandbox, which every sed call gets.
+# are refused by its --sandbox, which every sed call gets.
 WRITING_OPTIONS = {
     "find": (
         "-exec",
@@ -144,15 +143,13 @@ class CorpusShell:
         return self._outputs[key]
 
     def _run(self, argv: list[str]) -> str:
-        if (
-            argv[0] == "sed"
-        ):  # GNU sed's sandbox refuses its e, r and w commands: a script cannot write or run
+        # GNU sed's sandbox refuses its e, r and w commands: a script cannot write or run
+        if argv[0] == "sed":
             argv = ["sed", "--sandbox", *argv[1:]]
         mode = tools.jail_mode()
         jail = None
-        if (
-            mode
-        ):  # the workspace's jail, with the knowledge base read-only: no command can change it
+        # the workspace's jail, with the knowledge base read-only: no command can change it
+        if mode:
             jail = tools._jail(mode, self.root)
             jail = {**jail, "write": [], "read": [*jail["read"], *jail["write"]]}
             if mode == "root":  # the command runs as a uid of its own: it must be able to read

@@ -107,9 +107,8 @@ def consolidate(memories, notes) -> list[Memory]:
     """
     facts = _checked("memories", memories) + _checked("notes", notes)
     newest: dict[str, tuple] = {}
-    for fact in (
-        facts
-    ):  # in time order: a later one replaces an earlier one of the same or an older session
+    # in time order: a later one replaces an earlier one of the same or an older session
+    for fact in facts:
         key = _key(fact[0])
         if key not in newest or fact[2] >= newest[key][2]:
             newest[key] = fact
@@ -118,8 +117,7 @@ def consolidate(memories, notes) -> list[Memory]:
 
 
 # Values that read as orders to the model rather than facts about the student (memory is an
-# injection
-# surface: what one session writes, every later session reads).
+# injection surface: what one session writes, every later session reads).
 _INSTRUCTION = re.compile(
     r"^\s*(?:please\s+)?(?:ignore|disregard|forget|override|always|never|do "
     "not|don't|stop|answer|reply|respond|"

@@ -144,9 +144,8 @@ class _Session:
 
     def config(self) -> types.GenerateContentConfig:
         system = TUTOR_SYSTEM
-        if (
-            self.strategy.timestamp_in_system
-        ):  # a fake clock: reproducible, and different every call
+        # a fake clock: reproducible, and different every call
+        if self.strategy.timestamp_in_system:
             system = f"Current time: 09:{self.calls // 60:02d}:{self.calls % 60:02d}\n" + system
         return types.GenerateContentConfig(system_instruction=system, tools=TUTOR_TOOLS)
 
@@ -178,9 +177,8 @@ class _Session:
 
     def summarize(self, turn: int, transcript: str) -> str:
         instruction = CONVERSATION_SUMMARY.format(words=self.strategy.summary_words)
-        if (
-            self.strategy.prefix_preserving
-        ):  # same prefix as the last turn: the summariser's call hits the cache
+        # same prefix as the last turn: the summariser's call hits the cache
+        if self.strategy.prefix_preserving:
             contents, config = self.history + [_user(instruction)], self.config()
         else:  # a fresh request: the previous summary, then the turns it did not cover
             contents = [_user(self.summary + "\n" + transcript)]

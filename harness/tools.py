@@ -471,9 +471,8 @@ def _watch(argv: list, cwd: Path, env: dict, jail: dict | None) -> tuple[int, by
                 break
             if select.select([fd], [], [], min(remaining, 0.05))[0]:
                 chunk = os.read(fd, 65_536)
-                if (
-                    not chunk
-                ):  # every writer closed the pipe; the program may still be on its way out
+                # every writer closed the pipe; the program may still be on its way out
+                if not chunk:
                     while process.poll() is None and time.monotonic() < deadline:
                         time.sleep(
                             0.002

@@ -103,9 +103,8 @@ def test_a_run_killed_at_random_points_ends_as_an_uninterrupted_run(tmp_path, re
     path, workdir, rng = tmp_path / "run.jsonl", tmp_path / "work", random.Random(12)
     kills = 0
     for attempt in range(40):
-        if (
-            attempt % 2 or attempt < 4
-        ):  # the first four always tear a write, so the run is cut at least 4 times
+        # the first four always tear a write, so the run is cut at least 4 times
+        if attempt % 2 or attempt < 4:
             # inside a write: a random write, cut at a random byte (0: before it, ~1: all but the
             # newline)
             proc = start(path, workdir, tear=f"{rng.randint(2, 4)}:{rng.random():.3f}")

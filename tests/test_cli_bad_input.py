@@ -81,9 +81,8 @@ def test_an_unknown_command_names_the_commands(capsys):
 )
 def test_a_missing_folder_or_lesson_is_named(argv, words, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    if (
-        argv[0] == "with lessons"
-    ):  # a folder that looks like a workbook, but holds no pristine copy or git
+    # a folder that looks like a workbook, but holds no pristine copy or git
+    if argv[0] == "with lessons":
         argv = argv[1:]
         (tmp_path / "lessons").mkdir()
         notebook(tmp_path / "lessons" / "03_budgeted_assembly.ipynb")

@@ -96,9 +96,8 @@ def test_both_answer_every_planted_fact_and_the_probes_find_the_planted_line(nam
             probe.question
         )
     for bundle in names["moved"].bundles:
-        if (
-            bundle.probe
-        ):  # the answering call of a probe turn came after reads of the index and the note
+        # the answering call of a probe turn came after reads of the index and the note
+        if bundle.probe:
             reads = [
                 b
                 for b in names["moved"].bundles

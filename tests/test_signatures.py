@@ -100,7 +100,6 @@ def test_a_gemini_3_run_that_compacts_mid_turn_gets_a_200_and_sends_every_call_a
         for content in request[
             1:
         ]:  # the current turn: everything after the task (or the summary head)
-            if (
-                content.role == "model"
-            ):  # each call goes back exactly as the model returned it, signature included
+            # each call goes back exactly as the model returned it, signature included
+            if content.role == "model":
                 assert content.model_dump(exclude_none=True) in client.answers

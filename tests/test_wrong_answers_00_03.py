@@ -218,9 +218,8 @@ def flawed(*flaws):
             )
             messages.append(as_content("user", question))
             total = sum(counter(m.parts[0].text) for m in messages)
-            if (
-                "one message per doc" in flaws and docs
-            ):  # counted as the one message it should have been
+            # counted as the one message it should have been
+            if "one message per doc" in flaws and docs:
                 total += counter(render_docs(docs)) - sum(counter(d) for d in docs)
             return si, messages, total + (0 if "total without system" in flaws else counter(si))
 

@@ -306,9 +306,8 @@ def open_checkpoint(path: str | os.PathLike, task: str, on_damage: str = "stop")
         except CheckpointDamaged as damage:
             recover.unchecked(damage, on_damage)
             resumed = load_checkpoint.unchecked(path)
-    if (
-        resumed is None or not resumed.task
-    ):  # new, empty, or only a torn first line: nothing to resume
+    # new, empty, or only a torn first line: nothing to resume
+    if resumed is None or not resumed.task:
         if path.exists():
             _cut(path, 0)
         start_checkpoint.unchecked(path, task)

@@ -62,9 +62,8 @@ def _run_calls(
         output = workspace.call(call.name, dict(call.args or {}))
         if call.name == "edit_file" and not output.startswith("ERROR:"):
             record.edited.append((call.args or {}).get("path", ""))
-        if (
-            call.name == "run_command"
-        ):  # read from the full output: truncation cannot hide it from us
+        # read from the full output: truncation cannot hide it from us
+        if call.name == "run_command":
             record.verdict = (
                 recorded_verdict((call.args or {}).get("command"), output) or record.verdict
             )
@@ -212,9 +211,8 @@ def run_agent(
     """
     from harness import connect
 
-    if (
-        policy is not None and checkpoint
-    ):  # a checkpoint replays the history, not the policy's rewrites of it
+    # a checkpoint replays the history, not the policy's rewrites of it
+    if policy is not None and checkpoint:
         raise ValueError("run_agent cannot checkpoint a run with a policy; pass one or the other.")
     documents = list(documents)
     config = config or AgentConfig()
@@ -242,9 +240,8 @@ def run_agent(
     workspace, history, report = _prepare(
         workdir, checkpoint, task or task_named(config.task).prompt, config, on_damage
     )
-    if (
-        report.turns and not report.turns[-1].tool
-    ):  # resumed after the final answer: nothing left to do
+    # resumed after the final answer: nothing left to do
+    if report.turns and not report.turns[-1].tool:
         warnings.warn(
             f"{checkpoint} holds a finished run (turn {report.turns[-1].turn} answered); nothing"
             " was run. Use a new checkpoint path to run the task again.",

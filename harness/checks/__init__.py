@@ -428,9 +428,8 @@ def mine(exercise_id: str, fn: Callable) -> Callable:
     if checked is not fn:  # redefined since its check (or never checked): check this one, quietly
         status = run_check(exercise_id, fn).status
     name = registered(exercise_id).reference.rpartition(".")[2]
-    if (
-        status == PASSED
-    ):  # said too: the lessons tell the student the next cell says whose function runs
+    # said too: the lessons tell the student the next cell says whose function runs
+    if status == PASSED:
         print(
             f"Exercise {exercise_id} passes: using your {getattr(fn, '__name__', name)} from"
             " here on."

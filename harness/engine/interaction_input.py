@@ -301,16 +301,14 @@ def generate_body(body: dict, history: list) -> dict:
     thinking = {}
     if config.get("thinking_level"):
         thinking["thinkingLevel"] = str(config["thinking_level"]).upper()
-    if (
-        str(config.get("thinking_summaries", "")).lower() == "auto"
-    ):  # the thought step's summary, shown
+    # the thought step's summary, shown
+    if str(config.get("thinking_summaries", "")).lower() == "auto":
         thinking["includeThoughts"] = True
     if thinking:
         generation["thinkingConfig"] = thinking
     formats = body.get("response_format") or []
-    for fmt in (
-        formats if isinstance(formats, list) else [formats]
-    ):  # JSON mode: a text format with a MIME type
+    # JSON mode: a text format with a MIME type
+    for fmt in formats if isinstance(formats, list) else [formats]:
         if not isinstance(fmt, dict):
             raise invalid(
                 "response_format must be an object (or a list of them) such as {'type': 'text', "

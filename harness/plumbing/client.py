@@ -79,9 +79,8 @@ def connect(retry_attempts: int | None = None) -> genai.Client:
     from harness.plumbing.recording import recording_setting
 
     setting = recording_setting()  # WORKBOOK_RECORDING=<mode>:<file>, or None
-    if (
-        setting and setting[0] == "replay"
-    ):  # the recording answers, on the API version it was made on
+    # the recording answers, on the API version it was made on
+    if setting and setting[0] == "replay":
         from harness.engine.server import ensure_replaying
 
         base_url, version = ensure_replaying(str(setting[1]))

@@ -205,9 +205,8 @@ def _place(source: str, target: str) -> None:
 def _bind(source: str, target: str, read_only: bool) -> None:
     _place(source, target)
     _mount(source, target, None, MS_BIND | MS_REC)
-    if (
-        read_only
-    ):  # a bind mount takes the read-only flag only on a remount, which must keep its other flags
+    # a bind mount takes the read-only flag only on a remount, which must keep its other flags
+    if read_only:
         kept = os.statvfs(target).f_flag & KEPT_MOUNT_FLAGS
         _mount(None, target, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV | kept)
 

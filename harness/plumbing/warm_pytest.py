@@ -88,9 +88,8 @@ class WarmPytest:
         self.control.settimeout(
             STARTUP_TIMEOUT_SECONDS
         )  # socket.timeout is an OSError: the caller falls back
-        if (
-            self.control.recv(16) != _HELLO
-        ):  # pytest failed to import: the caller falls back to a new interpreter
+        # pytest failed to import: the caller falls back to a new interpreter
+        if self.control.recv(16) != _HELLO:
             self.close()
             raise OSError("the warm pytest helper did not start")
         self.control.settimeout(None)

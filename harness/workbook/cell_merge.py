@@ -125,9 +125,8 @@ def reconcile(mine: dict, history: list[dict], release: str) -> tuple[dict, list
         before = next((text for text in older if text != new), None)
         index = next((i for i, c in enumerate(cells) if c.get("id") == upstream["id"]), None)
         if index is None:
-            if (
-                not older or before is not None
-            ):  # new in the release, or changed since they deleted it
+            # new in the release, or changed since they deleted it
+            if not older or before is not None:
                 at = 1 + next((i for i, c in enumerate(cells) if c.get("id") == previous_id), -1)
                 cells.insert(at, _fresh(upstream))
                 changes.append(Change(upstream["id"], "added", new.split("\n")[0]))

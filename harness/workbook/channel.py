@@ -78,9 +78,8 @@ def _read_exactly(fd: int, size: int) -> bytes:
 def receive(fd: int) -> dict:
     header = _read_exactly(fd, HEADER.size)
     (size,) = HEADER.unpack(header)
-    if (
-        size > MAX_MESSAGE
-    ):  # most likely not a header at all: what was written there says who wrote it
+    # most likely not a header at all: what was written there says who wrote it
+    if size > MAX_MESSAGE:
         seen = header + (os.read(fd, 60) if select.select([fd], [], [], 0)[0] else b"")
         raise ChannelClosed(
             f"a message of {size >> 20} MiB, more than {MAX_MESSAGE >> 20} MiB ({seen!r})"
@@ -238,9 +237,8 @@ def decode(data, proxy: Callable[[int], Callable] | None = None, from_checker: b
         tag, body = next(iter(d.items()))
         if len(d) == 2 and tag not in ("model", "dataclass", "named_tuple"):
             raise ChannelClosed(f"a value tagged {str(tag)[:40]!r} with more beside it")
-        if (
-            tag in SEQUENCES and type(body) is list
-        ):  # the checker keeps no order it is sent: a plain set
+        # the checker keeps no order it is sent: a plain set
+        if tag in SEQUENCES and type(body) is list:
             kind = set if tag == "ordered_set" and not from_checker else SEQUENCES[tag]
             return kind(walk(x) for x in body)
         if tag == "dict" and type(body) is list:

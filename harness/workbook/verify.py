@@ -241,9 +241,8 @@ def check_one(job: dict, service: Service, verdicts: dict, seed: int | None) -> 
     graded, reached = known[job["exercise"]].reference, []
 
     def answer(request: dict) -> dict:
-        if (
-            request["op"] == "mine"
-        ):  # the verdict of an exercise checked above in this notebook; none: theirs
+        # the verdict of an exercise checked above in this notebook; none: theirs
+        if request["op"] == "mine":
             other = known.get(str(request.get("exercise")))
             passed = (
                 verdicts.get((job.get("lesson"), request.get("exercise")), "passed") == "passed"
@@ -357,9 +356,8 @@ def run_job(job: dict, service: Service, verdicts: dict, seed: int | None) -> di
         pass
     os.waitpid(pid, 0)
     if not data.endswith(b"\n"):
-        if (
-            time.monotonic() >= deadline
-        ):  # a function that waits without using CPU (a sleep), or a stuck check
+        # a function that waits without using CPU (a sleep), or a stuck check
+        if time.monotonic() >= deadline:
             return {
                 "status": "failed",
                 "rule": f"did not finish in {WALL * job['timeout'] + 60:g} s (stuck?)",

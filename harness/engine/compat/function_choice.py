@@ -160,9 +160,8 @@ def plan(
         scored = [(score(clause, d, schema_of(d)), i) for i, d in enumerate(declarations)]
         best = max((points for points, _ in scored), default=(0, 0))
         chosen = [declarations[i] for points, i in scored if best[0] and points == best]
-        if (
-            not chosen and previous and _words(clause)
-        ):  # "... and in London": the same call, new values
+        # "... and in London": the same call, new values
+        if not chosen and previous and _words(clause):
             chosen = previous
         elif chosen == previous and not _shows_value(
             clause

@@ -275,9 +275,8 @@ def _tools(tools) -> list[dict]:
         function.pop(
             "strict", None
         )  # OpenAI's schema-adherence flag: the glass box's arguments always fit
-        if (
-            "parameters" in function
-        ):  # OpenAI sends JSON Schema, which Gemini reads as parametersJsonSchema
+        # OpenAI sends JSON Schema, which Gemini reads as parametersJsonSchema
+        if "parameters" in function:
             function["parametersJsonSchema"] = function.pop("parameters")
         declarations.append(function)
     return [{"functionDeclarations": declarations}] if declarations else []
