@@ -56,20 +56,29 @@ def _shared_knobs(config, budget: tuple[int, int, int], cap: tuple[int, int, int
     }
 
 
+def _switches_last(knobs: dict, switches: tuple[str, ...]) -> dict:
+    """`knobs` with the `switches` last, compaction's the very last: a knob that compaction turned
+    off makes inert (summary words, the state block) comes before it, so that moving the knobs in
+    the order shown, each one acts."""
+    return {name: knob for name, knob in knobs.items() if name not in switches} | {
+        name: knobs[name] for name in switches
+    }
+
+
 def tutor_knobs(strategy: Strategy) -> dict:
     """The tutor's knobs: a 500-5,000-token budget scale around the 1,600-token window."""
-    return _shared_knobs(strategy, (500, 5_000, 100), (50, 2_400, 50)) | {
-        "summary_words": _slider(
-            widgets.IntSlider, strategy.summary_words, 20, 200, 10, "summary words"
-        )
-    }
+    summary_words = _slider(widgets.IntSlider, strategy.summary_words, 20, 200, 10, "summary words")
+    knobs = _shared_knobs(strategy, (500, 5_000, 100), (50, 2_400, 50))
+    return _switches_last(knobs | {"summary_words": summary_words}, ("truncate", "compaction"))
 
 
 def agent_knobs(config: AgentConfig) -> dict:
     """The agent's knobs: a 2,000-30,000-token budget scale around its 24,000 default."""
-    return _shared_knobs(config, (2_000, 30_000, 500), (200, 8_000, 100)) | {
-        "harness_state": widgets.Checkbox(value=config.harness_state, description="state block")
-    }
+    state = widgets.Checkbox(value=config.harness_state, description="state block")
+    knobs = _shared_knobs(config, (2_000, 30_000, 500), (200, 8_000, 100))
+    return _switches_last(
+        knobs | {"harness_state": state}, ("truncate", "harness_state", "compaction")
+    )
 
 
 def _values(knobs: dict) -> dict:
