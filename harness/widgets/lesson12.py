@@ -12,9 +12,8 @@ sent per question.
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
+from harness.checks import ran_by
 from harness.retrieval import BUDGET, DENSE_K, THRESHOLD, Knobs, needle_recall
-from harness.retrieval import fill_budget as reference_fill
-from harness.retrieval import reciprocal_rank_fusion as reference_fusion
 from harness.widgets.chart import Chart
 
 MAX_BUDGET = 6000  # the budget slider's top; the tokens axis is fixed to it, so a move shows
@@ -72,10 +71,6 @@ def figure_of(rows) -> go.Figure:
     )
 
 
-def whose(fn, reference) -> str:
-    return "the harness's" if fn is reference else "yours"
-
-
 def status_of(rows, knobs: Knobs, pages: int, fuse, fill) -> str:
     shares = "; ".join(
         f"{row['kind']}: " + ", ".join(f"{STAGES[s].split(' (')[0]} {row[s]:.0%}" for s in STAGES)
@@ -85,8 +80,8 @@ def status_of(rows, knobs: Knobs, pages: int, fuse, fill) -> str:
     return (
         f"<b>{pages:,} pages</b>, dense top {knobs.dense_k}, BM25 top {knobs.keyword_k}, threshold "
         f"{knobs.threshold:.2f} on the dense cosine, budget {knobs.budget:,} tokens<br>{shares}<br>"
-        f"tokens sent per question: {tokens}<br><small>fusion: {whose(fuse, reference_fusion)} "
-        f"reciprocal_rank_fusion; filling: {whose(fill, reference_fill)} fill_budget</small>"
+        f"tokens sent per question: {tokens}<br><small>{ran_by(('12.1', fuse), ('12.2', fill))}"
+        "</small>"
     )
 
 

@@ -47,7 +47,7 @@ def figure_of(runs: dict) -> go.Figure:
     return go.Figure(
         data=[
             go.Scatter(**data[0], mode="lines+markers", name=KEPT.name),
-            go.Scatter(**data[1], mode="lines+markers", name="moved out, your build_index"),
+            go.Scatter(**data[1], mode="lines+markers", name="moved out, with an index"),
         ],
         layout=go.Layout(
             height=380,
