@@ -3,13 +3,13 @@
     nice .venv/bin/python benchmarks/lesson_vs_floor.py [--rounds N] [--before TREE] [NN ...]
 
 The floor is the least a lesson can cost: a kernel that imports the SDK and plotly, connects, makes
-one glass-box call and shows one chart. Each lesson runs between two floor runs (floor, 00, floor,
-01, ..., floor), every notebook in a fresh kernel of this venv driven by nbclient, offline, in
-solutions/ as nbval runs them; a lesson's ratio is over the median of the floor runs on either side
-of it, so a change in the machine's load during the run moves both. CPU is the user + system time
-of the kernel and of every process it started (its start-up and imports included), read as its
-last cell ends; wall is from the kernel's start to its last cell's end. With several rounds each
-figure is the median over the rounds.
+one glass-box call and shows one chart as the panels draw theirs (harness.widgets.chart). Each
+lesson runs between two floor runs (floor, 00, floor, 01, ..., floor), every notebook in a fresh
+kernel of this venv driven by nbclient, offline, in solutions/ as nbval runs them; a lesson's ratio
+is over the median of the floor runs on either side of it, so a change in the machine's load during
+the run moves both. CPU is the user + system time of the kernel and of every process it started (its
+start-up and imports included), read as its last cell ends; wall is from the kernel's start to its
+last cell's end. With several rounds each figure is the median over the rounds.
 
 With --before TREE (an export of the tree before a change, e.g. `git archive main | tar -x -C
 TREE`), each lesson also runs from TREE, its harness first on the kernel's PYTHONPATH, just
@@ -39,13 +39,14 @@ TARGET_EACH, TARGET_MEDIAN = 2.0, 1.5  # issue 26, point 6
 FLOOR_CELLS = (
     (
         "from google.genai import types\nimport plotly.graph_objects as go\n"
-        "from harness import MODEL, connect\n\nclient = connect()"
+        "from harness import MODEL, connect\nfrom harness.widgets.chart import Chart\n\n"
+        "client = connect()"
     ),
     "reply = client.models.generate_content(model=MODEL, contents='Hello.')\nprint(reply.text)",
     (
         "usage = reply.usage_metadata\n"
-        "go.FigureWidget(go.Bar(x=['input', 'output'], "
-        "y=[usage.prompt_token_count, usage.candidates_token_count]))"
+        "Chart(go.Figure(go.Bar(x=['input', 'output'], "
+        "y=[usage.prompt_token_count, usage.candidates_token_count])))"
     ),
 )
 

@@ -27,8 +27,9 @@ from harness import MODEL
 from harness.corpus_shell import CorpusShell
 from harness.memory import MEMORY_BUDGET, MemoryStore, consolidate, distill, inject
 from harness.offload import KnowledgeBase, build_index
+from harness.plumbing import sessions_in_process
 from harness.plumbing.arguments import require_client, require_instance, require_int
-from harness.plumbing.client import plain, start_cold
+from harness.plumbing.client import start_cold
 from harness.plumbing.session_bundles import Bundle, Recording, usage_dict
 from harness.probes import MAX_QUESTIONS, _replay_key, script_turns
 from harness.scenarios.course import TUTOR_SYSTEM, TUTOR_TOOLS, passages, search_course
@@ -102,7 +103,9 @@ def _turn(client, model, record, config, contents, run_tool, turn, probe=None) -
     """Call the model until it answers in text, running its calls with `run_tool`; the answer
     ('' if it never does within MAX_CALLS). `contents` grows with the turn's calls and outputs."""
     for _ in range(MAX_CALLS):
-        reply = client.models.generate_content(model=model, contents=plain(contents), config=config)
+        reply = sessions_in_process.generate_content(
+            client, model=model, contents=contents, config=config
+        )
         calls = reply.function_calls or []
         record.add(
             Bundle(

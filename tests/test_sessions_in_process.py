@@ -8,7 +8,7 @@ import json
 import pytest
 from google.genai import types
 
-from harness import MODEL, connect, probes, server_state
+from harness import MODEL, connect, library, probes, server_state
 from harness.engine import server
 from harness.plumbing import sessions_in_process
 from harness.plumbing.sessions_in_process import CONFIG_FIELDS, generate_content
@@ -197,3 +197,19 @@ def test_an_error_is_the_sdks_own(seen, kind):
     by_sdk = _raised(call)
     _in_process(client, True)
     assert _raised(call) == by_sdk and "no-such-model" in by_sdk[1]
+
+
+@pytest.mark.parametrize("plan", [library.LibraryPlan("moved out"), library.budget_plan(400, True)])
+def test_a_library_session_in_process_sends_the_sdks_bytes_and_records_the_same(
+    seen, monkeypatch, plan
+):
+    monkeypatch.setattr(library, "_RUNS", {})
+    client = connect()
+    by_sdk = _recorded(library.run_library_session(_in_process(client, False), plan, 6))
+    sent_by_sdk = seen[:]
+    seen.clear()
+    library._RUNS.clear()
+    in_process = _recorded(library.run_library_session(_in_process(client, True), plan, 6))
+    assert len(sent_by_sdk) > 10, "the session made too few calls for this test to mean anything"
+    assert seen == sent_by_sdk
+    assert in_process == by_sdk

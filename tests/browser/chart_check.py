@@ -67,6 +67,10 @@ def kernel_client(lab, notebook: str) -> BlockingKernelClient:
     client = BlockingKernelClient(connection_file=str(connection))
     client.load_connection_file()
     client.start_channels()
+    # Until its IOPub subscription is through, the kernel's output to it is lost (ZeroMQ drops what
+    # a SUB socket not yet joined would get): a query sent at once could wait its whole timeout for
+    # a "done" that went to nobody. wait_for_ready returns once IOPub has delivered a message.
+    client.wait_for_ready(timeout=KERNEL_TIMEOUT_S)
     return client
 
 
@@ -169,9 +173,10 @@ def wait_until_charts_match(
 ) -> int:
     """Poll until every chart area on the page draws its kernel's figure, and the kernel holds no
     other chart; return how many charts matched. At the limit, fail saying what differs."""
-    client = kernel_client(lab, notebook)
     tally.waits += 1
+    client = None
     try:
+        client = kernel_client(lab, notebook)
         deadline, first = time.monotonic() + limit_s, True
         while True:
             kernel = kernel_charts(client)  # again each round: a redraw may still be on its way
@@ -191,5 +196,10 @@ def wait_until_charts_match(
                     + "\n  ".join(problems)
                 )
             page.wait_for_timeout(POLL_S * 1000)
+    except (TimeoutError, RuntimeError) as silent:  # no answer from the kernel: say where it is
+        raise AssertionError(
+            f"{notebook}'s kernel did not answer ({silent}); {lab.dump_kernel_stacks(notebook)}"
+        ) from silent
     finally:
-        client.stop_channels()
+        if client is not None:
+            client.stop_channels()
