@@ -539,16 +539,27 @@ def _wait_following_parent(child: int, parent: int) -> int:
     jail is killed: its programs are not children of pid 1, so they cannot tell that nobody waits
     for them.
     """
-    while True:
-        try:
-            pid, status = os.waitpid(child, os.WNOHANG)
-        except InterruptedError:
-            continue
-        if pid == child:
-            return status
-        if os.getppid() != parent:
-            os.kill(child, signal.SIGKILL)
-        time.sleep(0.2)
+    try:  # readable the moment the child ends: a plain sleep here added 0-200 ms to every command
+        ended = os.pidfd_open(child)
+    except (AttributeError, OSError):  # before Linux 5.3
+        ended = None
+    try:
+        while True:
+            try:
+                pid, status = os.waitpid(child, os.WNOHANG)
+            except InterruptedError:
+                continue
+            if pid == child:
+                return status
+            if os.getppid() != parent:
+                os.kill(child, signal.SIGKILL)
+            if ended is None:
+                time.sleep(0.2)
+            else:
+                select.select([ended], [], [], 0.2)
+    finally:
+        if ended is not None:
+            os.close(ended)
 
 
 # What the keeper sends out when the program ends: its wait status, and whether a space it may
