@@ -298,4 +298,15 @@ def test_the_panel_draws_its_sessions_and_redraws_on_each_control(names):
     assert drawn() == expected(300, False) != expected(600, False)
     shell.value = True
     assert drawn() == expected(300, True) != expected(300, False)
-    assert readout.value == readout_text(runs_for(client, build, 14, 300, True))
+    assert readout.value == readout_text(runs_for(client, build, 14, 300, True), build)
+
+
+def test_the_panel_says_whose_build_index_wrote_the_index(names):
+    """As every panel that runs a student's function: "your" once 13.1 passes, else the harness's."""
+    from harness.widgets.lesson13 import readout_text
+
+    runs = runs_for(names["client"], names["build_index"], 14, 600, False)
+    assert readout_text(runs, names["build_index"]).endswith(
+        "<small>runs your build_index (13.1)</small>"
+    )
+    assert "runs the harness's build_index (13.1)" in readout_text(runs, build_index)
