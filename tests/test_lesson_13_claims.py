@@ -214,10 +214,13 @@ def test_memory_answers_what_was_said_last_and_forgets_on_request(names):
         "knows none "
         "of the three",
     )
+    claim(LESSON, "which passes only the studio's probe (the one that wants nothing said)")
     remembered, forgotten = names["remembered"], names["forgotten"]
     assert all(passed for _, _, passed in remembered.probes)
     assert "Unity" in remembered.probes[0][1] and "Godot" not in remembered.probes[0][1]
     assert all(answer == reader.DONT_KNOW for _, answer, _ in forgotten.probes)
+    studio = [probe.question for probe, _, passed in forgotten.probes if passed]
+    assert studio == ["What is my studio?"]
 
 
 def test_the_order_slipped_in_as_a_fact_is_kept_but_never_injected(names):
