@@ -144,3 +144,20 @@ def test_the_panel_draws_its_rows_and_redraws_on_a_move(names):
     assert drawn() == expected(Knobs())
     top.value = 40
     assert drawn() == expected(Knobs(40, 80)) != expected(Knobs())
+
+
+def test_fusion_puts_every_page_both_searches_find_above_a_page_one_finds():
+    """The section before 12.2 argues from the lists' lengths (dense top 15, BM25 top 30)."""
+    from harness.retrieval import DENSE_K, KEYWORD_K
+
+    claim("12", "A page first in one list scores 1/61; a page tenth in both scores 1/70 + 1/70")
+    claim("12", "nearly twice as much")
+    claim("12", "a needle only one search finds, even at the top of its list, ranks below every")
+    claim("12", "Fusion scores never exceed 2/61 (two lists)")
+    assert 1.5 < (2 / 70) / (1 / 61) < 2
+    lowest_of_both = 1 / (60 + DENSE_K) + 1 / (60 + KEYWORD_K)
+    assert lowest_of_both > 1 / 61
+    fused = reciprocal_rank_fusion(
+        [["needle"] + [f"p{i}" for i in range(KEYWORD_K - 1)], [f"p{i}" for i in range(DENSE_K)]]
+    )
+    assert fused.index("needle") == DENSE_K

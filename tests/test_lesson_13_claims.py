@@ -214,10 +214,13 @@ def test_memory_answers_what_was_said_last_and_forgets_on_request(names):
         "knows none "
         "of the three",
     )
+    claim(LESSON, "which passes only the studio's probe (the one that wants nothing said)")
     remembered, forgotten = names["remembered"], names["forgotten"]
     assert all(passed for _, _, passed in remembered.probes)
     assert "Unity" in remembered.probes[0][1] and "Godot" not in remembered.probes[0][1]
     assert all(answer == reader.DONT_KNOW for _, answer, _ in forgotten.probes)
+    studio = [probe.question for probe, _, passed in forgotten.probes if passed]
+    assert studio == ["What is my studio?"]
 
 
 def test_the_order_slipped_in_as_a_fact_is_kept_but_never_injected(names):
@@ -298,4 +301,15 @@ def test_the_panel_draws_its_sessions_and_redraws_on_each_control(names):
     assert drawn() == expected(300, False) != expected(600, False)
     shell.value = True
     assert drawn() == expected(300, True) != expected(300, False)
-    assert readout.value == readout_text(runs_for(client, build, 14, 300, True))
+    assert readout.value == readout_text(runs_for(client, build, 14, 300, True), build)
+
+
+def test_the_panel_says_whose_build_index_wrote_the_index(names):
+    """As every panel that runs a student's function: "your" once 13.1 passes, else the harness's."""
+    from harness.widgets.lesson13 import readout_text
+
+    runs = runs_for(names["client"], names["build_index"], 14, 600, False)
+    assert readout_text(runs, names["build_index"]).endswith(
+        "<small>runs your build_index (13.1)</small>"
+    )
+    assert "runs the harness's build_index (13.1)" in readout_text(runs, build_index)

@@ -77,6 +77,15 @@ def common_ids_only(rankings, k=60):
     return [doc for doc in reciprocal_rank_fusion(rankings, k) if doc in common]
 
 
+def ranks_run_across_lists(rankings, k=60):
+    """counts ranks across the lists joined end to end, not from 1 in each list"""
+    joined = [doc for ranking in rankings for doc in ranking]
+    score = {}
+    for rank, doc in enumerate(joined, start=1):
+        score[doc] = score.get(doc, 0.0) + 1 / (k + rank)
+    return _by_score_then_id(score)
+
+
 def with_scores(rankings, k=60):
     """returns (id, score) pairs"""
     score = _scores(rankings, k, lambda k, rank: 1 / (k + rank))
@@ -217,6 +226,7 @@ WRONG_ANSWERS = [
     ("12.1", duplicates_kept, "every id of any list comes back, once"),
     ("12.1", best_rank_only, "adds both terms"),
     ("12.1", common_ids_only, "adds both terms"),
+    ("12.1", ranks_run_across_lists, "each list counts its own ranks"),
     ("12.1", with_scores, "return a list of ids"),
     ("12.1", sorts_the_callers_lists, "changed the arguments"),
     ("12.1", top_five_only, "every id of any list comes back"),

@@ -134,6 +134,20 @@ def never_refuses(entries, budget, count=approx_tokens):
         return INDEX_HEADER
 
 
+def float_budget_accepted(entries, budget, count=approx_tokens):
+    """Takes any number of at least 1 as a budget: 600.0 passes for 600."""
+    if not isinstance(budget, (int, float)) or isinstance(budget, bool) or budget < 1:
+        raise ValueError("budget must be a number of tokens, at least 1")
+    return _greedy(entries, int(budget), count, newest_first, whole_text_fits)
+
+
+def bool_budget_accepted(entries, budget, count=approx_tokens):
+    """Tests isinstance(budget, int) alone, which True passes (as 1)."""
+    if not isinstance(budget, int) or budget < 1:
+        raise ValueError("budget must be a whole number of tokens, at least 1")
+    return _greedy(entries, int(budget), count, newest_first, whole_text_fits)
+
+
 def reverses_the_callers_list(entries, budget, count=approx_tokens):
     """Reverses `entries` in place to walk it newest first."""
     _refuse(entries, budget)
@@ -251,6 +265,11 @@ def ordered_by_key_only(memories, notes):
     return sorted(_merged(memories, notes), key=lambda fact: _norm(fact[0]))
 
 
+def ordered_by_the_key_as_written(memories, notes):
+    """Sorts a session's facts by the key as written, capitals before small letters."""
+    return sorted(_merged(memories, notes), key=lambda fact: (-fact[2], fact[0]))
+
+
 def normalised_key_returned(memories, notes):
     """Returns the normalised key instead of the fact's own."""
     return [(_norm(k), v, s) for k, v, s in _merged(memories, notes)]
@@ -305,6 +324,8 @@ WRONG_ANSWERS = [
     ("13.1", without_header, "should be the header"),
     ("13.1", omitted_line_always, "should be the header, then one entry_line per file"),
     ("13.1", never_refuses, "must raise ValueError"),
+    ("13.1", float_budget_accepted, "budget=600.0 must raise ValueError"),
+    ("13.1", bool_budget_accepted, "budget=True must raise ValueError"),
     ("13.1", reverses_the_callers_list, "changed the arguments"),
     ("13.1", lines_not_joined, "must return the index as one text"),
     ("13.2", older_wins, "should keep session 1's"),
@@ -319,6 +340,7 @@ WRONG_ANSWERS = [
     ("13.2", forget_is_forever, "stated again in session 2 should be kept"),
     ("13.2", oldest_first_order, "newest first"),
     ("13.2", ordered_by_key_only, "newest first"),
+    ("13.2", ordered_by_the_key_as_written, "keys compared as above"),
     ("13.2", normalised_key_returned, "keeps its own spelling"),
     ("13.2", value_stripped, "for consolidate\\(.*you returned"),
     ("13.2", no_argument_checks, "must raise ValueError"),

@@ -83,6 +83,16 @@ def check_fusion(fn) -> str:
         f"b; you returned {union!r}.",
         "collect the ids of all the lists, each once.",
     )
+    own = _fuse(fn, [["a", "b", "c"], ["b", "d"]])
+    rule(
+        own == ["b", "a", "d", "c"],
+        rid,
+        "each list counts its own ranks from 1: in [['a', 'b', 'c'], ['b', 'd']], d is 2nd in its "
+        f"list (1/62) and c 3rd in its own (1/63), which gives ['b', 'a', 'd', 'c']; you returned "
+        f"{own!r}.",
+        "an id's rank is its place in the list that holds it, counted again from 1 in each list.",
+        name="each list counts its own ranks",
+    )
     rule(
         union == ["a", "b"],
         rid,

@@ -19,6 +19,10 @@ def _words(text: str) -> int:
     return len(text.split())
 
 
+def _one_token(text: str) -> int:
+    return 1
+
+
 COUNTERS = {"approx_tokens": approx_tokens, "len": len, "words": _words}
 
 
@@ -125,7 +129,9 @@ def check_index(build):
             (([OLD], 0), "budget=0"),
             (([OLD], -5), "budget=-5"),
             (([OLD], 2.5), "budget=2.5"),
-            (([OLD], True), "budget=True"),
+            (([OLD], 600.0), "budget=600.0"),
+            # A counter under which the index fits 1 token: True (1) must be refused as a bool.
+            (([OLD], True, _one_token), "budget=True"),
             (([OLD, MID, NEW], 5), "a budget too small for the header (budget=5)"),
             (("notes/a.md", 100), "entries given as a string"),
             (([("notes/a.md",)], 100), "an entry that is not a pair"),
@@ -300,6 +306,14 @@ def check_consolidate(consolidate):
         "13.2",
         f"the memory should come newest first (highest session), then by key; got {ordered!r}.",
         "Sort the winners by session, highest first, and by key within a session.",
+    )
+    by_key = _merge(consolidate, [("Studio", "Lantern", 1), ("deadline", "June", 1)], [])
+    rule(
+        by_key == [("deadline", "June", 1), ("Studio", "Lantern", 1)],
+        "13.2",
+        "within a session the facts go by key, the keys compared as above (case and spacing "
+        f"ignored): 'deadline' before 'Studio'; got {by_key!r}.",
+        "Sort on the same form of the key that you compare keys with.",
     )
     must_refuse(
         "13.2",

@@ -4,7 +4,8 @@ window.
 Each move runs (or reuses) two glass-box sessions of that length: the window keeping every turn,
 and the harness moving every exchange but the last out to files, with INDEX.md written by *your*
 `build_index` at the budget shown. The chart is each session's prompt, turn by turn; the readout
-says how large each got and how many of the 3 planted facts each still answered at the end.
+says how large each got, how many of the 3 planted facts each still answered at the end, and whose
+`build_index` wrote the index (yours once 13.1 passes, the harness's until then).
 
     >>> panel = offload_panel(connect(), build_index)         # doctest: +SKIP
     >>> panel.children[1].value = 300                         # doctest: +SKIP
@@ -13,6 +14,7 @@ says how large each got and how many of the 3 planted facts each still answered 
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
+from harness.checks import ran_by
 from harness.library import LibraryPlan, budget_plan, run_library_session, turn_prompts
 from harness.probes import probe_results
 from harness.widgets.chart import Chart
@@ -58,8 +60,9 @@ def figure_of(runs: dict) -> go.Figure:
     )
 
 
-def readout_text(runs: dict) -> str:
-    """One line per session: its largest prompt, its last one and the planted facts it answered."""
+def readout_text(runs: dict, build_index) -> str:
+    """One line per session: its largest prompt, its last one and the planted facts it answered;
+    then whose build_index wrote the moved-out session's index."""
     rows = []
     for run in runs.values():
         prompts = [tokens for _, tokens in turn_prompts(run)]
@@ -67,7 +70,7 @@ def readout_text(runs: dict) -> str:
             f"<li><b>{run.name}</b>: largest prompt {max(prompts):,} tokens, last {prompts[-1]:,}; "
             f"answers {sum(probe_results(run))} of 3 planted facts</li>"
         )
-    return "<ul>" + "".join(rows) + "</ul>"
+    return "<ul>" + "".join(rows) + f"</ul><small>{ran_by(('13.1', build_index))}</small>"
 
 
 def offload_panel(
@@ -95,7 +98,7 @@ def offload_panel(
     )
     grep = widgets.Checkbox(value=shell, description="corpus shell (grep)")
     runs = runs_for(client, build_index, length.value, index.value, grep.value)
-    readout = widgets.HTML(readout_text(runs))
+    readout = widgets.HTML(readout_text(runs, build_index))
     chart = Chart(figure_of(runs))
 
     def redraw(_change=None):
@@ -106,7 +109,7 @@ def offload_panel(
             readout.value = f"<p>running the {shown[0]}-question sessions…</p>"
             now = runs_for(client, build_index, *shown)
             chart.show(figure_of(now))
-            readout.value = readout_text(now)
+            readout.value = readout_text(now, build_index)
             if (length.value, index.value, grep.value) == shown:
                 return
 
