@@ -199,7 +199,7 @@ def wait_until_charts_match(
     except (TimeoutError, RuntimeError) as silent:  # no answer from the kernel: say where it is
         raise AssertionError(
             f"{notebook}'s kernel did not answer ({silent}); {lab.dump_kernel_stacks(notebook)}"
-        ) from silent
+        ) from silent  # the stacks in the message: CI's log keeps them
     finally:
         if client is not None:
             client.stop_channels()

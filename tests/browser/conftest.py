@@ -114,7 +114,13 @@ class Lab:
 
     def dump_kernel_stacks(self, notebook: str) -> str:
         """SIGABRT the notebook's kernel: faulthandler (on in every kernel here) writes each of its
-        threads' stacks into JupyterLab's log, which says where a hung cell is waiting."""
+        threads' stacks into JupyterLab's log, which says where a hung cell is waiting. Returns
+        what happened, then the lines the dump added to the log."""
+        before = len(self.log.read_text(errors="replace").splitlines())
+        said = self._abort_kernel(notebook)
+        return "\n".join([said, *self.log.read_text(errors="replace").splitlines()[before:]])
+
+    def _abort_kernel(self, notebook: str) -> str:
         kernel = self.kernel_of(notebook)
         if not kernel:
             return "no kernel to dump"

@@ -223,14 +223,12 @@ def report_hang(page, lab) -> str:
     """Which cells had not run, and every thread's stack of their kernel (which this ends), kept
     in a file."""
     pending = unfinished_cells(page)
-    lines_before = len(lab.log.read_text(errors="replace").splitlines())
     dumped = lab.dump_kernel_stacks(notebook_path(page))
-    stacks = "\n".join(lab.log.read_text(errors="replace").splitlines()[lines_before:])
     path = SCREENSHOTS / f"hang-{notebook_path(page).replace('/', '-')}.txt"
-    path.write_text(f"cells not run: {pending}\n{dumped}\n{stacks}\n")
+    path.write_text(f"cells not run: {pending}\n{dumped}\n")
     page.screenshot(path=str(path.with_suffix(".png")), full_page=True)
     print(path.read_text())  # into the test's captured output, so CI's log has it
-    return f"cells not run: {pending}; {dumped}; stacks in {path}"
+    return f"cells not run: {pending}; {dumped.splitlines()[0]}; stacks in {path}"
 
 
 def dismiss_dialog(page, title: str) -> None:
