@@ -157,6 +157,10 @@ def test_the_harness_environment_is_out_of_reach(ws, mode, monkeypatch):
         "SOMETHING_INNOCENT", FAKE_KEY[::-1]
     )  # a secret under a name no rule catches
     tools._discard_warm_helper()
+    # The jail alone must keep the environment out: the output's redaction, a second layer, is off
+    # here (it would also rewrite a base64 line that happens to end like a reversed key: 32 in
+    # 60,000 random workbook-command paths did).
+    monkeypatch.setattr(tools, "redact", lambda text: text)
     (ws.root / "conftest.py").write_text(
         "import base64, os\nfor pid in [p for p in os.listdir('/proc') if p.isdigit()]:\n    try:\n"
         "        data = open(f'/proc/{pid}/environ', 'rb').read()\n    except OSError:\n       "
@@ -764,7 +768,11 @@ NAMED = {"memory": "memory", "processes": "processes", "disk": "MiB"}  # what th
 
 
 @pytest.mark.parametrize("name", LIMIT_HITS)
-def test_every_way_to_a_limit_meets_it_and_says_so(jailed, name, cgroups_made):
+def test_every_way_to_a_limit_meets_it_and_says_so(jailed, name, cgroups_made, monkeypatch):
+    # Each program meets its limit in about a second alone; on a loaded machine, touching 512 MiB
+    # page by page took more than the agent's 8 s (CI, 2026-12-03). The time limit is not what is
+    # tried here, so it is out of the way.
+    monkeypatch.setattr(tools, "COMMAND_TIMEOUT_SECONDS", 120)
     body, limit = LIMIT_HITS[name]
     out = _run_test(jailed, body + "print('TOUCHED all', flush=True)\n")
     assert "TOUCHED all" not in out and _names_the_limit(out, NAMED[limit]), out[:1500]
