@@ -70,6 +70,7 @@ CELL_SECONDS = (
 )
 NOTEBOOK_SECONDS = 300
 CLASSES = ("clean", "silent", "4xx", "5xx", "client", "crash")  # every counted cell is one of these
+# Google's hosted agents, not a model's text
 SKIPPED_NOTEBOOKS = (
     "Audio",
     "Video",
@@ -94,7 +95,7 @@ SKIPPED_NOTEBOOKS = (
     "New_in_002",  # the retired google-generativeai SDK
     "Deep_Research",
     "managed_agents",
-)  # Google's hosted agents, not a model's text
+)
 # A cell is left out when its code shows it sends, receives, opens or fetches media, or uses the
 # Files or Live API (what the glass box does not serve); each pattern with what it shows. They match
 # code, not names: `image_bytes` is media, an innocent `image_count` or the word "video" in a prompt

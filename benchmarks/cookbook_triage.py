@@ -163,8 +163,7 @@ def write_triage(path: Path, editions: dict[str, dict[str, list[Cell]]], heading
 def _cell_text(detail: str) -> str:
     """A detail fit for one table cell: one line, no pipes, the glass box's message without its
     JSON."""
-    found = re.search(
-        r"'message': [\"'](.*?)([\"'], '|$)", detail
-    )  # the worker cut the error at 160 chars
+    # the worker cut the error at 160 chars
+    found = re.search(r"'message': [\"'](.*?)([\"'], '|$)", detail)
     text = f"{detail.split(':')[0]}: {found.group(1)}" if found else detail
     return re.sub(r"\s+", " ", text).replace("|", "/")[:150] or "(printed nothing)"

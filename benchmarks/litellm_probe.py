@@ -20,9 +20,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-os.environ.setdefault(
-    "LITELLM_LOCAL_MODEL_COST_MAP", "True"
-)  # litellm reads its price table offline, not from GitHub
+# litellm reads its price table offline, not from GitHub
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 import litellm  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -120,9 +120,8 @@ def test_silent_needs_code_that_could_show():
     assert not counts.can_show("client = make()\nMODEL = 'x'")
     assert counts.can_show("if ok:\n  exec(code)")
     assert counts.can_show("response.text")
-    assert counts.can_show(
-        "if response:\n  show_parts(response)"
-    )  # a display helper of the notebook's own
+    # a display helper of the notebook's own
+    assert counts.can_show("if response:\n  show_parts(response)")
 
 
 def cells(*specs):

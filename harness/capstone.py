@@ -42,12 +42,13 @@ def _strategy(name: str, strategy) -> None:
     require_instance(name, strategy, Strategy, "a probes.Strategy, e.g. reference_config()")
 
 
+# what verdict reads of a measurement
 MEASURES = (
     "largest request",
     "recall",
     "whole answers",
     "cost",
-)  # what verdict reads of a measurement
+)
 
 
 def _measurement(name: str, measured) -> None:

@@ -46,9 +46,8 @@ from harness.usage import Usage, output_tokens, require_usage, token_count
 # The lesson's window, scaled down as lesson 12's is: 8,000 tokens here stand for a real model's
 # 1,048,576, so that four small packages already crowd it. One agent compacts at 0.7 x WINDOW.
 WINDOW = 8_000
-CONFIG = AgentConfig(
-    task="repairs", context_budget=WINDOW, max_turns=40
-)  # 4 turns a package + 4, and detours
+# 4 turns a package + 4, and detours
+CONFIG = AgentConfig(task="repairs", context_budget=WINDOW, max_turns=40)
 RUNS_PER_SUBTASK = 2  # an estimate's test runs: one to see the failure, one to confirm the fix
 COORDINATOR_PROMPT = (
     "You coordinate sub-agents that each fixed one part of a task. Read their reports and "

@@ -157,9 +157,8 @@ def _label(labels) -> str:
 _EDITED = re.compile(rf"^{_BULLET}(?:{_label(FILES_LABELS)})[\s*]*:[\s*]*(.*)$", re.I)
 _LAST_VERDICT = re.compile(rf"^{_BULLET}(?:{_label(VERDICT_LABELS)})[\s*]*:[\s*]*(.*)$", re.I)
 _ITEM = re.compile(r"^[\s>]*[*•+-]\s*(.+?)\s*$")
-_PATH_TOKEN = re.compile(
-    r"[\w-]+(?:[./][\w-]+)*\.\w+"
-)  # a.py, invoicing/amounts.py, src/b-c/d_e.py
+# a.py, invoicing/amounts.py, src/b-c/d_e.py
+_PATH_TOKEN = re.compile(r"[\w-]+(?:[./][\w-]+)*\.\w+")
 _NO_FILES = {"none", "(none)", "no files", "no edits", "nothing", "-"}
 
 

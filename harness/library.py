@@ -175,9 +175,8 @@ def run_library_session(
     return record
 
 
-_RUNS: dict[
-    tuple, Recording
-] = {}  # glass-box sessions already run in this process (see probes._GLASS_BOX_RUNS)
+# glass-box sessions already run in this process (see probes._GLASS_BOX_RUNS)
+_RUNS: dict[tuple, Recording] = {}
 
 
 def turn_prompts(run: Recording) -> list[tuple[int, int]]:

@@ -98,9 +98,8 @@ class Model:
     default_thinking: (
         str  # "minimal" | "low" | "medium" | "high" | "dynamic" (a 2.5 thinking budget) | "off"
     )
-    thinking_levels: tuple[
-        str, ...
-    ]  # what `thinking_level` accepts; () = budget-based thinking only
+    # what `thinking_level` accepts; () = budget-based thinking only
+    thinking_levels: tuple[str, ...]
     status: str  # "live" | "preview" | "closed to new keys"
     as_of: str
     source: str
@@ -121,9 +120,8 @@ class Model:
     prefill_refused: bool = False
 
     def __post_init__(self):
-        require_fields(
-            self
-        )  # a row prices every bill and bounds every request: it holds what it says
+        # a row prices every bill and bounds every request: it holds what it says
+        require_fields(self)
 
     @property
     def open_to_new_keys(self) -> bool:

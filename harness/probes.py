@@ -363,9 +363,8 @@ def compaction_fired_before_probe(run: Recording) -> bool:
     """True when some compaction event was recorded at or before the run's first probe answer."""
     fired = False
     for bundle in run.bundles:
-        fired = fired or bool(
-            bundle.compactions
-        )  # recorded on a call: it happened before that call
+        # recorded on a call: it happened before that call
+        fired = fired or bool(bundle.compactions)
         if bundle.probe:
             return fired
     return False  # no probe at all: nothing was tested

@@ -170,9 +170,8 @@ class _ServerSession:
 
     def __init__(self, client, plan: ServerPlan, policy, model: str):
         self.client, self.plan, self.policy, self.model = client, plan, policy, model
-        self.history = [
-            _user(OPENING)
-        ]  # the harness's copy: what it would resend, and what it compacts
+        # the harness's copy: what it would resend, and what it compacts
+        self.history = [_user(OPENING)]
         self.previous, self.last_usage, self.summary, self.events = None, None, "", []
         self.record = Recording(
             plan.name,
@@ -255,10 +254,11 @@ class _ServerSession:
         resent = (self.last_usage.total_input_tokens or 0) + (
             self.last_usage.total_output_tokens or 0
         )
+        # a new interaction: no previous id, a fresh prefix
         self.history, self.previous = (
             history,
             None,
-        )  # a new interaction: no previous id, a fresh prefix
+        )
         self.events.append(
             {
                 "turn": turn,
@@ -270,9 +270,8 @@ class _ServerSession:
 
     def turn(self, turn: int, text: str, probe) -> None:
         restarted = self.restart_due(turn)
-        first = (
-            self.previous is None and not restarted
-        )  # turn 0: the opening goes with the first message
+        # turn 0: the opening goes with the first message
+        first = self.previous is None and not restarted
         self.history.append(_user(text))
         if restarted or first:
             input_ = as_steps(self.history)

@@ -354,17 +354,15 @@ def _kill_group(process: subprocess.Popen) -> None:
 
 _PYTEST = [sys.executable, "-m", "pytest"]  # how run_command starts the task's tests
 _warm = {"helper": None}  # the warm pytest helper of this process, started at the first test run
-_warm_lock = (
-    threading.Lock()
-)  # one run at a time goes through it; a concurrent one starts a new interpreter
+# one run at a time goes through it; a concurrent one starts a new interpreter
+_warm_lock = threading.Lock()
 
 
 @atexit.register
 def _end_warm_helper() -> None:
     if _warm["helper"] is not None and _warm["helper"].owner == os.getpid():
-        _warm[
-            "helper"
-        ].close()  # waited for, so no orphan is left and its CPU time is counted with ours
+        # waited for, so no orphan is left and its CPU time is counted with ours
+        _warm["helper"].close()
 
 
 def _discard_warm_helper() -> None:
@@ -390,9 +388,8 @@ def _warm_pytest(args: list, cwd: Path, env: dict, jail: dict | None):
             finally:
                 jail_program.remove_tree(home)
         return _warm["helper"].start(args, cwd, env, jail)
-    except (
-        BaseException
-    ) as error:  # an interrupt mid-request too: the helper's next answer could be a stale one
+    # an interrupt mid-request too: the helper's next answer could be a stale one
+    except BaseException as error:
         _discard_warm_helper()
         _warm_lock.release()
         if isinstance(error, OSError):
@@ -474,9 +471,8 @@ def _watch(argv: list, cwd: Path, env: dict, jail: dict | None) -> tuple[int, by
                 # every writer closed the pipe; the program may still be on its way out
                 if not chunk:
                     while process.poll() is None and time.monotonic() < deadline:
-                        time.sleep(
-                            0.002
-                        )  # NOTE: killing it now would report a clean exit as SIGKILL
+                        # NOTE: killing it now would report a clean exit as SIGKILL
+                        time.sleep(0.002)
                     stopped = "" if process.poll() is not None else "timeout"
                     break
                 chunks.append(chunk)
@@ -516,9 +512,8 @@ class Workspace:
                 f"Workspace: root must be a folder path, got {type(root).__name__}; "
                 "e.g. Workspace(harness.scenarios.copy_task(tempfile.mkdtemp()))."
             )
-        if not str(
-            os.fspath(root)
-        ).strip():  # Path("") is ".", the current folder: never meant here
+        # Path("") is ".", the current folder: never meant here
+        if not str(os.fspath(root)).strip():
             raise ValueError(
                 "Workspace: root is empty; pass the task's folder, "
                 "e.g. Workspace(harness.scenarios.copy_task(tempfile.mkdtemp()))."
@@ -682,9 +677,8 @@ class Workspace:
         fd = self._open(path, os.O_RDWR)
         if isinstance(fd, str):
             return fd
-        with os.fdopen(
-            fd, "r+b"
-        ) as file:  # read and written through the one descriptor that was checked
+        # read and written through the one descriptor that was checked
+        with os.fdopen(fd, "r+b") as file:
             data = file.read(OUTPUT_CAP_BYTES + 1)
             if len(data) > OUTPUT_CAP_BYTES:
                 return (

@@ -32,9 +32,8 @@ _USAGE_FIELDS = {  # snake_case attribute -> camelCase key of the REST JSON (and
 
 
 _UsageMetadata = types.GenerateContentResponseUsageMetadata
-Usage = (
-    _UsageMetadata | Mapping
-)  # one usage record: a response's usage_metadata, or a dict of its fields
+# one usage record: a response's usage_metadata, or a dict of its fields
+Usage = _UsageMetadata | Mapping
 # Every key a usage dict may hold: the SDK's field names and the REST API's camelCase names.
 _KEYS = frozenset(_UsageMetadata.model_fields) | {
     f.alias for f in _UsageMetadata.model_fields.values() if f.alias

@@ -63,16 +63,14 @@ for leaked in ("WORKBOOK_CLASS_PASSWORD", "WORKBOOK_ADMIN_PASSWORD"):
             f'password in the file the hub reads (INSTRUCTORS.md, "Passwords").'
         )
 
-os.umask(
-    0o077
-)  # what the hub writes (database, cookie secret, secrets, logs) is the hub's account's alone
+# what the hub writes (database, cookie secret, secrets, logs) is the hub's account's alone
+os.umask(0o077)
 state = Path(env("WORKBOOK_HUB_DIR", "/srv/workbook-hub"))
 private, homes = state / "hub", state / "homes"
 for folder, folder_mode in ((state, 0o711), (private, 0o700), (homes, 0o711)):
     folder.mkdir(parents=True, exist_ok=True)
-    folder.chmod(
-        folder_mode
-    )  # students pass through state/ and homes/ to their own home, list nobody's
+    # students pass through state/ and homes/ to their own home, list nobody's
+    folder.chmod(folder_mode)
 clone = Path(__file__).resolve().parents[1]
 if accounts and (open_file := readable_by_others(clone / "solutions")):
     sys.exit(
@@ -132,9 +130,8 @@ c.Spawner.args = [
     # Terminals as a non-login shell: a login shell rereads /etc/profile, whose PATH (Debian's)
     # drops the one set below, and then `workbook` is "command not found" in the student's terminal.
     f"--ServerApp.terminado_settings=shell_command={shutil.which('bash') or '/bin/sh'}",
-    *(
-        ["--allow-root"] if os.geteuid() == 0 and not accounts else []
-    ),  # a trusted room's hub run as root
+    # a trusted room's hub run as root
+    *(["--allow-root"] if os.geteuid() == 0 and not accounts else []),
 ]
 c.Spawner.start_timeout = 120  # 30 students spawning at once on a small machine
 c.Spawner.http_timeout = 120

@@ -68,9 +68,8 @@ class StudentSpawner(LocalProcessSpawner):
 
     async def start(self):
         def ensure():
-            with (
-                _ACCOUNTS
-            ):  # one useradd at a time: the room logs in at once, /etc/passwd has one lock
+            # one useradd at a time: the room logs in at once, /etc/passwd has one lock
+            with _ACCOUNTS:
                 ensure_account(self.account, self.account_group, self.home)
 
         await asyncio.to_thread(ensure)

@@ -177,9 +177,8 @@ USAGE_BY_CATEGORY = {
     "history": 1200,
     "tool_outputs": 3600,
 }
-ONE_TURN = AgentConfig(
-    task="repairs", max_turns=1
-)  # a sub-agent that stops after one call: cheap to run
+# a sub-agent that stops after one call: cheap to run
+ONE_TURN = AgentConfig(task="repairs", max_turns=1)
 MEASURED = {"largest request": 1500, "recall": 1.0, "whole answers": 0.5, "cost": 0.01}
 ROWS = [
     {"subtasks": 1, "single": 100, "partitioned": 120, "refused": False},
@@ -843,9 +842,8 @@ def _ready(good: dict, folder: Path) -> dict:
 
 @pytest.mark.parametrize("fn, good, name, value, label", list(sweep()))
 def test_bad_values_get_a_clear_error_at_once(fn, good, name, value, label, monkeypatch, tmp_path):
-    monkeypatch.delenv(
-        "WORKBOOK_CHECKS_RAISE", raising=False
-    )  # check() shows a failed answer, never raises
+    # check() shows a failed answer, never raises
+    monkeypatch.delenv("WORKBOOK_CHECKS_RAISE", raising=False)
     monkeypatch.chdir(tmp_path)  # a path-shaped value lands here, never in the project
     # CPU seconds, not wall seconds: a loop that never ends spends them, a machine under load does
     # not (wall time failed this test by chance at a load of 20 on 2 cores).
@@ -855,9 +853,8 @@ def test_bad_values_get_a_clear_error_at_once(fn, good, name, value, label, monk
     try:
         result = fn(**{**_ready(good, tmp_path), name: value})
     except (ValueError, TypeError) as error:
-        documented = label in ACCEPTS.get(
-            (fn, name), ()
-        )  # a documented value: its documented refusal
+        # a documented value: its documented refusal
+        documented = label in ACCEPTS.get((fn, name), ())
         assert documented or name in str(error), (
             f"{call}: the message does not name {name!r}: {error}"
         )

@@ -55,19 +55,16 @@ def test_no_cap_head_share_or_mode_fits_the_window_without_compaction(cap, mode_
     ],
 )
 def test_other_knobs_without_compaction_miss_the_target(knobs):
-    assert missed(
-        Strategy("other", **{"truncate": True} | knobs)
-    )  # a session cap stops before a probe: recall missed
+    # a session cap stops before a probe: recall missed
+    assert missed(Strategy("other", **{"truncate": True} | knobs))
 
 
 def test_compaction_meets_the_target_and_the_shipped_strategies_do_not():
     assert missed(reference_config()) == []
-    assert (
-        missed(with_knobs(reference_config(), tool_output_max_chars=600)) == []
-    )  # there are others
-    assert all(
-        missed(strategy) for strategy in STRATEGIES.values()
-    )  # copying one of them is not an answer
+    # there are others
+    assert missed(with_knobs(reference_config(), tool_output_max_chars=600)) == []
+    # copying one of them is not an answer
+    assert all(missed(strategy) for strategy in STRATEGIES.values())
 
 
 def test_the_panel_opens_on_a_configuration_that_misses_the_target():

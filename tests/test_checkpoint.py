@@ -121,12 +121,10 @@ def test_a_run_killed_at_random_points_ends_as_an_uninterrupted_run(tmp_path, re
         kills += 1
         assert proc.returncode == -signal.SIGKILL, err
         with warnings.catch_warnings():
-            warnings.simplefilter(
-                "ignore"
-            )  # a torn tail is expected here; its warning is tested below
-            done = (
-                journey(load_checkpoint(path).records) if path.exists() else []
-            )  # killed before the first write
+            # a torn tail is expected here; its warning is tested below
+            warnings.simplefilter("ignore")
+            # killed before the first write
+            done = journey(load_checkpoint(path).records) if path.exists() else []
         assert done == expected[: len(done)], (
             f"after kill {kills}: turns lost, repeated or different"
         )
@@ -188,9 +186,8 @@ def test_a_finished_run_says_so_and_runs_nothing(tmp_path, reference):
 
 def test_a_resumed_run_can_reuse_the_workdir_of_the_run_it_resumes(tmp_path, reference):
     path, workdir = tmp_path / "run.jsonl", tmp_path / "work"
-    run_agent(
-        AgentConfig(max_turns=9), checkpoint=path, workdir=workdir
-    )  # turn 8 edited amounts.py
+    # turn 8 edited amounts.py
+    run_agent(AgentConfig(max_turns=9), checkpoint=path, workdir=workdir)
     report = run_agent(AgentConfig(), checkpoint=path, workdir=workdir)
     assert journey(report.turns) == reference[0]
     assert "ROUND_HALF_UP" in (workdir / "invoicing" / "amounts.py").read_text()
@@ -205,12 +202,10 @@ def test_a_resume_into_the_same_workdir_keeps_every_file_it_did_not_create(tmp_p
         (workdir / name).write_text(text)
     outside.write_text("outside")
     (workdir / "README.md").unlink()
-    (workdir / "README.md").symlink_to(
-        outside
-    )  # a link where a task file was: dropped, not followed
-    os.link(
-        workdir / "invoicing" / "amounts.py", tmp_path / "linked.py"
-    )  # a hard-linked copy keeps its text
+    # a link where a task file was: dropped, not followed
+    (workdir / "README.md").symlink_to(outside)
+    # a hard-linked copy keeps its text
+    os.link(workdir / "invoicing" / "amounts.py", tmp_path / "linked.py")
     linked = (tmp_path / "linked.py").read_text()
     with pytest.warns(
         UserWarning,

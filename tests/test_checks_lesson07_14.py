@@ -98,15 +98,14 @@ def test_7_2_clipping_fails_on_the_sign_rule():
     "wrong",
     [
         lambda answer, points: all(p in answer for p in points),  # case-sensitive
-        lambda answer, points: all(
-            p.lower() in answer.lower() for p in points
-        ),  # whitespace-sensitive
-        lambda answer, points: any(
-            p.lower() in " ".join(answer.lower().split()) for p in points
-        ),  # any, not all
+        # whitespace-sensitive
+        lambda answer, points: all(p.lower() in answer.lower() for p in points),
+        # any, not all
+        lambda answer, points: any(p.lower() in " ".join(answer.lower().split()) for p in points),
+        # word by word
         lambda answer, points: all(
             w in answer.lower().split() for p in points for w in p.lower().split()
-        ),  # word by word
+        ),
     ],
 )
 def test_8_1_rejects_plausible_wrong_graders(wrong):
@@ -131,9 +130,8 @@ def test_8_1_a_word_by_word_grader_fails_on_the_phrase_rule():
             b.compactions
             for b in run.bundles[: next((i for i, b in enumerate(run.bundles) if b.probe), 0)]
         ),
-        lambda run: any(
-            b.compactions for b in run.bundles if not b.probe
-        ),  # after the probe counts too
+        # after the probe counts too
+        lambda run: any(b.compactions for b in run.bundles if not b.probe),
     ],
 )
 def test_8_2_rejects_plausible_wrong_filters(wrong):

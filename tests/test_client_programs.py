@@ -413,11 +413,12 @@ def test_http_options_timeout_version_headers_and_retries(run):
 def test_parallel_calls_are_made_at_once_with_one_signature_and_answered_from_every_result(run):
     found, _ = run("function_calling_parallel.py")
     assert [p.function_call.args["city"] for p in found["parts"]] == ["Paris", "London", "Tokyo"]
+    # the first only
     assert [p.thought_signature is not None for p in found["parts"]] == [
         True,
         False,
         False,
-    ]  # the first only
+    ]
     assert found["seen"] == ["Paris", "London", "Tokyo"]
     assert all(w in found["answer"].text for w in ("18C", "12C", "21C"))
 
@@ -474,9 +475,8 @@ def test_routed_closed_and_latest_model_ids_answer_as_gemini_does(run):
 def test_rest_count_tokens_takes_a_whole_request_but_not_a_stray_field(run):
     found, _ = run("rest_count_tokens.py")
     assert found["plain"][0] == 200 and found["whole"][0] == 200
-    assert (
-        found["whole"][1]["totalTokens"] > found["plain"][1]["totalTokens"]
-    )  # system and tools counted
+    # system and tools counted
+    assert found["whole"][1]["totalTokens"] > found["plain"][1]["totalTokens"]
     status, body = found["misplaced"]
     assert status == 400 and 'Unknown name "systemInstruction"' in body["error"]["message"]
 

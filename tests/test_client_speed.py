@@ -63,8 +63,7 @@ def test_a_glass_box_client_loads_no_certificate_authority(glass_box, monkeypatc
 
     monkeypatch.setattr(ssl, "create_default_context", refuse)
     monkeypatch.setattr(ssl.SSLContext, "load_default_certs", refuse)
-    monkeypatch.setattr(
-        ssl.SSLContext, "load_verify_locations", refuse
-    )  # the SDK's path without SSL_CERT_FILE
+    # the SDK's path without SSL_CERT_FILE
+    monkeypatch.setattr(ssl.SSLContext, "load_verify_locations", refuse)
     client = harness.connect(retry_attempts=1)
     assert client.models.generate_content(model=harness.MODEL, contents="hello").text

@@ -99,6 +99,7 @@ def test_offline_every_line_is_ok_and_lesson_00_is_timed(tmp_path):
 
 
 def test_a_404_for_the_model_names_the_models_open_to_new_keys(fake_gemini, tmp_path):
+    # the project thinks it has it
     done = doctor(
         "--quick",
         cwd=tmp_path,
@@ -106,7 +107,7 @@ def test_a_404_for_the_model_names_the_models_open_to_new_keys(fake_gemini, tmp_
         GOOGLE_GEMINI_BASE_URL=fake_gemini,
         WORKBOOK_MODEL="gemini-2.5-flash",
         WORKBOOK_LEGACY_MODELS="1",
-    )  # the project thinks it has it
+    )
     gemini = lines_of(done)["gemini"]
     assert done.returncode == 1 and gemini.startswith("!!"), done.stdout + done.stderr
     assert "404" in gemini and "no longer available to new users" in gemini

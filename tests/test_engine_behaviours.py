@@ -94,9 +94,8 @@ def test_tools_no_scenario_registered_get_the_generic_caller_not_a_refusal(glass
         contents="Who wrote Hamlet?",
         config=types.GenerateContentConfig(tools=[READ_FILE]),
     )
-    assert (
-        reply.text == reader.DONT_KNOW
-    )  # the message asks for nothing a declared function does: the reader
+    # the message asks for nothing a declared function does: the reader
+    assert reply.text == reader.DONT_KNOW
     reply = glass_box.models.generate_content(
         model=MODEL,
         contents="Use read_file with path: README.md.",

@@ -42,9 +42,8 @@ def test_mode_any_calls_a_declared_function_even_unnamed(glass_box):
         model=MODEL, contents="Will I need an umbrella in Paris?", config=config
     )
     [call] = reply.function_calls
-    assert call.name == "get_forecast" and call.args == {
-        "city": "Paris"
-    }  # days is optional and not shown
+    # days is optional and not shown
+    assert call.name == "get_forecast" and call.args == {"city": "Paris"}
 
 
 def test_a_request_no_function_serves_gets_the_reader(glass_box):
@@ -111,9 +110,8 @@ def test_auto_calls_the_function_the_question_asks_for_and_answers_from_its_resu
     assert WEATHER_CALLS == ["Paris"]
     assert "sunny and 21 C in Paris" in reply.text  # the returned value, quoted
     [call] = reply.automatic_function_calling_history[1].parts
-    assert (
-        call.function_call.name == "get_weather" and call.thought_signature
-    )  # Gemini 3+ signs its calls
+    # Gemini 3+ signs its calls
+    assert call.function_call.name == "get_weather" and call.thought_signature
 
 
 def test_a_request_for_two_things_makes_two_calls_at_once():

@@ -164,10 +164,11 @@ def test_a_batch_over_the_limit_and_an_empty_text_are_400s(post_json):
 @pytest.mark.parametrize("model", EMBEDDING_MODELS)
 def test_text_past_the_input_limit_is_not_read(model, post_json):
     limit = EMBEDDING_MODELS[model].input_token_limit
+    # a token each
     head = " ".join(
         "".join(letters)
         for letters in itertools.islice(itertools.product("abcdefghij", repeat=4), limit)
-    )  # a token each
+    )
     status, body = post_json(
         f"/v1beta/models/{model}:embedContent",
         {"content": {"parts": [{"text": head + " extra words here"}]}},

@@ -109,9 +109,8 @@ def test_a_cache_below_the_model_minimum_is_refused_with_the_real_message(glass_
     )
 
 
-def test_pro_needs_2048_tokens_to_cache(
-    legacy_models, glass_box
-):  # 2.5 Pro's minimum in harness/models.py
+# 2.5 Pro's minimum in harness/models.py
+def test_pro_needs_2048_tokens_to_cache(legacy_models, glass_box):
     medium = "\n".join(HANDBOOK.splitlines()[:80])
     assert 1024 <= approx_tokens(SYSTEM) + approx_tokens(medium) < 2048
     make_cache(glass_box, model="gemini-3-flash-preview", text=medium)  # its minimum is 1,024

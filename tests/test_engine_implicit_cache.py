@@ -62,10 +62,11 @@ def test_a_shared_prefix_below_the_model_minimum_is_not_cached(glass_box):
 def test_pro_needs_a_longer_prefix_than_flash(legacy_models, glass_box):
     middle = "\n".join(RULES[:70])  # between 1,024 and 2,048 tokens
     assert 1024 <= approx_tokens(middle) < 2048
+    # minimums 1,024 and 2,048 (harness/models.py)
     for model in (
         "gemini-3-flash-preview",
         "gemini-2.5-pro",
-    ):  # minimums 1,024 and 2,048 (harness/models.py)
+    ):
         ask(glass_box, middle, ["Hi"], model=model)
     assert ask(glass_box, middle, ["Hi"], model="gemini-3-flash-preview")[1] > 0
     assert ask(glass_box, middle, ["Hi"], model="gemini-2.5-pro")[1] == 0

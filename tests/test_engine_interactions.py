@@ -47,9 +47,8 @@ def test_the_server_keeps_the_history_so_a_later_turn_recalls_it(glass_box):
     assert "Rex" in text_of(second)
     alone = glass_box.interactions.create(model=MODEL, input="What is my dog called?")
     assert text_of(alone) == DONT_KNOW  # without the id, nothing carries over
-    assert (
-        second.usage.total_input_tokens > alone.usage.total_input_tokens
-    )  # the history was replayed and billed
+    # the history was replayed and billed
+    assert second.usage.total_input_tokens > alone.usage.total_input_tokens
 
 
 def test_a_long_conversation_hits_the_implicit_cache_on_its_next_turn(glass_box):
@@ -169,9 +168,8 @@ def test_stream_true_sends_the_docs_events_and_the_text_joins_back(glass_box):
     completed = events[-1].interaction
     assert completed.status == "completed" and completed.usage.total_input_tokens > 0
     assert events[-2].usage == completed.usage  # the last step.stop carries the usage too
-    stored = glass_box.interactions.get(
-        completed.id
-    )  # a streamed interaction is stored like any other
+    # a streamed interaction is stored like any other
+    stored = glass_box.interactions.get(completed.id)
     assert stored.steps[-1].content[0].text == text
     follow = glass_box.interactions.create(
         model=MODEL, input="What is my dog called?", previous_interaction_id=completed.id
@@ -219,7 +217,6 @@ def test_every_turn_of_a_chain_is_billed_on_its_whole_history_with_the_prefix_ca
         usages.append(turn.usage)
     inputs = [u.total_input_tokens for u in usages]
     assert inputs == sorted(inputs) and len(set(inputs)) == len(inputs)
-    for before, after in zip(
-        usages, usages[1:]
-    ):  # all of the previous turn's context is cached on the next
+    # all of the previous turn's context is cached on the next
+    for before, after in zip(usages, usages[1:]):
         assert after.total_cached_tokens >= before.total_input_tokens

@@ -52,9 +52,8 @@ def test_async_get_and_delete_read_and_forget_the_stored_interaction(glass_box):
     with pytest.raises(Exception) as caught:
         run(glass_box.aio.interactions.get(made.id))
     assert caught.value.status_code == 404 and caught.value.body["error"]["code"] == "not_found"
-    with pytest.raises(
-        Exception
-    ) as caught:  # deleted for the sync client too: one store behind both
+    # deleted for the sync client too: one store behind both
+    with pytest.raises(Exception) as caught:
         glass_box.interactions.get(made.id)
     assert caught.value.status_code == 404
 
@@ -77,9 +76,8 @@ def test_async_stream_sends_the_same_events_as_the_sync_stream(glass_box):
     assert text == "".join(e.delta.text for e in sync_events if e.event_type == "step.delta")
     completed = events[-1].interaction
     assert completed.usage.total_input_tokens > 0
-    assert (
-        text_of(run(glass_box.aio.interactions.get(completed.id))) == text
-    )  # stored like a sync stream
+    # stored like a sync stream
+    assert text_of(run(glass_box.aio.interactions.get(completed.id))) == text
 
 
 def test_async_errors_are_the_sync_errors(glass_box):

@@ -136,9 +136,8 @@ def test_cancel_returns_a_finished_background_interaction_as_it_is_and_404s_an_u
     made = glass_box.interactions.create(
         model=MODEL, input="Write a haiku about tea.", background=True
     )
-    assert (
-        made.status == "completed"
-    )  # the glass box answers before it replies: polling ends at once
+    # the glass box answers before it replies: polling ends at once
+    assert made.status == "completed"
     cancelled = glass_box.interactions.cancel(made.id)
     assert (cancelled.id, cancelled.status) == (made.id, "completed")
     with pytest.raises(Exception) as caught:

@@ -91,10 +91,11 @@ def test_a_call_sent_back_without_its_thought_step_is_geminis_missing_signature_
             input=[user("What's the weather in Tokyo?"), call, result],
         )
     assert caught.value.status_code == 400 and "missing a thought_signature" in str(caught.value)
+    # the documented dummy
     dummy = {
         "type": "thought",
         "signature": "skip_thought_signature_validator",
-    }  # the documented dummy
+    }
     answered = glass_box.interactions.create(
         model=MODEL,
         tools=WEATHER,

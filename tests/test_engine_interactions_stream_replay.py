@@ -33,9 +33,8 @@ def test_a_plain_interaction_can_be_streamed_back_too(glass_box):
     made = glass_box.interactions.create(model=MODEL, input=WORDS)
     events = list(glass_box.interactions.get(made.id, stream=True))
     text = "".join(e.delta.text for e in events if e.event_type == "step.delta")
-    replayed = events[
-        -1
-    ].interaction.usage  # (the SDK adds initial_input_tokens to a non-streamed create)
+    # (the SDK adds initial_input_tokens to a non-streamed create)
+    replayed = events[-1].interaction.usage
     assert text == made.steps[-1].content[0].text
     assert (replayed.total_input_tokens, replayed.total_tokens) == (
         made.usage.total_input_tokens,

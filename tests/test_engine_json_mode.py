@@ -231,11 +231,12 @@ def test_a_number_property_takes_the_next_number_no_count_or_property_took(glass
             },
         ).text
     )
+    # the 3 is the list's count, not a value
     assert [meal["calories"] for meal in meals] == [
         500,
         500,
         500,
-    ]  # the 3 is the list's count, not a value
+    ]
 
 
 def test_a_number_shown_out_of_range_is_brought_into_it(glass_box):
@@ -363,9 +364,8 @@ def test_a_schema_asking_for_billions_of_items_gets_a_bounded_answer(glass_box):
     started = time.process_time()  # CPU, not wall: a loaded machine must not fail it
     reply = ask(glass_box, "List them.", response_json_schema=schema, max_output_tokens=50)
     assert time.process_time() - started < 5
-    assert (
-        reply.candidates[0].finish_reason == types.FinishReason.MAX_TOKENS
-    )  # cut at the output cap
+    # cut at the output cap
+    assert reply.candidates[0].finish_reason == types.FinishReason.MAX_TOKENS
     recursive = {
         "$ref": "#/$defs/Node",
         "$defs": {"Node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/Node"}}}},

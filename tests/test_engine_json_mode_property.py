@@ -156,9 +156,8 @@ def as_openapi(spec, rng: random.Random) -> tuple[dict, dict]:
     propertyOrdering, which the answer's key order must follow."""
     kind = spec[0]
     if kind in ("string", "integer", "number", "boolean"):
-        bounds = (
-            {} if kind == "string" else spec[1]
-        )  # Gemini's OpenAPI subset: ranges, no lengths here
+        # Gemini's OpenAPI subset: ranges, no lengths here
+        bounds = {} if kind == "string" else spec[1]
         return {"type": kind.upper(), **bounds}, {"type": kind, **bounds}
     if kind == "enum":
         return {"type": "STRING", "enum": spec[1]}, {"type": "string", "enum": spec[1]}
@@ -389,6 +388,5 @@ def test_a_pathological_prompt_is_read_in_linear_time(prompt):
     started = time.process_time()  # CPU, not wall: a loaded machine must not fail it
     described_schema(prompt)
     fill(schema, Prompt(prompt))
-    assert (
-        time.process_time() - started < 2
-    )  # each took 12-50 s when a regex or a slice ran per position
+    # each took 12-50 s when a regex or a slice ran per position
+    assert time.process_time() - started < 2

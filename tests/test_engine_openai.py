@@ -58,9 +58,8 @@ def test_usage_is_generate_contents_in_openais_names(client, glass_box):
     native = glass_box.models.generate_content(model=MODEL, contents=question).usage_metadata
     assert usage.prompt_tokens == native.prompt_token_count
     assert usage.completion_tokens == native.candidates_token_count
-    assert (
-        usage.total_tokens == native.total_token_count
-    )  # thoughts included, as Gemini counts them
+    # thoughts included, as Gemini counts them
+    assert usage.total_tokens == native.total_token_count
     assert usage.completion_tokens_details.reasoning_tokens == native.thoughts_token_count
 
 
@@ -346,9 +345,8 @@ def test_reasoning_effort_sets_the_thinking_that_is_billed(client, effort, token
     reasoning = (
         usage.completion_tokens_details.reasoning_tokens if usage.completion_tokens_details else 0
     )
-    assert (
-        reasoning == tokens * usage.completion_tokens
-    )  # thinking.py: thoughts = multiple x answer tokens
+    # thinking.py: thoughts = multiple x answer tokens
+    assert reasoning == tokens * usage.completion_tokens
 
 
 def test_reasoning_effort_on_a_budget_model_becomes_a_thinking_budget(client, legacy_models):

@@ -296,6 +296,5 @@ def test_a_text_answer_with_thoughts_carries_a_signature_on_its_last_part_and_it
     reply = chat.send_message("My dog is called Rex.")
     assert reply.parts[0].thought and not reply.parts[0].thought_signature
     assert reply.parts[-1].thought_signature and not reply.parts[-1].thought
-    assert (
-        "Rex" in chat.send_message("What is my dog called?").text
-    )  # the signed answer goes back: accepted
+    # the signed answer goes back: accepted
+    assert "Rex" in chat.send_message("What is my dog called?").text

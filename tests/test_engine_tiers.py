@@ -21,9 +21,8 @@ QUESTION = "Why is the sky blue?"
         ("SERVICE_TIER_PRIORITY", "priority"),
     ],
 )
-@pytest.mark.filterwarnings(
-    "ignore::UserWarning"
-)  # the SDK warns at the proto spelling, then sends it as written
+# the SDK warns at the proto spelling, then sends it as written
+@pytest.mark.filterwarnings("ignore::UserWarning")
 def test_the_header_names_the_tier_that_served_the_call(glass_box, asked, served):
     reply = glass_box.models.generate_content(
         model="gemini-3.5-flash",
@@ -72,9 +71,8 @@ def test_an_interaction_names_the_tier_that_served_it(glass_box, asked, served):
         model="gemini-3.8-flash", input=QUESTION, **({"service_tier": asked} if asked else {})
     )
     assert created.service_tier == served
-    assert (
-        glass_box.interactions.get(created.id).service_tier == served
-    )  # kept with the stored interaction
+    # kept with the stored interaction
+    assert glass_box.interactions.get(created.id).service_tier == served
 
 
 @pytest.mark.parametrize(

@@ -41,9 +41,10 @@ def test_total_is_prompt_plus_candidates_and_candidates_count_the_reply(glass_bo
     usage_reply = glass_box.models.generate_content(model=MODEL, contents=history(TURNS))
     usage = usage_reply.usage_metadata
     assert usage.candidates_token_count == approx_tokens(usage_reply.text) > 0
+    # thinking is on at the model's default level: billed as output
     assert usage.total_token_count == usage.prompt_token_count + usage.candidates_token_count + (
         usage.thoughts_token_count or 0
-    )  # thinking is on at the model's default level: billed as output
+    )
 
 
 def test_a_small_cold_request_reports_no_cached_tokens(glass_box):
@@ -87,9 +88,8 @@ def test_function_calls_and_responses_count_as_name_plus_canonical_json(glass_bo
 
 
 def test_each_function_declaration_counts_as_its_canonical_json(glass_box, monkeypatch):
-    monkeypatch.setattr(
-        behaviours, "policy_for", lambda declared: None
-    )  # count only, whoever answers
+    # count only, whoever answers
+    monkeypatch.setattr(behaviours, "policy_for", lambda declared: None)
     declaration = types.FunctionDeclaration(
         name="read_file",
         description="Read a file.",

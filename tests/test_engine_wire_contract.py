@@ -156,19 +156,19 @@ def test_snake_case_tools_and_inline_data_are_read_too(glass_box):
     snake = send(request("function_declarations", "inline_data", tools=True))
     camel = send(request("functionDeclarations", "inlineData", tools=True))
     assert snake == camel and snake[0] == 200
-    call = snake[1]["candidates"][0]["content"]["parts"][0][
-        "functionCall"
-    ]  # the tools were read, not dropped
+    # the tools were read, not dropped
+    call = snake[1]["candidates"][0]["content"]["parts"][0]["functionCall"]
     assert call["name"] == "read_file"
     image = send(request("functionDeclarations", "inlineData"))[1]["usageMetadata"][
         "promptTokenCount"
     ]
+    # the inline_data part was read (it costs its marker)
     assert (
         image
         > send({"contents": [{"parts": [{"text": "Call read_file for 'README.md'."}]}]})[1][
             "usageMetadata"
         ]["promptTokenCount"]
-    )  # the inline_data part was read (it costs its marker)
+    )
 
 
 def test_deep_nesting_is_a_400_not_a_crash(glass_box):
@@ -253,9 +253,8 @@ def test_a_garbled_request_line_is_a_json_400_not_html(glass_box):
     url = urlparse(ensure_running())
     with socket.create_connection((url.hostname, url.port), timeout=20) as sock:
         sock.sendall(b"THIS IS NOT HTTP\r\n\r\n")
-        reply = (
-            sock.makefile("rb").read().decode()
-        )  # the server closes the connection after its answer
+        # the server closes the connection after its answer
+        reply = sock.makefile("rb").read().decode()
     head, _, body = reply.partition("\r\n\r\n")
     assert head.startswith("HTTP/1.1 400") and "application/json" in head
     assert json.loads(body)["error"]["code"] == 400

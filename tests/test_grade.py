@@ -29,13 +29,11 @@ def cohort(tmp_path_factory):
     write_fake_lesson(root / "reference" / "92_two.ipynb", checks=("99.1",))
     subs = root / "submissions"
     write_fake_lesson(subs / "ada" / "91_one.ipynb", **SOLVED)
-    write_fake_lesson(
-        subs / "ada" / "lessons" / "92_two.ipynb", **SOLVED, checks=("99.1",)
-    )  # nested is fine
+    # nested is fine
+    write_fake_lesson(subs / "ada" / "lessons" / "92_two.ipynb", **SOLVED, checks=("99.1",))
     write_fake_lesson(subs / "bob" / "91_one.ipynb")
-    (subs / "bob" / "92_two.ipynb").write_text(
-        '{"cells": [', encoding="utf-8"
-    )  # a truncated upload
+    # a truncated upload
+    (subs / "bob" / "92_two.ipynb").write_text('{"cells": [', encoding="utf-8")
     write_fake_lesson(
         subs / "cal" / "91_one.ipynb", "    while True:\n        pass", "    return x"
     )

@@ -19,9 +19,8 @@ from harness.workbook.sandbox import can_isolate
 pytestmark = pytest.mark.skipif(
     not can_isolate(), reason="needs root to run the kernel in the jail as a user of its own"
 )
-FAKE_KEY = (
-    "AIza" + "Sy" + "0123456789abcdefghijklmnopqrstuvw"
-)  # built here: no key-shaped literal in the repository
+# built here: no key-shaped literal in the repository
+FAKE_KEY = "AIza" + "Sy" + "0123456789abcdefghijklmnopqrstuvw"
 
 PROBE = """import os
 def probe(path):
@@ -132,9 +131,8 @@ def said(rows, student: str, start: str) -> str:
 )
 def test_nothing_outside_its_copy_is_visible(graded, name):
     found = said(graded, "eve", "course .env=").split(f"{name}=", 1)[1].split(" | ")[0]
-    python = os.path.realpath(
-        sys.base_prefix
-    )  # a pyenv under /root: the way to it shows, nothing beside it
+    # a pyenv under /root: the way to it shows, nothing beside it
+    python = os.path.realpath(sys.base_prefix)
     on_the_way = (
         name == "home" and python.startswith("/root/") and found == "LISTED " + python.split("/")[2]
     )
@@ -147,9 +145,8 @@ def test_of_the_clone_only_the_workbooks_code_and_python_are_visible(graded):
 
 
 def test_tmp_and_shm_are_capped_and_vanish_with_the_kernel(graded):
-    assert said(graded, "eve", "FILL").count("full at 6") == 2, said(
-        graded, "eve", "FILL"
-    )  # 64 MiB each
+    # 64 MiB each
+    assert said(graded, "eve", "FILL").count("full at 6") == 2, said(graded, "eve", "FILL")
     assert "eve-was-here" not in said(graded, "mallory", "LEFT")
 
 

@@ -25,10 +25,11 @@ from harness.workbook.sandbox import can_isolate
 
 STUDENTS = ("ada", "bob", "cal", "dan")
 SOLVED = {"double": "    return 2 * x", "triple": "    return 3 * x"}
+# bob is still being graded when the grader is killed
 DETACHED = (
     "import subprocess\nsubprocess.Popen(['sleep', '600'], start_new_session=True)",
     "import time\ntime.sleep(15)",
-)  # bob is still being graded when the grader is killed
+)
 
 
 def processes_under(folder: Path) -> list[tuple[int, int, str]]:
@@ -179,9 +180,8 @@ def test_the_kernel_ends_with_the_grader_and_as_root_nothing_is_left(crashed):
         can_isolate()
         # as root the kernel runs in a pid namespace of its own (harness.plumbing.jail): it ends with
     ):
-        assert left == [], (
-            left
-        )  # its init, which dies with the grader, so not even a detached process is left
+        # its init, which dies with the grader, so not even a detached process is left
+        assert left == [], left
 
 
 @pytest.mark.skipif(

@@ -178,9 +178,8 @@ def test_a_gradebook_of_an_older_format_is_refused_by_name(regraded):
     root = regraded[0]
     path = root / "out" / "results" / "cal.json"
     saved = json.loads(path.read_text(encoding="utf-8"))
-    older = {
-        key: value for key, value in saved.items() if key != "format"
-    }  # what the first grader wrote
+    # what the first grader wrote
+    older = {key: value for key, value in saved.items() if key != "format"}
     path.write_text(json.dumps(older), encoding="utf-8")
     try:
         before = snapshot(root / "out")
@@ -216,14 +215,16 @@ def test_a_lesson_is_kept_only_when_both_its_submission_and_its_pristine_lesson_
 def test_a_new_lesson_for_some_students_only_is_refused_before_anything_runs(tmp_path):
     for student in ("ada", "bob"):
         gradebook.record(tmp_path, student, {"91_one": []}, [])
+    # everyone: fine
     assert set(gradebook.check_merge(tmp_path, ["92_two"], ["ada", "bob"])) == {
         "ada",
         "bob",
-    }  # everyone: fine
+    }
+    # a regrade: fine
     assert set(gradebook.check_merge(tmp_path, ["91_one"], ["ada"])) == {
         "ada",
         "bob",
-    }  # a regrade: fine
+    }
     with pytest.raises(
         gradebook.GradebookError, match=r"1 \(ada\) on 91_one, 92_two; 1 \(bob\) on 91_one"
     ):

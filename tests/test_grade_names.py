@@ -29,9 +29,8 @@ NAMES = [
     "=1+1",
     "a_5a_",
 ]
-FAKE_KEY = (
-    "AIza" + "Sy" + "0123456789abcdefghijklmnopqrstuvw"
-)  # built here: no key-shaped literal in the repository
+# built here: no key-shaped literal in the repository
+FAKE_KEY = "AIza" + "Sy" + "0123456789abcdefghijklmnopqrstuvw"
 
 
 @pytest.fixture
@@ -67,9 +66,8 @@ def test_every_student_keeps_their_own_marks_in_both_csvs(graded):
     assert shown == {name: f"note {i}" for i, name in enumerate(NAMES)}
     with (graded / "lms.csv").open(encoding="utf-8", newline="") as file:
         marks = {row["student"].removeprefix("'"): row["99.1"] for row in csv.DictReader(file)}
-    assert marks == {
-        name: "1.0" if i % 2 else "0.5" for i, name in enumerate(NAMES)
-    }  # a share of rules, as asked
+    # a share of rules, as asked
+    assert marks == {name: "1.0" if i % 2 else "0.5" for i, name in enumerate(NAMES)}
 
 
 def test_formula_names_are_neutralised_in_the_csvs(graded):

@@ -223,6 +223,5 @@ def test_a_huge_report_is_cut_to_size():
         Job("3.1", "build_context", "", 1),
     )
     assert len(found["rule"]) == FIELD_LIMIT and len(found["rules"]) <= 200
-    assert all(
-        len(r["name"]) <= FIELD_LIMIT and r["passed"] is False for r in found["rules"]
-    )  # only True passes
+    # only True passes
+    assert all(len(r["name"]) <= FIELD_LIMIT and r["passed"] is False for r in found["rules"])

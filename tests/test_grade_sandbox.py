@@ -18,9 +18,8 @@ from harness.plumbing.redaction import redact
 from harness.workbook import ROOT
 from harness.workbook.sandbox import can_isolate
 
-FAKE_KEY = (
-    "AIza" + "Sy" + "0123456789abcdefghijklmnopqrstuvw"
-)  # built here: no key-shaped literal in the repository
+# built here: no key-shaped literal in the repository
+FAKE_KEY = "AIza" + "Sy" + "0123456789abcdefghijklmnopqrstuvw"
 
 
 def attacks(classmate, out) -> tuple[str, ...]:

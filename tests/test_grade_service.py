@@ -114,9 +114,8 @@ def test_the_checker_builds_nothing_but_plain_data_from_the_students_side(forged
 def test_a_set_keeps_the_checkers_order_on_the_students_side_only():
     ordered = channel.decode({"ordered_set": [3, 1, 2]}, from_checker=True)
     assert list(ordered) == [3, 1, 2] and channel.encode(ordered) == {"ordered_set": [3, 1, 2]}
-    assert (
-        type(channel.decode({"ordered_set": [3, 1, 2]})) is set
-    )  # what the checker takes back: a plain set
+    # what the checker takes back: a plain set
+    assert type(channel.decode({"ordered_set": [3, 1, 2]})) is set
 
 
 def test_a_subclass_of_a_plain_type_is_not_sent():
@@ -211,6 +210,5 @@ def test_the_service_sees_the_student_surface_only_and_starts_nothing(tmp_path):
     assert saw["checks"] == ["__init__.py"] and not saw["quizzes"] and not saw["clone"], saw
     assert saw["installed"] == [] and "_workbook_forward(" in saw["reference"], saw
     assert saw["fork"] == "BlockingIOError" and saw["thread"] == "RuntimeError", saw
-    assert saw["connect"] == "OSError" and saw["processes"] <= 4, (
-        saw
-    )  # no interface at all; its own /proc
+    # no interface at all; its own /proc
+    assert saw["connect"] == "OSError" and saw["processes"] <= 4, saw

@@ -47,9 +47,8 @@ def run_post_start(home: Path, repository: str) -> None:
         "CHANGE-ME-repository-url", repository
     )
     env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
-    assert (
-        subprocess.run(["sh", "-c", command], env=env, timeout=120).returncode == 0
-    )  # never kills the pod
+    # never kills the pod
+    assert subprocess.run(["sh", "-c", command], env=env, timeout=120).returncode == 0
 
 
 def test_a_failed_post_start_pull_is_reported_in_the_home_and_a_good_one_clears_it(tmp_path):
@@ -77,9 +76,8 @@ def test_a_failed_post_start_pull_is_reported_in_the_home_and_a_good_one_clears_
 
 def load_config(tmp_path, monkeypatch, uid: int, **env: str):
     """hub/jupyterhub_config.py as JupyterHub loads it, here with a stand-in get_config."""
-    pytest.importorskip(
-        "jupyterhub"
-    )  # `make test-hub` installs it; without it, nothing here to load
+    # `make test-hub` installs it; without it, nothing here to load
+    pytest.importorskip("jupyterhub")
     from traitlets.config import Config
 
     monkeypatch.setattr(os, "geteuid", lambda: uid)

@@ -27,9 +27,8 @@ from harness.scenarios import copy_task
 from harness.tools import Workspace
 
 SECRET = "outside-secret-3141"
-FAKE_KEY = (
-    "AIza" + "FAKE-secret-key-0123456789abcdefghijk"
-)  # built here: no key-shaped string in the repo
+# built here: no key-shaped string in the repo
+FAKE_KEY = "AIza" + "FAKE-secret-key-0123456789abcdefghijk"
 
 
 @pytest.fixture(params=["jailed", "jail forced off"])
@@ -153,9 +152,8 @@ def test_the_jail_sees_only_the_workspace_python_and_system_folders(ws, mode):
 
 def test_the_harness_environment_is_out_of_reach(ws, mode, monkeypatch):
     monkeypatch.setenv("GEMINI_API_KEY", FAKE_KEY)
-    monkeypatch.setenv(
-        "SOMETHING_INNOCENT", FAKE_KEY[::-1]
-    )  # a secret under a name no rule catches
+    # a secret under a name no rule catches
+    monkeypatch.setenv("SOMETHING_INNOCENT", FAKE_KEY[::-1])
     tools._discard_warm_helper()
     # The jail alone must keep the environment out: the output's redaction, a second layer, is off
     # here (it would also rewrite a base64 line that happens to end like a reversed key: 32 in
@@ -1008,9 +1006,8 @@ def test_cgroups_for_makes_and_caps_the_folders_and_reads_their_hits(tmp_path, d
 
 def test_cgroups_for_leaves_nothing_where_it_cannot_finish(tmp_path):
     root = _fake_cgroups(tmp_path, "")
-    (
-        tmp_path / "sys/fs/cgroup/pids"
-    ).rmdir()  # the pids hierarchy is gone: no folder can be made there
+    # the pids hierarchy is gone: no folder can be made there
+    (tmp_path / "sys/fs/cgroup/pids").rmdir()
     (tmp_path / "proc").mkdir()
     (tmp_path / "proc/mountinfo").write_text(MOUNTINFO_V1)
     (tmp_path / "proc/cgroup").write_text(MEMBERSHIP)

@@ -122,9 +122,8 @@ def test_the_documents_trigger_fires_alone_and_stops_once_they_fit(names):
     policy, window = names["lean_policy"], names["WINDOW"]
     limit = policy.allocations["documents"] * window
     assert limit == 600 and _measured(policy, 0)["documents"] > limit
-    assert (
-        sum(_measured(policy, 0).values()) <= 0.7 * window
-    )  # "whatever the total": far from the threshold
+    # "whatever the total": far from the threshold
+    assert sum(_measured(policy, 0).values()) <= 0.7 * window
     dropping = [i for i, actions in enumerate(_actions(policy)) if "drop_document" in actions]
     assert dropping == [0, 1]
     sent = [policy.sent(i)["documents"] for i in range(len(policy.turns))]
@@ -176,9 +175,8 @@ def test_what_the_panel_text_says_each_setting_does():
     assert _first(early, "mask") < _first(seed, "mask")
     _, history = _run(history=0.05)
     compacting = [i for i, actions in enumerate(_actions(history)) if "compact" in actions]
-    assert any(
-        sum(_measured(history, i).values()) <= 0.7 * 6000 for i in compacting
-    )  # not the total's trigger
+    # not the total's trigger
+    assert any(sum(_measured(history, i).values()) <= 0.7 * 6000 for i in compacting)
     _, bare = _run(documents=0.0)
     assert bare.sent(len(bare.turns) - 1)["documents"] == 0
     report, alone = _run(threshold=1.0)

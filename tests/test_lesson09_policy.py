@@ -35,9 +35,8 @@ def test_the_documents_reach_the_model_on_every_call_and_compaction_never_folds_
         policy.sent(i)["documents"] == policy.sent(0)["documents"] > 0
         for i in range(len(report.turns))
     )
-    assert not any(
-        is_document(p.text or "") for c in report.history for p in c.parts or []
-    )  # held by the harness
+    # held by the harness
+    assert not any(is_document(p.text or "") for c in report.history for p in c.parts or [])
 
 
 def test_the_policy_replaces_the_ratio_trigger():

@@ -32,9 +32,8 @@ def test_a_sub_task_holds_its_packages_its_tests_and_its_readme_sections_only(tm
     ]
     readme = (root / "README.md").read_text()
     assert "## thermo" in readme and "## stock" in readme and "## grades" not in readme
-    assert "3 failed, 2 passed" in Workspace(root).run_command(
-        "pytest"
-    )  # their 5 tests only: 1 + 2 red
+    # their 5 tests only: 1 + 2 red
+    assert "3 failed, 2 passed" in Workspace(root).run_command("pytest")
     assert (
         TASKS[name].bugs == 2
         and "thermo/convert.py" in TASKS[name].prompt

@@ -46,9 +46,8 @@ def run(notebook: Path, setting: str, monkeypatch, last: str = "") -> list[tuple
     """(cell index, everything it printed or showed as text) for each code cell, in a new kernel;
     `last`, when given, runs as one more cell at the end."""
     monkeypatch.setenv("WORKBOOK_OFFLINE", "1")
-    monkeypatch.setenv(
-        "WORKBOOK_RECORDING", setting
-    )  # the kernel inherits this process's environment
+    # the kernel inherits this process's environment
+    monkeypatch.setenv("WORKBOOK_RECORDING", setting)
     nb = nbformat.read(notebook, as_version=4)
     if last:
         nb.cells.append(nbformat.v4.new_code_cell(last))

@@ -100,10 +100,11 @@ def test_a_new_keys_model_list_holds_no_closed_model(glass_box, monkeypatch):
 
 
 def test_latest_aliases_answer_on_v1beta_only():
+    # kept in names: a dropped client closes its connection
     beta, v1 = (
         client("v1beta"),
         client("v1"),
-    )  # kept in names: a dropped client closes its connection
+    )
     for alias, model in LATEST.items():
         assert beta.models.generate_content(model=alias, contents="Hi").model_version == model
         assert beta.models.get(model=alias).name == f"models/{alias}"
@@ -122,9 +123,8 @@ def test_the_38_flash_introductory_price_ends_after_2026_12_31():
     assert price_of("gemini-3.8-flash", on="2026-12-31").input == 0.75
     later = price_of("gemini-3.8-flash", on="2027-01-01")
     assert (later.input, later.output) == (1.50, 7.50)
-    assert (
-        price_of("gemini-3.8-flash") == MODELS["gemini-3.8-flash"].price
-    )  # the table's date (2026-12-01)
+    # the table's date (2026-12-01)
+    assert price_of("gemini-3.8-flash") == MODELS["gemini-3.8-flash"].price
 
 
 def test_every_row_carries_a_source_and_a_date():

@@ -69,10 +69,11 @@ def test_capping_is_cheaper_and_keeps_the_cache(runs):
 
 
 def test_the_prefix_preserving_summariser_call_hits_the_cache_and_the_naive_one_does_not():
+    # compacts above the model's cache minimum
     roomy = {
         "context_budget": 10_000,
         "summary_words": 100,
-    }  # compacts above the model's cache minimum
+    }
     preserving = run_session(
         connect(), with_knobs(STRATEGIES["prefix-preserving summary"], **roomy)
     )

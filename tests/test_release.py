@@ -51,16 +51,16 @@ def solution_blocks() -> list[tuple[str, str]]:
 
 def test_the_release_holds_lessons_and_what_they_need_and_nothing_else(release):
     assert {p.name for p in release.iterdir()} == SHIPPED
-    assert sorted(p.name for p in (release / "lessons").iterdir()) == sorted(
-        expected_files()
-    )  # glossary too
+    # glossary too
+    assert sorted(p.name for p in (release / "lessons").iterdir()) == sorted(expected_files())
     assert sorted(p.name for p in (release / PRISTINE).iterdir()) == sorted(expected_lessons())
     assert (release / "jupyter" / "overrides.json").is_file() and (release / MARKER).is_file()
     notebooks = {p.parent.relative_to(release).as_posix() for p in release.rglob("*.ipynb")}
+    # no solutions/, no other notebook anywhere
     assert notebooks == {
         "lessons",
         ".workbook/pristine",
-    }  # no solutions/, no other notebook anywhere
+    }
     assert not list(release.rglob("__pycache__"))
     found = find_workbook(release / "lessons")
     assert found.root == release and sorted(found.pristine()) == sorted(expected_lessons())
@@ -84,9 +84,8 @@ def test_the_release_holds_no_solution_body(release):
         for p in release.rglob("*")
         if p.is_file() and "### BEGIN SOLUTION" in p.read_text(encoding="utf-8", errors="replace")
     }
-    assert marker_files <= {
-        "harness/workbook/build.py"
-    }  # where the marker is defined, not a solution
+    # where the marker is defined, not a solution
+    assert marker_files <= {"harness/workbook/build.py"}
 
 
 def test_opening_and_saving_a_lesson_unchanged_leaves_it_byte_identical(release, tmp_path):
@@ -172,9 +171,8 @@ def test_an_upstream_fix_merges_into_a_students_saved_copy(tmp_path, release):
     assert "# my answer" in lesson04.read_text(encoding="utf-8"), (
         "the pull lost the student's answer"
     )
-    assert fix in (target / PRISTINE / lesson03.name).read_text(
-        encoding="utf-8"
-    )  # reset gives the fixed text
+    # reset gives the fixed text
+    assert fix in (target / PRISTINE / lesson03.name).read_text(encoding="utf-8")
     assert re.search(r"Student release from", git(upstream, "log", "-1", "--format=%s", "student"))
 
 

@@ -93,9 +93,8 @@ def test_a_replay_answers_a_recorded_session_identically_without_the_glass_box(
 def test_the_recording_holds_no_header_and_no_key(recorded, monkeypatch):
     path, _ = recorded
     monkeypatch.setenv("WORKBOOK_RECORDING", f"record:{path}")
-    client = harness.connect(
-        retry_attempts=1
-    )  # NOTE: keep a reference: a collected Client closes its transport
+    # NOTE: keep a reference: a collected Client closes its transport
+    client = harness.connect(retry_attempts=1)
     client.models.generate_content(model=MODEL, contents=f"My key is {FAKE_KEY}, keep it.")
     text = path.read_text()
     assert FAKE_KEY not in text and "[redacted]" in text
@@ -157,9 +156,8 @@ def test_auto_answers_what_the_file_holds_and_records_what_it_lacks(recorded, mo
     )
     assert len(reached) == 1 and "6 pm" in new.text  # the one it lacked went to the glass box...
     after = path.read_text().splitlines()
-    assert (
-        after[: len(before)] == before and len(after) == len(before) + 1
-    )  # ...and was added to the file
+    # ...and was added to the file
+    assert after[: len(before)] == before and len(after) == len(before) + 1
     monkeypatch.setattr(
         server, "route", lambda *args: pytest.fail("a replay reached the glass box")
     )
@@ -225,9 +223,8 @@ def interactions_session(client) -> list:
         ),
         lambda: client.interactions.get(first.id),
     ):
-        with pytest.raises(
-            Exception
-        ) as caught:  # the SDK's interactions errors are not exported publicly
+        # the SDK's interactions errors are not exported publicly
+        with pytest.raises(Exception) as caught:
             attempt()
         out.append((caught.value.status_code, str(caught.value)))
     return out
@@ -248,6 +245,7 @@ def test_the_interactions_api_is_recorded_and_replayed_identically(
     path, seen = recorded_interactions
     exchanges = [json.loads(line) for line in path.read_text().splitlines()]
     create = ("POST", "/v1beta/interactions")
+    # errors are replayed too
     assert [(e["method"], e["path"], e["status"]) for e in exchanges] == [
         (*create, 200),
         (*create, 200),
@@ -257,10 +255,9 @@ def test_the_interactions_api_is_recorded_and_replayed_identically(
         ("DELETE", f"/v1beta/interactions/{seen[0]['id']}", 200),
         (*create, 404),
         ("GET", f"/v1beta/interactions/{seen[0]['id']}", 404),
-    ]  # errors are replayed too
-    assert exchanges[4]["contentType"].startswith(
-        "text/event-stream"
-    )  # the stream is kept as its events
+    ]
+    # the stream is kept as its events
+    assert exchanges[4]["contentType"].startswith("text/event-stream")
     assert seen[1]["previous_interaction_id"] == seen[0]["id"] and "4711" in json.dumps(
         seen[1]["steps"]
     )
@@ -275,9 +272,8 @@ def test_an_interaction_not_in_the_recording_is_a_404_naming_the_request(
     with pytest.raises(Exception) as caught:
         client.interactions.create(model=MODEL, input="Something never recorded.")
     assert caught.value.status_code == 404
-    message = str(
-        caught.value
-    )  # the request named: its method, path, body's start, and the file's others there
+    # the request named: its method, path, body's start, and the file's others there
+    message = str(caught.value)
     assert (
         'holds no POST /v1beta/interactions with this body ({"input": "Something never recorded."'
         in message
@@ -348,9 +344,9 @@ def test_a_replay_counts_the_recorded_answers_nobody_asked_for(recorded):
     replay.lookup(
         first["method"], first["path"], first["query"], json.dumps(first["request"]).encode()
     )
+    # again
     replay.lookup(
         first["method"], first["path"], first["query"], json.dumps(first["request"]).encode()
-    )  # again
-    assert (
-        replay.unasked() == 5
-    )  # a second ask of the same request answers again but retraces nothing new
+    )
+    # a second ask of the same request answers again but retraces nothing new
+    assert replay.unasked() == 5

@@ -21,9 +21,8 @@ LESSON = "03_budgeted_assembly.ipynb"
 @pytest.fixture
 def course(tmp_path, monkeypatch):
     """A one-lesson course: solutions/03_budgeted_assembly.ipynb and its built lesson."""
-    monkeypatch.setenv(
-        "JUPYTER_RUNTIME_DIR", str(tmp_path / "runtime")
-    )  # no real server of this machine counts
+    # no real server of this machine counts
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path / "runtime"))
     solutions, lessons = tmp_path / "solutions", tmp_path / "lessons"
     solutions.mkdir()
     lessons.mkdir()
@@ -133,9 +132,8 @@ def test_a_server_that_cannot_be_asked_gets_a_warning_and_both_versions_kept(cou
     with jupyter_server(tmp_path, tmp_path / "runtime") as server:
         runtime_file = next((tmp_path / "runtime").glob("jpserver-*.json"))
         info = json.loads(runtime_file.read_text())
-        runtime_file.write_text(
-            json.dumps({**info, "token": "not-the-token"})
-        )  # the server says 403
+        # the server says 403
+        runtime_file.write_text(json.dumps({**info, "token": "not-the-token"}))
         done = subprocess.run(
             [sys.executable, "-m", "harness", "reset", "03", "--lessons", str(workbook.root)],
             capture_output=True,

@@ -92,14 +92,12 @@ def test_a_gemini_3_run_that_compacts_mid_turn_gets_a_200_and_sends_every_call_a
         client=client,
     )
     assert report.status == "finished" and report.compactions
-    after = [
-        request for request in client.requests if request[0].parts[1:]
-    ]  # the head holds a summary
+    # the head holds a summary
+    after = [request for request in client.requests if request[0].parts[1:]]
     assert after, "no request was sent after a compaction"
     for request in client.requests:
-        for content in request[
-            1:
-        ]:  # the current turn: everything after the task (or the summary head)
+        # the current turn: everything after the task (or the summary head)
+        for content in request[1:]:
             # each call goes back exactly as the model returned it, signature included
             if content.role == "model":
                 assert content.model_dump(exclude_none=True) in client.answers

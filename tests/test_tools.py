@@ -14,9 +14,8 @@ from harness.plumbing import jail as jail_program
 from harness.scenarios import TASK_DIR, copy_task
 from harness.tools import TOOL, Workspace
 
-FAKE_KEY = (
-    "AIza" + "FAKE-secret-key-0123456789abcdefghijk"
-)  # built here: no key-shaped string in the repo
+# built here: no key-shaped string in the repo
+FAKE_KEY = "AIza" + "FAKE-secret-key-0123456789abcdefghijk"
 
 
 @pytest.fixture

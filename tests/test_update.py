@@ -355,18 +355,16 @@ def test_the_link_runs_update_after_its_pull_and_says_what_it_brought_back(tmp_p
     publish(upstream, R1)
     path = "workbook/lessons/03_lesson.ipynb"
     with jupyter_server(tmp_path, tmp_path / "runtime") as server:
-        first = follow_the_link(
-            server, upstream, path
-        )  # the first click: a clone, nothing to bring back
+        # the first click: a clone, nothing to bring back
+        first = follow_the_link(server, upstream, path)
         assert first.status_code == 302 and first.headers["Location"].endswith(
             f"/lab/tree/{path}"
         ), first.text[:500]
         lesson = tmp_path / path
         lesson.write_text(render(student_copy()), encoding="utf-8")
         publish(upstream, R2)
-        again = follow_the_link(
-            server, upstream, path
-        )  # after a fix: the report, then on to the lesson
+        # after a fix: the report, then on to the lesson
+        again = follow_the_link(server, upstream, path)
         assert (
             again.status_code == 200 and "cell ex" in again.text and "beside yours" in again.text
         ), again.text[:800]

@@ -126,9 +126,8 @@ def test_budget_panel_opens_with_everything_kept_and_agrees_with_build_context()
     panel = budget_panel(*ARGS, docs=DOCS)
     (slider,), (readout, figure) = controls(panel), readout_and_chart(panel)
     full = build_context(*ARGS, budget=10**6, docs=DOCS)[2]
-    assert (
-        full <= slider.value < full + slider.step and slider.value % slider.step == 0
-    )  # on the slider's steps
+    # on the slider's steps
+    assert full <= slider.value < full + slider.step and slider.value % slider.step == 0
     assert set(figure.data[0].marker.color) == {KEPT} and "nothing dropped" in readout.value
     for budget in (40, 25, slider.min):
         slider.value = budget
@@ -168,9 +167,8 @@ def test_compaction_panel_reruns_the_agent_with_the_compact_it_is_handed():
     sliders, status, chart = compaction_panel(counting_compact).children
     assert calls and "compactions: " in status.value and len(chart.figure.data[0].x) > 0
     opened = len(calls)
-    sliders.children[
-        0
-    ].value = 2_500  # a smaller budget: the agent runs again, with the same compact
+    # a smaller budget: the agent runs again, with the same compact
+    sliders.children[0].value = 2_500
     assert len(calls) > opened
 
 

@@ -42,9 +42,8 @@ def test_recall_cost_panel_rebills_at_another_price_sheet():
     before = [list(trace.x) for trace in figure.data]
     picker.value = "gemini-2.5-pro"
     after = [list(trace.x) for trace in figure.data]
-    assert all(
-        a > b for xs_a, xs_b in zip(after, before) for a, b in zip(xs_a, xs_b)
-    )  # pro costs more
+    # pro costs more
+    assert all(a > b for xs_a, xs_b in zip(after, before) for a, b in zip(xs_a, xs_b))
     assert readout.value != before_text and "gemini-2.5-pro prices" in readout.value
     totals = [float(t) for t in re.findall(r"\$([\d.]+) for its \d+ runs", readout.value)]
     assert len(totals) == 2 and totals == sorted(totals) and "cheapest total first" in readout.value

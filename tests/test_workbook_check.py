@@ -182,6 +182,7 @@ def students_copy(home: Path) -> Path:
 def test_the_workbook_is_found_from_where_the_command_runs(tmp_path):
     workbook = students_copy(tmp_path / "home" / "ada")
     lessons = workbook / "lessons"
+    # the last: a hub home, the copy one level down
     for start in (
         workbook,
         lessons,
@@ -189,13 +190,12 @@ def test_the_workbook_is_found_from_where_the_command_runs(tmp_path):
         workbook / PRISTINE,
         lessons / "91_solved.ipynb",
         tmp_path / "home" / "ada",
-    ):  # the last: a hub home, the copy one level down
+    ):
         found = find_workbook(start)
         assert (found.root, found.lessons) == (workbook, lessons), f"from {start}"
     assert sorted(find_workbook(lessons).pristine()) == ["91_solved.ipynb", "92_deleted.ipynb"]
-    assert (
-        find_workbook(ROOT / "solutions").lessons == ROOT / "lessons"
-    )  # solutions/ are not lessons
+    # solutions/ are not lessons
+    assert find_workbook(ROOT / "solutions").lessons == ROOT / "lessons"
 
 
 def test_no_workbook_or_several_below_is_a_clear_error(tmp_path):

@@ -499,9 +499,8 @@ def set_order(edited_files, last_verdict):
 
 
 def sorts_in_place(edited_files, last_verdict):
-    edited_files.discard(
-        "tests/test_amounts.py"
-    )  # "tests are not edits", say: but the set is the harness's
+    # "tests are not edits", say: but the set is the harness's
+    edited_files.discard("tests/test_amounts.py")
     return harness_state(edited_files, last_verdict)
 
 

@@ -108,9 +108,8 @@ def errors_shown(notebook) -> list[str]:
 def test_a_wrong_answer_in_every_exercise_breaks_nothing_below(
     lesson, raise_instead, tmp_path, monkeypatch
 ):
-    monkeypatch.setenv(
-        "WORKBOOK_CHECKS_RAISE", "0"
-    )  # a student's lesson: a failed check shows one line
+    # a student's lesson: a failed check shows one line
+    monkeypatch.setenv("WORKBOOK_CHECKS_RAISE", "0")
     monkeypatch.setenv("WORKBOOK_OFFLINE", "1")
     notebook = with_wrong_answers(lesson, raise_instead)
     NotebookClient(

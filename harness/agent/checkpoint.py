@@ -233,10 +233,11 @@ def load_checkpoint(path: str | os.PathLike) -> Resumed:
                 resumed.history = history if history is not None else resumed.history + contents
                 resumed.records.append(record)
                 resumed.edits += [(number, edit) for edit in _successful_edits(contents)]
+        # a re-signed line can hold anything: name the file and line
         except (
             TypeError,
             ValueError,
-        ) as error:  # a re-signed line can hold anything: name the file and line
+        ) as error:
             raise CheckpointDamaged(
                 path, number, str(error), len(resumed.records), resumed.good_bytes
             ) from None

@@ -21,9 +21,8 @@ from harness.agent.report import TurnRecord
 from harness.plumbing.arguments import require_int, require_text, shown
 
 VERSION = 1  # the format this module writes, named on the task line
-READS_VERSIONS = (
-    1,
-)  # the formats it can read; a file without a version is version 1 (see start_line_task)
+# the formats it can read; a file without a version is version 1 (see start_line_task)
+READS_VERSIONS = (1,)
 ROLES = ("user", "model")  # the roles of a Gemini history
 _START_FIELDS = {"seq", "kind", "version", "task"}
 _TURN_FIELDS = {"seq", "kind", "turn", "contents", "record", "history"}

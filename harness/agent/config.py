@@ -103,9 +103,8 @@ class AgentConfig(SessionConfig):
     """The agent loop's session: the shared knobs, and those only an agent on a coding task has."""
 
     max_turns: int = 30  # a full run takes 12 here; 30 leaves room for detours
-    model: str = field(
-        default_factory=_default_model
-    )  # harness.MODEL unless a lesson says otherwise
+    # harness.MODEL unless a lesson says otherwise
+    model: str = field(default_factory=_default_model)
     task: str = DEFAULT_TASK  # the coding task (harness.scenarios.TASKS): "invoicing"
     harness_state: bool = True  # add the harness-held state block after a summary (lesson 06)
     masking: bool = False  # mask old tool outputs (lesson 04); off: it rewrites the cached prefix

@@ -139,9 +139,8 @@ def _replay(workspace: Workspace, edits: list, checkpoint):
     """Apply a resumed run's edits; the damage report of the first that fails, else None."""
     for line, edit in edits:
         output = workspace.call("edit_file", edit)
-        if output.startswith(
-            "ERROR:"
-        ):  # the workspace would differ from the history the model resumes with
+        # the workspace would differ from the history the model resumes with
+        if output.startswith("ERROR:"):
             return damaged_line(
                 checkpoint, line, f"its edit of {edit.get('path')!r} fails on replay ({output})"
             )

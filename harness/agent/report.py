@@ -45,9 +45,8 @@ class TurnRecord:
     """One model call of the agent and what the harness did around it."""
 
     turn: int
-    usage: (
-        types.GenerateContentResponseUsageMetadata | None
-    )  # as the API returned it (raw, for bundles)
+    # as the API returned it (raw, for bundles)
+    usage: types.GenerateContentResponseUsageMetadata | None
     seconds: float = 0.0  # wall time of the model call and the tools
     tool: str = ""  # first function called; "" when the model answered in text
     args: dict = field(default_factory=dict)
@@ -100,9 +99,8 @@ class TurnRecord:
         return data
 
     def __post_init__(self):
-        require_fields(
-            self
-        )  # a record is written to a checkpoint and read back: it holds what it says
+        # a record is written to a checkpoint and read back: it holds what it says
+        require_fields(self)
 
     @classmethod
     def from_json(cls, data: dict) -> "TurnRecord":
@@ -135,15 +133,13 @@ class RunReport:
     turns: list[TurnRecord] = field(default_factory=list)
     status: str = "running"
     price: object = None  # None: the price of harness.MODEL in the dated table (billing.PRICES)
-    history: list[types.Content] = field(
-        default_factory=list
-    )  # the history as it stood at the end (after compactions)
+    # the history as it stood at the end (after compactions)
+    history: list[types.Content] = field(default_factory=list)
     store: dict = field(default_factory=dict)  # masked tool outputs, by reference (lesson 04)
 
     def __post_init__(self):
-        require_fields(
-            self, price=optional(require_price)
-        )  # a wrong price is refused now, not when shown
+        # a wrong price is refused now, not when shown
+        require_fields(self, price=optional(require_price))
 
     def usages(self) -> list:
         """Every billed call: agent turns and the summary calls of compactions."""

@@ -193,9 +193,8 @@ def must_refuse(exercise_id: str, fn: Callable, bad_calls, hint: str) -> None:
 
 def _short(value, width: int = 70) -> str:
     """A one-line repr of an argument, cut to `width` characters."""
-    text = re.sub(
-        r" at 0x[0-9a-f]+", "", " ".join(repr(value).split())
-    )  # no address: the same on every run
+    # no address: the same on every run
+    text = re.sub(r" at 0x[0-9a-f]+", "", " ".join(repr(value).split()))
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
@@ -371,9 +370,8 @@ def run_check(exercise_id: str, fn: Callable, time_limit: float | None = None) -
             " stops.",
             list(_TRIED),
         )
-    except (
-        Exception
-    ) as error:  # something the rules did not foresee: still one line, never a traceback
+    # something the rules did not foresee: still one line, never a traceback
+    except Exception as error:
         tried("the check finishes", False)
         result = CheckResult(
             exercise_id,
@@ -421,9 +419,8 @@ def mine(exercise_id: str, fn: Callable) -> Callable:
     reference, so that a wrong answer never breaks the cells below. Either way one line says which.
     """
     require_text("exercise_id", exercise_id, empty=False)
-    require_callable(
-        "fn", fn
-    )  # the cells below call it: a non-function would fail there, far from here
+    # the cells below call it: a non-function would fail there, far from here
+    require_callable("fn", fn)
     checked, status = _LAST_STATUS.get(exercise_id, (None, None))
     if checked is not fn:  # redefined since its check (or never checked): check this one, quietly
         status = run_check(exercise_id, fn).status

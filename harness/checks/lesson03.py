@@ -309,9 +309,8 @@ def check_build_context_docs(fn):
         "with no documents there must be no docs message.",
         "skip the message when docs is empty.",
     )
-    _check_default_count(
-        ex, fn, docs=DOCS
-    )  # after the layout, so a layout mistake is named as such
+    # after the layout, so a layout mistake is named as such
+    _check_default_count(ex, fn, docs=DOCS)
     _, contents, total = _result(ex, fn, FULL + 17, docs=DOCS)
     rule(
         _shape(contents) == "[turn 2, turn 3, turn 4, a docs message, the question]",

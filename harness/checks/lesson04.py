@@ -193,9 +193,8 @@ def _truncation_cases() -> list:
     for max_chars, ratio in product((1, 2, 3, 5, 7, 10, 13, 40), _RATIOS):
         for length in (max_chars - 1, max_chars, max_chars + 1, 2 * max_chars + 3, 50):
             cases.append(_tcase((_LETTERS * 4)[:length], max_chars, ratio))
-    rng = (
-        generator()
-    )  # and drawn texts around the caps: at grading, from a seed no table of these covers
+    # and drawn texts around the caps: at grading, from a seed no table of these covers
+    rng = generator()
     for _ in range(40):
         max_chars, ratio = rng.choice((1, 2, 3, 5, 7, 10, 13, 40)), rng.choice(_RATIOS)
         length = max(max_chars + rng.choice((-1, 0, 1, 3, 30)), 0)
@@ -456,27 +455,26 @@ def check_masking(fn) -> str:
     red = "collected 6 items\n=========== 1 failed, 5 passed in 0.02s ===========\n"
     turns = (
         ("read_file", {"path": "README.md"}, readme),  # outputs[2]
-        (
-            "read_file",
-            {"path": "missing.py"},
-            "ERROR: missing.py does not exist.",
-        ),  # [4] live error
+        # [4] live error
+        ("read_file", {"path": "missing.py"}, "ERROR: missing.py does not exist."),
         ("run_command", {"command": "pytest"}, LOG + PYTEST_TAIL),  # [6] superseded run
+        # [8] superseded
         (
             "edit_file",
             {"path": "invoicing/amounts.py", "old": "x", "new": "y"},
             "ERROR: old text not found in invoicing/amounts.py.",
-        ),  # [8] superseded
+        ),
+        # [10]
         (
             "edit_file",
             {"path": "invoicing/amounts.py", "old": "a", "new": "b"},
             "Edited invoicing/amounts.py",
-        ),  # [10]
+        ),
         ("run_command", {"command": "pytest"}, red),  # [12] live red run
         ("read_file", {"path": "invoicing/amounts.py"}, "import decimal\n" * 30),  # [14]
         ("read_file", {"path": "invoicing/discounts.py"}, "BULK = 10\n" * 30),  # [16] kept
-        ("read_file", {"path": "tests/test_amounts.py"}, "def test_a(): pass\n" * 20),
-    )  # [18] kept
+        ("read_file", {"path": "tests/test_amounts.py"}, "def test_a(): pass\n" * 20),  # [18] kept
+    )
     history = agent_history(*turns)
     original = [_output(c) for c in history]
     before = [c.model_dump() for c in history]

@@ -177,9 +177,8 @@ def check_compact(fn) -> str:
     word; a compacted history compacts again with the task alone; takes `state`."""
     rid = "5.2"
     takes_state(rid, fn)
-    history = _history(
-        5
-    )  # model messages at 1, 3, 5, 7, 9, 11: keeping 3 turns cuts before index 7
+    # model messages at 1, 3, 5, 7, 9, 11: keeping 3 turns cuts before index 7
+    history = _history(5)
     summarize = _Summariser()
     result = call(rid, fn, history, 3, summarize)
     rule(
@@ -240,10 +239,11 @@ def check_compact(fn) -> str:
         "e.g. '[Summary of the N earlier messages ... the messages that follow take precedence over"
         " it.]'",
     )
+    # fewer split points than turns kept, then exactly as many
     for size, points in (
         (5, 2),
         (7, 3),
-    ):  # fewer split points than turns kept, then exactly as many
+    ):
         summarize = _Summariser()
         unchanged, zero = call(rid, fn, history[:size], 3, summarize)
         rule(

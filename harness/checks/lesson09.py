@@ -251,11 +251,12 @@ def usage(system=100, tools=500, documents=0, history=0, tool_outputs=0) -> dict
 
 
 ACTIONS = ("mask", "compact", "drop_document", "none")
+# the seed's shares, reserve left out
 CATEGORY_ONLY = {
     "tool_outputs": 0.35,
     "history": 0.30,
     "documents": 0.20,
-}  # the seed's shares, reserve left out
+}
 
 
 @exercise("9.2", "the trigger policy", reference="harness.triggers.next_action")
@@ -292,9 +293,8 @@ def check_next_action(fn) -> str:
         " 'compact'.",
         "an action in `done` is never returned again: the next rule of the table applies.",
     )
-    chatty = usage(
-        documents=900, history=4000, tool_outputs=2100
-    )  # 7,600 > 7,000, tool outputs 28%
+    # 7,600 > 7,000, tool outputs 28%
+    chatty = usage(documents=900, history=4000, tool_outputs=2100)
     rule(
         call(rid, fn, chatty, SEED_ALLOCATIONS, window) == "compact",
         rid,

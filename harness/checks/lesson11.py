@@ -128,12 +128,13 @@ def _check_session(should_restart) -> None:
     tried("restarts at the rule's turns", True)
 
 
+# one or two 8-question sessions: ~1 s each on the glass box, a minute on Gemini
 @exercise(
     "11.1",
     "when to restart from a compacted context",
     reference="harness.server_state.should_restart",
     time_limit=120,
-)  # one or two 8-question sessions: ~1 s each on the glass box, a minute on Gemini
+)
 def check_should_restart(should_restart):
     """The answer is held to: the session's restarts, cost and recall as the rule's; replayed =
     input + output (cached included, thinking not), strictly past ratio x budget, None as 0, bad
@@ -220,10 +221,11 @@ def check_should_restart(should_restart):
         "raise ValueError when the budget is not a positive number of tokens or the ratio is not in"
         " (0, 1].",
     )
+    # text, not a number of tokens: refused, whichever error says so
     for budget in (
         "6000",
         "4,000",
-    ):  # text, not a number of tokens: refused, whichever error says so
+    ):
         try:
             got = call("11.1", should_restart, usage(10, 10), budget, 0.7)
         except ExerciseFailed as failure:

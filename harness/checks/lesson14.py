@@ -56,12 +56,13 @@ MISSED = {
 }
 
 
+# two whole sessions: ~9 s on the glass box, minutes on Gemini
 @exercise(
     "14.1",
     "a configuration that meets the target",
     reference="harness.capstone.reference_config",
     time_limit=600,
-)  # two whole sessions: ~9 s on the glass box, minutes on Gemini
+)
 def check_target(my_config):
     from harness.probes import Strategy
 

@@ -44,9 +44,8 @@ from harness.formats import (
 
 MAX_BLIND_RUNS = 4  # test runs in a row without a readable verdict before it gives up (3 re-runs)
 TEST_COMMAND = "pytest"
-TOOLS = frozenset(
-    {"list_files", "read_file", "edit_file", "run_command"}
-)  # harness.tools' workspace
+# harness.tools' workspace
+TOOLS = frozenset({"list_files", "read_file", "edit_file", "run_command"})
 
 _PATH = re.compile(r"[\w.-]+(?:/[\w.-]+)*\.(?:py|md|ini|txt)")
 

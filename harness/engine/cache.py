@@ -67,9 +67,8 @@ class PrefixCache:
             state = self._models.setdefault(model, {"serial": 0, "seen": {}})
             state["serial"] += 1
             serial, seen = state["serial"], state["seen"]
-            oldest = (
-                serial - self.max_requests
-            )  # a prefix last sent at or before this serial is forgotten
+            # a prefix last sent at or before this serial is forgotten
+            oldest = serial - self.max_requests
             chain, cached, matching, h = [], 0, True, 0
             for block in request_blocks:
                 h = hash((h, block.kind, block.first, block.text))
@@ -157,9 +156,8 @@ class CachedContentStore:
         request = {field: body[field] for field in CACHED_FIELDS if body.get(field)}
         if request.get("contents"):
             check_contents(request["contents"])
-        check_built_in_tools(
-            request.get("tools") or []
-        )  # refused now, not at the first call that uses it
+        # refused now, not at the first call that uses it
+        check_built_in_tools(request.get("tools") or [])
         tokens = count_tokens(request)
         if tokens < MIN_CACHE_TOKENS[model]:
             raise invalid(

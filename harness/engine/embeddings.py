@@ -66,9 +66,8 @@ from harness.tokens import approx_tokens
 EMBEDDING_MODEL = (  # the text-only model, the one the OpenAI-compatible cells name
     "gemini-embedding-001"
 )
-FULL_DIMENSIONS = max(
-    row.dimensions for row in EMBEDDING_MODELS.values()
-)  # 3072: every vector is cut from one this long
+# 3072: every vector is cut from one this long
+FULL_DIMENSIONS = max(row.dimensions for row in EMBEDDING_MODELS.values())
 # Requests per batchEmbedContents. [3P] Gemini's 400 "at most 100 requests can be in one batch",
 # quoted in langchain-ai/langchainjs #4491 (2024-02-22), weaviate/weaviate PR #11277 (2026-05-12:
 # "not well documented by Google") and vercel/ai PR #16575 (2026-07-02); Google's pages do not state
@@ -316,9 +315,8 @@ def dimensions_of(asked: int | None, where: str) -> int:
 def _within(text: str, limit: int) -> str:
     """The start of `text` that fits in `limit` tokens."""
     kept = []
-    for (
-        word
-    ) in text.split():  # NOTE: approx_tokens never counts across a space, so words add up exactly
+    # NOTE: approx_tokens never counts across a space, so words add up exactly
+    for word in text.split():
         limit -= approx_tokens(word)
         if limit < 0:
             break
@@ -353,9 +351,8 @@ def terms_of(content: dict, model: EmbeddingModel, where: str) -> list[str]:
         for p in parts
         if "inlineData" in p
     ]
-    return words(text) + [
-        f"file:{digest}" for digest in files
-    ]  # "file:..." has a colon: never a word
+    # "file:..." has a colon: never a word
+    return words(text) + [f"file:{digest}" for digest in files]
 
 
 def _asked(request: dict, model: EmbeddingModel, where: str) -> tuple[list[str], int]:

@@ -43,12 +43,10 @@ _TYPES = {
     "bytes": (str, "TYPE_BYTES"),
     STRUCT: (dict, "type.googleapis.com/google.protobuf.Struct"),
 }
-_LONE_SURROGATE = re.compile(
-    "[\ud800-\udfff]"
-)  # a regex scan: a per-character loop was the engine's hot spot
-_BASE64 = re.compile(
-    r"[A-Za-z0-9+/_-]*={0,2}"
-)  # proto JSON reads standard and URL-safe base64, padded or not
+# a regex scan: a per-character loop was the engine's hot spot
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+# proto JSON reads standard and URL-safe base64, padded or not
+_BASE64 = re.compile(r"[A-Za-z0-9+/_-]*={0,2}")
 _V = "type.googleapis.com/google.ai.generativelanguage.v1beta."
 # The service tiers a request may name, upper-cased as _enum compares them: the SDK's ("flex") and
 # the proto's ("SERVICE_TIER_FLEX", which the docs' own snippet sent in 2026; compat/tiers.py).
@@ -116,9 +114,8 @@ SCHEMA = _message(
     minimum="float",
     maximum="float",
 )
-SCHEMA[2].update(
-    items=SCHEMA, anyOf=_repeated(SCHEMA), properties=_map(SCHEMA)
-)  # a schema nests schemas
+# a schema nests schemas
+SCHEMA[2].update(items=SCHEMA, anyOf=_repeated(SCHEMA), properties=_map(SCHEMA))
 TOOL_CONFIG = _message(
     "ToolConfig",
     functionCallingConfig=_message(
@@ -238,9 +235,8 @@ COUNT = _message(
 )
 
 
-@functools.lru_cache(
-    maxsize=1024
-)  # a few hundred field names, read once per field of every request
+# a few hundred field names, read once per field of every request
+@functools.lru_cache(maxsize=1024)
 def snake(name: str) -> str:
     """`maxOutputTokens` -> `max_output_tokens` (the proto name, used in error paths)."""
     return re.sub(r"(?<!^)([A-Z])", r"_\1", name).lower()

@@ -216,9 +216,8 @@ def input_contents(value) -> list[dict]:
     if value is None or value == "" or value == []:
         raise invalid(NO_INPUT)
     items = value if isinstance(value, list) else [value]
-    if all(
-        isinstance(i, dict) and i.get("type") in _STEPS for i in items
-    ):  # a conversation kept client-side
+    # a conversation kept client-side
+    if all(isinstance(i, dict) and i.get("type") in _STEPS for i in items):
         return _step_contents(items)
     if all(isinstance(i, dict) and "role" in i for i in items):  # turns: [{"role", "content"}]
         return [_turn(index, i) for index, i in enumerate(items)]

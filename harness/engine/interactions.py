@@ -156,9 +156,8 @@ class Interactions:
         self._stored = Bounded(MAX_STORED, MAX_STORED_BYTES)
         self._lock = threading.Lock()
         self._created = 0
-        self.clock = (
-            time.time
-        )  # seconds since the epoch; tests move it to expire a stored interaction
+        # seconds since the epoch; tests move it to expire a stored interaction
+        self.clock = time.time
 
     def _get(self, name: str) -> dict:
         with self._lock:
@@ -193,6 +192,7 @@ class Interactions:
                 "v1_"
                 + hashlib.sha256(canonical([request, self._created]).encode()).hexdigest()[:24]
             )
+        # the tier that served it
         interaction = {
             "id": name,
             "model": answer["modelVersion"],
@@ -206,7 +206,7 @@ class Interactions:
             "steps": steps,
             "usage": usage_of(answer["usageMetadata"]),
             "service_tier": answer["usageMetadata"].get("serviceTier", "standard"),
-        }  # the tier that served it
+        }
         if previous:
             interaction["previous_interaction_id"] = previous
         if body.get("store", True):

@@ -66,9 +66,8 @@ def sentences(text: str) -> list[str]:
     return [sentence for line in text.splitlines() for sentence in _line_sentences(line)]
 
 
-@functools.lru_cache(
-    maxsize=8_192
-)  # the lines of a conversation come back on every call, like its words
+# the lines of a conversation come back on every call, like its words
+@functools.lru_cache(maxsize=8_192)
 def _line_sentences(line: str) -> tuple[str, ...]:
     return tuple(s.strip() for s in _SENTENCE_END.split(_MARKUP.sub("", line).strip()) if s.strip())
 

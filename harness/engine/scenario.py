@@ -40,15 +40,12 @@ class Skill:
     """
 
     name: str
-    rule: (
-        re.Pattern
-    )  # searched in every text in view that may state the task's rules (README, summary)
-    code: (
-        re.Pattern
-    )  # searched in a module's text as last seen; the match is the exact text replaced
-    rewrite: Callable[
-        [re.Match, str], str
-    ]  # (the match, the module's text) -> the replacement text
+    # searched in every text in view that may state the task's rules (README, summary)
+    rule: re.Pattern
+    # searched in a module's text as last seen; the match is the exact text replaced
+    code: re.Pattern
+    # (the match, the module's text) -> the replacement text
+    rewrite: Callable[[re.Match, str], str]
 
     def breaks(self, code: str) -> bool:
         """True when `code` holds what this skill rewrites (whether or not its rule is in view)."""

@@ -202,9 +202,8 @@ def generate(
     parts = sign(parts, request, model)
     if thinking.include and thinking.level:
         parts = [thought_part(thinking)] + parts
-    count = (
-        config.get("candidateCount") or 1
-    )  # the glass box is deterministic: n identical candidates
+    # the glass box is deterministic: n identical candidates
+    count = config.get("candidateCount") or 1
     usage = {
         "promptTokenCount": prompt,
         "candidatesTokenCount": answer * count,
@@ -310,9 +309,8 @@ def glass_box(method: str, path: str, query: str, raw: bytes) -> tuple:
         stream = interaction_stream(method, query, body, payload) if is_interactions(path) else None
     except WireError as err:  # ASCII: a message may echo a lone surrogate
         return err.code, JSON_TYPE, json.dumps(error_body(path, err)).encode()
-    if path.endswith(
-        (":generateContent", ":streamGenerateContent")
-    ):  # Gemini's header: the tier that served it
+    # Gemini's header: the tier that served it
+    if path.endswith((":generateContent", ":streamGenerateContent")):
         served = {compat.TIER_HEADER: payload["usageMetadata"]["serviceTier"]}
         if path.endswith(":streamGenerateContent"):
             sse = "alt=sse" in query
@@ -448,9 +446,8 @@ class _Handler(BaseHTTPRequestHandler):
                 raise WireError(403, "PERMISSION_DENIED", UNREGISTERED)
             status, content_type, body, *extra = self.server.answer(method, path, query, raw)
             headers = extra[0] if extra else {}  # a replay answers without them
-        except (
-            WireError
-        ) as err:  # a missing key, or a body too large to read: in the shape of the path's API
+        # a missing key, or a body too large to read: in the shape of the path's API
+        except WireError as err:
             status, content_type, body = (
                 err.code,
                 JSON_TYPE,

@@ -25,13 +25,14 @@ from harness.engine.wire import invalid
 from harness.models import model_row
 
 MULTIPLES = {"minimal": 0, "low": 1, "medium": 2, "high": 4}  # thought tokens per answer token
+# the ThinkingLevel enum [OFF SDK types.ThinkingLevel]
 LEVELS = (
     "MINIMAL",
     "LOW",
     "MEDIUM",
     "HIGH",
     "XHIGH",
-)  # the ThinkingLevel enum [OFF SDK types.ThinkingLevel]
+)
 # the largest 2.5 budget (2.5 Pro) [OFF thinking docs, as quoted by lobehub/lobehub #8122]
 MAX_BUDGET = 32_768
 # Gemini's words, as quoted in public reports ([3P] sterlp/eclipse-peon-ai #115, 2026-08-05;

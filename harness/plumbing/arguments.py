@@ -308,10 +308,11 @@ def checked(function=None, /, **rules):
         for name, spec in parameters.items()
         if spec.kind in (spec.POSITIONAL_ONLY, spec.POSITIONAL_OR_KEYWORD)
     ]
+    # made at the first call: an annotation may name a class defined later
     checks, in_order = (
         {},
         [],
-    )  # made at the first call: an annotation may name a class defined later
+    )
 
     @functools.wraps(function)
     def entry(*args, **kwargs):

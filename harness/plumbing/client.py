@@ -92,20 +92,20 @@ def connect(retry_attempts: int | None = None) -> genai.Client:
             **_plain_http(),
         )
         return genai.Client(api_key=OFFLINE_KEY, vertexai=False, http_options=options)
+    # the HTTP clients' arguments that record, the file's version
     recording, async_recording, version = (
         {},
         {},
         None,
-    )  # the HTTP clients' arguments that record, the file's version
+    )
     if setting:
         from harness.engine.replay import Replay
         from harness.plumbing.recording import recording_args
 
         replay = Replay(setting[1], missing_ok=True) if setting[0] == "auto" else None
         version = replay.api_version if replay else None  # auto asks on the paths the file holds
-        recording, async_recording = recording_args(
-            setting[1], replay
-        )  # the sync and the aio client both
+        # the sync and the aio client both
+        recording, async_recording = recording_args(setting[1], replay)
     if is_offline():
         import harness.scenarios  # noqa: F401  (each scenario registers what the glass box knows of it)
         from harness.engine.server import ensure_running

@@ -60,9 +60,8 @@ MS_RDONLY, MS_NOSUID, MS_NODEV, MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = (
     16384,
     1 << 18,
 )
-KEPT_MOUNT_FLAGS = (
-    1 | 2 | 4 | 8 | 1024 | 2048 | 4096
-)  # statvfs's ST_* equal MS_* for these: a remount must keep them
+# statvfs's ST_* equal MS_* for these: a remount must keep them
+KEPT_MOUNT_FLAGS = 1 | 2 | 4 | 8 | 1024 | 2048 | 4096
 MNT_DETACH = 2
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_SECCOMP, PR_CAPBSET_DROP = 1, 4, 22, 24
 PR_SET_NO_NEW_PRIVS, PR_CAP_AMBIENT = 38, 47
@@ -363,9 +362,8 @@ def _build_root(
     bind-mounted, written through (and so where the kernel has no overlayfs).
     """
     _mount(None, "/", None, MS_REC | MS_PRIVATE)  # nothing done here reaches the machine's mounts
-    _tmpfs(
-        "/tmp", 1 << 20, "0755"
-    )  # only in this namespace: the machine's /tmp is still under /oldroot
+    # only in this namespace: the machine's /tmp is still under /oldroot
+    _tmpfs("/tmp", 1 << 20, "0755")
     os.mkdir("/tmp/oldroot")
     os.mkdir("/tmp/newroot")
     _check(_libc.syscall(SYS_PIVOT_ROOT, b"/tmp", b"/tmp/oldroot"), "pivot_root")
@@ -410,9 +408,8 @@ def _build_root(
     _check(_libc.umount2(b".", MNT_DETACH), "umount the staging root")
     os.chdir("/")
     kept = os.statvfs("/").f_flag & KEPT_MOUNT_FLAGS
-    _mount(
-        None, "/", None, MS_REMOUNT | MS_BIND | MS_RDONLY | kept
-    )  # no new top-level folder either
+    # no new top-level folder either
+    _mount(None, "/", None, MS_REMOUNT | MS_BIND | MS_RDONLY | kept)
 
 
 def _drop_capabilities(

@@ -38,11 +38,12 @@ SETTING = "WORKBOOK_RECORDING"
 MODES = ("record", "replay", "auto")
 RETIRED = ("WORKBOOK_RECORD", "WORKBOOK_REPLAY")  # the two variables this option replaced
 REDACTED = "[redacted]"
+# the body is stored decoded
 _DROPPED_HEADERS = (
     "content-encoding",
     "content-length",
     "transfer-encoding",
-)  # the body is stored decoded
+)
 
 
 def recording_setting() -> tuple[str, Path] | None:
@@ -135,9 +136,8 @@ class RecordingTransport(httpx2.BaseTransport):
         if answered:
             return answered
         response = self.inner.handle_request(request)
-        return self.recorder.write(
-            request, raw, response, response.read()
-        )  # a stream too: replayed as the same events
+        # a stream too: replayed as the same events
+        return self.recorder.write(request, raw, response, response.read())
 
     def close(self) -> None:
         self.inner.close()

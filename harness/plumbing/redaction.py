@@ -28,13 +28,14 @@ MIN_SECRET = 8  # a shorter value is no secret and would mangle ordinary text
 DOTENV_DEPTH = 3  # folders below the clone searched for a .env
 ROOT = Path(__file__).resolve().parents[2]  # the clone: harness/plumbing/ is two below it
 SPACER = r"[\s.,;:|/\\'\"`*~+_-]{0,3}"  # what a student may put between a key's letters
+# spaced letter by letter
 SHAPES = [
     KEY_SHAPE,
     re.compile(r"[0-9A-Za-z_-]{35}azIA"),  # as it is, reversed
     re.compile(r"QUl6Y[0-9A-Za-z+/_-]{46,}={0,2}"),  # base64 of "AIza..."
     re.compile(r"41497a61(?:[0-9a-f]{2}){35}", re.IGNORECASE),  # hex of "AIza..."
     re.compile(SPACER.join("AIza") + f"(?:{SPACER}[0-9A-Za-z_-]){{35}}"),
-]  # spaced letter by letter
+]
 
 
 @checked

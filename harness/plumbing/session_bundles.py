@@ -47,17 +47,15 @@ class Bundle:
     usage: dict  # usageMetadata as the REST API returns it (camelCase keys)
     kind: str = "turn"  # "turn" for the agent or tutor, "summary" for a summariser call
     tools: list[str] = field(default_factory=list)  # names of the tools the model called
-    compactions: list[dict] = field(
-        default_factory=list
-    )  # events fired before this call: {"turn", "messages", "trigger"}
+    # events fired before this call: {"turn", "messages", "trigger"}
+    compactions: list[dict] = field(default_factory=list)
     seconds: float = 0.0  # wall time of the call
     answer: str = ""  # the reply's text, kept so a run can be re-graded
     probe: dict | None = None  # for a probe turn: {"question", "key_points"}
 
     def __post_init__(self):
-        require_fields(
-            self
-        )  # a bundle is re-billed and re-graded later: a wrong field is refused now
+        # a bundle is re-billed and re-graded later: a wrong field is refused now
+        require_fields(self)
 
     @property
     def prompt_tokens(self) -> int:

@@ -85,9 +85,8 @@ class WarmPytest:
         )
         theirs.close()
         self.control, self.owner = ours, os.getpid()
-        self.control.settimeout(
-            STARTUP_TIMEOUT_SECONDS
-        )  # socket.timeout is an OSError: the caller falls back
+        # socket.timeout is an OSError: the caller falls back
+        self.control.settimeout(STARTUP_TIMEOUT_SECONDS)
         # pytest failed to import: the caller falls back to a new interpreter
         if self.control.recv(16) != _HELLO:
             self.close()
@@ -114,9 +113,8 @@ class WarmPytest:
             ).encode()
             socket.send_fds(self.control, [request], [write_end])
         finally:
-            os.close(
-                write_end
-            )  # the child holds the only write end: end of file means it and its children closed it
+            # the child holds the only write end: end of file means it and its children closed it
+            os.close(write_end)
         reply = self.control.recv(4096)
         if not reply:
             os.close(read_end)
@@ -134,18 +132,16 @@ def _become_pytest(request: dict, out: int, ready: int, confine) -> None:
     import tempfile
 
     os.setsid()
-    os.close(
-        ready
-    )  # the helper waits for this: only now can the caller's process-group kill reach us
+    # the helper waits for this: only now can the caller's process-group kill reach us
+    os.close(ready)
     stdin = os.open(os.devnull, os.O_RDONLY)
     os.dup2(stdin, 0)
     os.dup2(out, 1)
     os.dup2(out, 2)
     os.close(stdin)
     os.close(out)
-    if request[
-        "jail"
-    ]:  # from here on, only what the jail shows (the helper has no thread: it may unshare)
+    # from here on, only what the jail shows (the helper has no thread: it may unshare)
+    if request["jail"]:
         confine.enter(**request["jail"])
     os.chdir(request["cwd"])
     os.environ.clear()
@@ -155,9 +151,8 @@ def _become_pytest(request: dict, out: int, ready: int, confine) -> None:
     sys.argv = ["-m", *request["args"]]  # runpy puts the module's path first, as `python -m` does
     code = 1
     try:
-        runpy.run_module(
-            "pytest", run_name="__main__", alter_sys=True
-        )  # what `python -m pytest` runs
+        # what `python -m pytest` runs
+        runpy.run_module("pytest", run_name="__main__", alter_sys=True)
         code = 0
     except SystemExit as stop:  # how pytest's __main__ ends, as the interpreter would read it
         code = stop.code if isinstance(stop.code, int) else 0 if stop.code is None else 1

@@ -72,9 +72,8 @@ class Question:
     def shuffled(self, seed: str) -> list[tuple[str, str, bool]]:
         """(text, why, is_right) for every option, in an order fixed by `seed`."""
         options = [(*self.right, True)] + [(*option, False) for option in self.wrong]
-        random.Random(seed).shuffle(
-            options
-        )  # a str seed gives the same order under any PYTHONHASHSEED
+        # a str seed gives the same order under any PYTHONHASHSEED
+        random.Random(seed).shuffle(options)
         return options
 
 

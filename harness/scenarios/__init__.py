@@ -31,10 +31,11 @@ from harness.plumbing.arguments import (
 )
 
 DEFAULT_TASK = "invoicing"  # the lessons' task
+# what running the task's tests leaves; never part of a copy
 CACHES = {
     "__pycache__",
     ".pytest_cache",
-}  # what running the task's tests leaves; never part of a copy
+}
 
 
 @dataclass(frozen=True)
@@ -151,9 +152,8 @@ def restore_task(dest: str | os.PathLike, task: str = DEFAULT_TASK) -> list[Path
             "the way, or resume into a new empty folder; nothing was changed."
         )
     for where in folders:
-        _unlink_link(
-            dest / where
-        )  # a link's target is not ours: drop the link, never write through it
+        # a link's target is not ours: drop the link, never write through it
+        _unlink_link(dest / where)
         (dest / where).mkdir(exist_ok=True)
         for cache in (dest / where / name for name in CACHES):
             _unlink_link(cache)

@@ -25,11 +25,12 @@ from harness.probes import Strategy
 from harness.widgets.chart import Chart
 from harness.widgets.lesson02 import stacked
 
+# a run takes seconds: run once the knob is released
 _LAYOUT = dict(
     layout=widgets.Layout(width="420px"),
     style={"description_width": "150px"},
     continuous_update=False,
-)  # a run takes seconds: run once the knob is released
+)
 
 
 def _slider(kind, value, low, high, step, description):

@@ -98,6 +98,7 @@ def bill_panel(usage, model: str | None = None) -> widgets.VBox:
 
     costs, text = shown()
     readout = widgets.HTML(text)
+    # plain dollars: the default SI format read "50μ"
     figure = go.Figure(
         data=[
             go.Bar(
@@ -113,7 +114,7 @@ def bill_panel(usage, model: str | None = None) -> widgets.VBox:
             yaxis_title="dollars per call",
             yaxis_tickformat="$,.6f",
         ),
-    )  # plain dollars: the default SI format read "50μ"
+    )
     chart = Chart(figure)
 
     def redraw(_change=None):

@@ -26,16 +26,18 @@ COLOURS = {
 }
 # Each range puts the seed's share where one page of the keyboard (5 steps) makes its trigger act on
 # this task: history peaks under 500 tokens here (measured 2026-12-02), so its slider reaches 0.
+# the chart's marks; the status line spells them out
 SHORT = {
     "mask": "M",
     "compact": "C",
     "drop_document": "D",
-}  # the chart's marks; the status line spells them out
+}
+# the category -> the slider's top
 SLIDERS = {
     "tool_outputs": 0.6,
     "history": 0.4,
     "documents": 0.3,
-}  # the category -> the slider's top
+}
 
 
 def run_policy(split, decide, allocations: dict, window: int, threshold: float, client=None):
@@ -120,9 +122,8 @@ def budget_panel(split, decide, window: int = 6000, client=None) -> widgets.VBox
                     " window add up to at most 1. Lower one of them; the chart shows the last run."
                 ),
             )
-        allocations["reserve"] = round(
-            1 - sum(allocations.values()), 6
-        )  # what the categories leave free
+        # what the categories leave free
+        allocations["reserve"] = round(1 - sum(allocations.values()), 6)
         report, policy = run_policy(split, decide, allocations, window, threshold.value, client)
         return (report, policy), status_of(report, policy, split, decide)
 

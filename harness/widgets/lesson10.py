@@ -41,10 +41,11 @@ STYLES = [
         marker=dict(size=18, symbol="star", color="gold", line=dict(width=1, color="black")),
     ),
 ]
+# 4: a sub-agent edits but cannot re-run its tests
 SUBAGENT_TURNS = {
     "enough (40)": 40,
     "too few (4)": 4,
-}  # 4: a sub-agent edits but cannot re-run its tests
+}
 
 
 def rows_for(split, merge, share: float, turns: int) -> list[dict]:

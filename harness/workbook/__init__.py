@@ -22,14 +22,14 @@ from harness.plumbing.arguments import checked
 ROOT = Path(__file__).resolve().parents[2]
 SOLUTIONS = ROOT / "solutions"
 LESSONS = ROOT / "lessons"
-PRISTINE = (
-    Path(".workbook") / "pristine"
-)  # in a student release: the lessons as handed out, for `reset`
+# in a student release: the lessons as handed out, for `reset`
+PRISTINE = Path(".workbook") / "pristine"
 LESSON_FILE = re.compile(r"^\d\d_.+\.ipynb$")
+# folders of lesson-named notebooks that are not the student's
 NOT_LESSONS = (
     "solutions",
     "pristine",
-)  # folders of lesson-named notebooks that are not the student's
+)
 
 
 class LessonsNotFound(LookupError):
@@ -65,9 +65,8 @@ class Workbook:
 def _holds_lessons(folder: Path) -> bool:
     try:
         return folder.is_dir() and any(LESSON_FILE.match(p.name) for p in folder.iterdir())
-    except (
-        PermissionError
-    ):  # a folder on the way up that this account may cross but not list (hub homes)
+    # a folder on the way up that this account may cross but not list (hub homes)
+    except PermissionError:
         return False
 
 

@@ -129,9 +129,8 @@ def render(notebook: dict) -> str:
     """
     notebook = nbformat.from_dict(notebook)
     for index, cell in enumerate(notebook.cells):
-        cell.setdefault(
-            "id", f"cell-{index}"
-        )  # nbformat would invent a random id: keep builds reproducible
+        # nbformat would invent a random id: keep builds reproducible
+        cell.setdefault("id", f"cell-{index}")
     return nbformat.writes(notebook) + "\n"
 
 

@@ -151,9 +151,8 @@ def _bring_back(cells, index, upstream, new, older, before, offered, release) ->
     seen = cell.get("metadata", {}).get(META, {}).get("offered")
     if _landed(here, new, before) or (upstream["id"], key) in offered or seen == key:
         return []
-    cell.setdefault("metadata", {})[META] = {
-        "offered": key
-    }  # offered once: a deleted copy stays deleted
+    # offered once: a deleted copy stays deleted
+    cell.setdefault("metadata", {})[META] = {"offered": key}
     cells.insert(index + 1, marked_copy(upstream, release))
     offered.add((upstream["id"], key))
     return [Change(upstream["id"], "offered", new.split("\n")[0])]
@@ -187,9 +186,8 @@ def carry_cells(
     for cell in old["cells"]:
         cell_id, mine = cell.get("id"), source_of(cell)
         index = next((i for i, c in enumerate(cells) if c.get("id") == cell_id), None)
-        ours = "update_of" in cell.get("metadata", {}).get(
-            META, {}
-        )  # a marked copy: never the student's work
+        # a marked copy: never the student's work
+        ours = "update_of" in cell.get("metadata", {}).get(META, {})
         if (
             ours
             or mine in released.get(cell_id, ())

@@ -164,9 +164,8 @@ def encode(
             return {"dict": [[walk(k), walk(x)] for k, x in v.items()]}
         if kind in (set, frozenset):
             return {kind.__name__: [walk(x) for x in v]}
-        if isinstance(v, set) and (
-            kind is OrderedSet or not exact
-        ):  # the checker's, or one it sent
+        # the checker's, or one it sent
+        if isinstance(v, set) and (kind is OrderedSet or not exact):
             return {"ordered_set": [walk(x) for x in v]}
         if kind is bytes:
             return {"bytes": base64.b64encode(v).decode()}
@@ -266,11 +265,12 @@ def decode(data, proxy: Callable[[int], Callable] | None = None, from_checker: b
 
     try:
         return walk(data)
+    # unhashable keys, a model that does not validate
     except (
         TypeError,
         ValueError,
         RecursionError,
-    ) as error:  # unhashable keys, a model that does not validate
+    ) as error:
         raise ChannelClosed(
             f"a value this side cannot build ({type(error).__name__}: {str(error)[:200]})"
         ) from None
@@ -323,9 +323,8 @@ def rebuilt_error(data: dict) -> Exception:
         else resolve(f"{module}.{name}", DATACLASS_PACKAGES)
     )
     if isinstance(cls, type) and issubclass(cls, Exception):
-        with contextlib.suppress(
-            TypeError, ValueError
-        ):  # a constructor wanting more than a message
+        # a constructor wanting more than a message
+        with contextlib.suppress(TypeError, ValueError):
             return cls(message)
     return type(name if name.isidentifier() else "Error", (ForeignError,), {})(message)
 
@@ -444,9 +443,8 @@ class Peer:
                 **{str(i): self.encode(a) for i, a in enumerate(args)},
                 **{k: self.encode(v) for k, v in kwargs.items()},
             }
-        except (
-            BaseException
-        ) as error:  # whatever it was (SystemExit included), the other end is told
+        # whatever it was (SystemExit included), the other end is told
+        except BaseException as error:
             return {"op": "raise", "error": error_data(error)}
         return {
             "op": "return",

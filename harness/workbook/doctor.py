@@ -77,9 +77,8 @@ def glass_box_line() -> tuple[bool, str]:
     with _offline():
         start = time.perf_counter()
         try:
-            client = connect(
-                retry_attempts=1
-            )  # kept in a name: a dropped client closes its connection
+            # kept in a name: a dropped client closes its connection
+            client = connect(retry_attempts=1)
             reply = client.models.generate_content(model=MODEL, contents=PING)
         except Exception as error:  # the report must go on: say what broke
             return (
@@ -207,9 +206,8 @@ def gemini_line() -> tuple[bool, str]:
             False,
             f"Gemini answered {error.code}: {said}. For the offline mode set WORKBOOK_OFFLINE=1.",
         )
-    except (
-        Exception
-    ) as error:  # DNS, refused, TLS, timeout: the transport's classes vary with the SDK's version
+    # DNS, refused, TLS, timeout: the transport's classes vary with the SDK's version
+    except Exception as error:
         return (
             False,
             (

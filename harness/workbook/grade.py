@@ -231,11 +231,12 @@ def grade(
             " on these very submissions; --force regrades them.",
             file=progress,
         )
+    # the hidden inputs' seed: this run's alone
     lock, done, seed = (
         threading.Lock(),
         0,
         secrets.randbits(48),
-    )  # the hidden inputs' seed: this run's alone
+    )
     # Threads are enough: each notebook runs in a kernel process of its own.
     with ThreadPoolExecutor(max_workers=jobs or 2) as pool:
         futures = {

@@ -104,9 +104,8 @@ def _write_atomically(path: Path, text: str, durable: bool = True) -> None:
     path.parent.chmod(FOLDER_MODE)
     partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
     descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, FILE_MODE)
-    os.fchmod(
-        descriptor, FILE_MODE
-    )  # a partial left by a killed grader keeps its old mode otherwise
+    # a partial left by a killed grader keeps its old mode otherwise
+    os.fchmod(descriptor, FILE_MODE)
     with open(descriptor, "w", encoding="utf-8") as file:
         file.write(text)
         if durable:

@@ -22,12 +22,10 @@ ASK_SECONDS = 3  # a server that does not answer in this time counts as "could n
 
 @dataclass
 class OpenState:
-    open_at: list[str] = field(
-        default_factory=list
-    )  # URLs of servers with a session on the notebook
-    unasked: list[str] = field(
-        default_factory=list
-    )  # URLs of servers serving its folder that did not answer
+    # URLs of servers with a session on the notebook
+    open_at: list[str] = field(default_factory=list)
+    # URLs of servers serving its folder that did not answer
+    unasked: list[str] = field(default_factory=list)
 
 
 def _sessions(server: dict) -> list[dict]:

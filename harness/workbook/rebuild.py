@@ -43,9 +43,8 @@ MAGIC = re.compile(r"^\s*[%!].*$", re.MULTILINE)
 @dataclass
 class Rebuilt:
     source: str
-    lines: list[tuple[int, int]] = field(
-        default_factory=list
-    )  # source line - 1 -> (cell, line in the cell)
+    # source line - 1 -> (cell, line in the cell)
+    lines: list[tuple[int, int]] = field(default_factory=list)
     found: bool = True  # whether the notebook binds the function's name at all
 
     def where(self, line: int) -> str:

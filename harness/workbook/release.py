@@ -31,12 +31,10 @@ from pathlib import Path
 from harness.workbook import PRISTINE, ROOT, SOLUTIONS
 from harness.workbook.build import CHECK_CELL, expected_files, expected_lessons
 
-LINK = re.compile(
-    r"\]\((?P<target>[^)\s#]+)(?:#[^)\s]*)?\)"
-)  # a markdown link; its #anchor dropped
-CALLS_CHECK = re.compile(
-    r"^\s*check\(\s*[\"']\d+\.\d+[\"']", re.MULTILINE
-)  # what a check cell starts with
+# a markdown link; its #anchor dropped
+LINK = re.compile(r"\]\((?P<target>[^)\s#]+)(?:#[^)\s]*)?\)")
+# what a check cell starts with
+CALLS_CHECK = re.compile(r"^\s*check\(\s*[\"']\d+\.\d+[\"']", re.MULTILINE)
 MARKER = Path(".workbook") / "release.json"  # says "this folder is a release": safe to replace
 SHIPPED = (
     "pyproject.toml",

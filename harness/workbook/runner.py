@@ -217,9 +217,8 @@ def run_one(
             f" {str(error).splitlines()[0][:200] if str(error) else ''})"
         )
     with Sandbox.create(tmp, hide=hide, offline=offline, inherit=not isolated) as box:
-        nbformat.write(
-            notebook, box.folder / path.name
-        )  # the student's notebook, and nothing else of theirs
+        # the student's notebook, and nothing else of theirs
+        nbformat.write(notebook, box.folder / path.name)
         total = cell_timeout * TOTAL_TIMEOUT_FACTOR + 5 * len(prepared.notebook.cells) + 60
         run = execute(prepared.notebook, box, cell_timeout, total_timeout=total)
     return prepared, run
@@ -337,9 +336,8 @@ def from_check(lesson: str, exercise: str, found: dict, rebuilt: Rebuilt, name: 
     exercise being graded ("reached") is the checker's own record: the line is the service's word.
     """
     lines, why = rebuilt.source.splitlines(), "calls the harness's own reference for this exercise"
-    at = [
-        n if 1 <= n <= len(lines) else binding_line(rebuilt, name) for n in found["reached"]
-    ]  # 0: from the check
+    # 0: from the check
+    at = [n if 1 <= n <= len(lines) else binding_line(rebuilt, name) for n in found["reached"]]
     evidence = [
         (
             f"{rebuilt.where(n)}: `{lines[n - 1].strip()[:120]}` ({why})"

@@ -86,9 +86,8 @@ def _job(message: dict, inp: int, out: int) -> None:
     global _peer
     resource.setrlimit(resource.RLIMIT_NPROC, (0, 0))  # no process, no thread: fork and clone fail
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
-    cpu = max(
-        1, math.ceil(float(message.get("cpu", 60)))
-    )  # SIGXCPU then: an endless loop, on any load
+    # SIGXCPU then: an endless loop, on any load
+    cpu = max(1, math.ceil(float(message.get("cpu", 60))))
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
     functions: dict[str, object] = {}
 

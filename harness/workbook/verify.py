@@ -100,9 +100,8 @@ class Service:
                 os.setsid()  # a group of its own, which `stop` kills whole
                 os.dup2(to_service[0], 0)
                 os.dup2(from_service[1], 1)
-                os.dup2(
-                    os.open(os.devnull, os.O_WRONLY), 2
-                )  # never the checker's stderr: the grader waits on it
+                # never the checker's stderr: the grader waits on it
+                os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
                 os.closerange(3, 1 << 16)
                 _become_the_service(spec)
             finally:
@@ -404,9 +403,8 @@ def serve(spec: dict) -> None:
             }
         else:
             result = run_job(job, service, verdicts, request.get("seed"))
-        if not result.pop(
-            "clean", False
-        ):  # it may still be running the function: a fresh one for the next job
+        # it may still be running the function: a fresh one for the next job
+        if not result.pop("clean", False):
             service.stop()
             service = None
         verdicts[(job.get("lesson"), job["exercise"])] = result.get("status")

@@ -197,9 +197,10 @@ def wait_until_charts_match(
                 )
             page.wait_for_timeout(POLL_S * 1000)
     except (TimeoutError, RuntimeError) as silent:  # no answer from the kernel: say where it is
+        # the stacks in the message: CI's log keeps them
         raise AssertionError(
             f"{notebook}'s kernel did not answer ({silent}); {lab.dump_kernel_stacks(notebook)}"
-        ) from silent  # the stacks in the message: CI's log keeps them
+        ) from silent
     finally:
         if client is not None:
             client.stop_channels()

@@ -189,9 +189,9 @@ def lab(tmp_path_factory):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(values))
     port = free_port()
-    env = {
-        name: value for name, value in os.environ.items() if name != "WORKBOOK_CHECKS_RAISE"
-    }  # as a student has it
+    # as a student has it
+    env = {name: value for name, value in os.environ.items() if name != "WORKBOOK_CHECKS_RAISE"}
+    # a kernel that hangs can be made to say where (dump_kernel_stacks)
     env.update(
         WORKBOOK_OFFLINE="1",
         JUPYTER_CONFIG_DIR=str(home / "config"),
@@ -200,7 +200,7 @@ def lab(tmp_path_factory):
         IPYTHONDIR=str(home / "ipython"),
         JUPYTER_PLATFORM_DIRS="1",
         PYTHONFAULTHANDLER="1",
-    )  # a kernel that hangs can be made to say where (dump_kernel_stacks)
+    )
     command = [
         sys.executable,
         "-m",

@@ -65,9 +65,8 @@ ERROR_OUTPUTS = (
 def open_notebook(page, lab, path: str) -> None:
     """Open `path` alone, as in a fresh JupyterLab: leave the last page (it saves its workspace
     as it goes), forget the saved workspaces, and load the notebook with the workspace reset."""
-    page.once(
-        "dialog", lambda dialog: dialog.accept()
-    )  # "leave the page?" for the last lesson's edits
+    # "leave the page?" for the last lesson's edits
+    page.once("dialog", lambda dialog: dialog.accept())
     page.goto("about:blank")
     lab.forget_workspaces()
     lab.start_kernel(path)
@@ -195,9 +194,8 @@ def run_all_cells(page, lab, may_reload: bool = True) -> None:
         except PlaywrightTimeout:
             if stuck_without_a_busy_kernel(page, lab):
                 if may_reload:
-                    page.once(
-                        "dialog", lambda dialog: dialog.accept()
-                    )  # "leave the page?": the run is being redone
+                    # "leave the page?": the run is being redone
+                    page.once("dialog", lambda dialog: dialog.accept())
                     page.reload()  # the replies went astray on their way to the page: ask again
                 continue
             if hung:

@@ -85,9 +85,8 @@ class Soak:
     gone_through: dict[int, int] = field(default_factory=dict)  # pass -> lessons that passed
     run_alls: int = 0
     control_changes: int = 0
-    heap_mb: list[int] = field(
-        default_factory=list
-    )  # the page's JavaScript heap after each Run All
+    # the page's JavaScript heap after each Run All
+    heap_mb: list[int] = field(default_factory=list)
     charts: Tally = field(default_factory=Tally)
 
     def minutes(self) -> float:

@@ -94,15 +94,13 @@ def test_the_link_pulls_then_updates_and_shows_what_it_brought_back(lab, page, t
     page.goto("about:blank")
     lab.forget_workspaces()
     page.goto(link)
-    page.wait_for_url(
-        f"**/lab/tree/{path}", timeout=OPEN_TIMEOUT_MS
-    )  # nothing to bring back: on to the lesson
+    # nothing to bring back: on to the lesson
+    page.wait_for_url(f"**/lab/tree/{path}", timeout=OPEN_TIMEOUT_MS)
     page.wait_for_selector(f"{NOTEBOOK} .jp-Cell", timeout=OPEN_TIMEOUT_MS)
 
     lesson = lab.served / path
-    lesson.write_text(
-        render(student_copy()), encoding="utf-8"
-    )  # the student's answer, saved and closed
+    # the student's answer, saved and closed
+    lesson.write_text(render(student_copy()), encoding="utf-8")
     lab.stop_kernel(path)
     publish(upstream, R2)
     page.once("dialog", leave)
@@ -110,13 +108,11 @@ def test_the_link_pulls_then_updates_and_shows_what_it_brought_back(lab, page, t
     page.goto(link)
     page.wait_for_selector("text=Your lessons are up to date", timeout=OPEN_TIMEOUT_MS)
     report = page.locator("pre").inner_text()
-    assert "cell ex" in report and "beside yours" in report, (
-        report
-    )  # the fix -Xours dropped; md_other merged
+    # the fix -Xours dropped; md_other merged
+    assert "cell ex" in report and "beside yours" in report, report
     page.screenshot(path=str(SCREENSHOTS / "update-3-link-report.png"))
-    lab.start_kernel(
-        path
-    )  # the test's notebook names no kernel: no "Select Kernel" dialog over the screenshot
+    # the test's notebook names no kernel: no "Select Kernel" dialog over the screenshot
+    lab.start_kernel(path)
     page.get_by_role("link", name="Open 03_lesson.ipynb").click()
     page.wait_for_url(f"**/lab/tree/{path}", timeout=OPEN_TIMEOUT_MS)
     # The rendered text, not only the cell: the screenshot must show the copy as the student reads

@@ -21,9 +21,8 @@ latest = beta.models.generate_content(
     model="gemini-flash-latest", contents="The gate is B12. Which gate?"
 )
 print("gemini-flash-latest on v1beta:", latest.model_version)
-v1 = genai.Client(
-    http_options={"api_version": "v1", "retry_options": {"attempts": 1}}
-)  # kept: a client
+# kept: a client
+v1 = genai.Client(http_options={"api_version": "v1", "retry_options": {"attempts": 1}})
 try:  # left unreferenced closes its connection
     v1.models.generate_content(model="gemini-flash-latest", contents="Hello")
     latest_on_v1 = None

@@ -35,9 +35,8 @@ def point_at_glass_box(environ=os.environ) -> str:
 
     base = ensure_running()
     for name in ("GOOGLE_API_KEY", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_CLOUD_PROJECT"):
-        environ.pop(
-            name, None
-        )  # the SDK prefers GOOGLE_API_KEY and Vertex settings: neither is ours
+        # the SDK prefers GOOGLE_API_KEY and Vertex settings: neither is ours
+        environ.pop(name, None)
     environ.update(GEMINI_API_KEY=OFFLINE_KEY, GOOGLE_GEMINI_BASE_URL=base)
     return base
 

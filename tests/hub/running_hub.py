@@ -101,9 +101,8 @@ def running_hub(base: Path, paths: dict[str, str], **extra_env: str):
     """
     command = documented("bin/jupyterhub -f", paths)
     hub_binary, config = re.fullmatch(r"\s*(\S+/jupyterhub) -f (\S+)\s*", command).groups()
-    overlay = (
-        base / "test_config.py"
-    )  # the shipped config, and git pointed at the test's /etc/gitconfig
+    # the shipped config, and git pointed at the test's /etc/gitconfig
+    overlay = base / "test_config.py"
     overlay.write_text(
         f"load_subconfig({config!r})\n"
         f"c.Spawner.environment['GIT_CONFIG_GLOBAL'] = {str(base / 'gitconfig')!r}\n"
@@ -266,9 +265,8 @@ def student_accounts_hub(log_copy: Path, **extra_env: str):
                 "group": group,
             }
     finally:
-        if (
-            base / "jupyterhub.log"
-        ).exists():  # kept for a failure's reader: base goes with the accounts
+        # kept for a failure's reader: base goes with the accounts
+        if (base / "jupyterhub.log").exists():
             log_copy.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(base / "jupyterhub.log", log_copy)
         remove_accounts(prefix, group)

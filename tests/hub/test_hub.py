@@ -87,10 +87,11 @@ def rss_mib(pid: int) -> float:
     for part in [process, *process.children(recursive=True)]:
         try:
             total += part.memory_info().rss
+        # a kernel culled as we read: it holds nothing
         except (
             psutil.ZombieProcess,
             psutil.NoSuchProcess,
-        ):  # a kernel culled as we read: it holds nothing
+        ):
             pass
     return total / 2**20
 
@@ -141,9 +142,8 @@ def test_a_class_on_the_hub(hub):
 
     with ThreadPoolExecutor(len(names)) as pool:
         pulled = dict(zip(names, pool.map(click, students.values())))
-    figures["link_all_s"] = round(
-        time.monotonic() - start, 1
-    )  # the pull and the update, the room at once
+    # the pull and the update, the room at once
+    figures["link_all_s"] = round(time.monotonic() - start, 1)
     for name, (events, landed) in pulled.items():
         assert events[-1].get("phase") == "finished", f"{name}'s pull: {events[-3:]}"
         assert landed.status_code == 302 and landed.headers["Location"].endswith(
@@ -170,9 +170,8 @@ def test_a_class_on_the_hub(hub):
         runs = dict(zip(names, pool.map(lambda s: s.run_all(path), students.values())))
     figures["run_all_wall_s"] = round(time.monotonic() - start, 1)
     figures["kernel_cpu_s"] = {name: round(kernel_cpu_s(pid), 1) for name, pid in pids.items()}
-    figures["load_average_1min"] = round(
-        os.getloadavg()[0], 1
-    )  # other work on the machine at the time
+    # other work on the machine at the time
+    figures["load_average_1min"] = round(os.getloadavg()[0], 1)
     figures["lesson_run_s"] = {name: round(seconds, 1) for name, (_, seconds) in runs.items()}
     figures["rss_with_kernel_mib"] = {name: round(rss_mib(pid)) for name, pid in pids.items()}
     for name, (notebook, _) in runs.items():
@@ -206,9 +205,8 @@ def test_a_class_on_the_hub(hub):
         start = time.monotonic()
         return (*student.terminal("workbook check 03"), round(time.monotonic() - start, 1))
 
-    with ThreadPoolExecutor(
-        len(names)
-    ) as pool:  # the room checks at the end of the lesson: at once
+    # the room checks at the end of the lesson: at once
+    with ThreadPoolExecutor(len(names)) as pool:
         checked = dict(zip(names, pool.map(check_in_terminal, students.values())))
     figures["check_s"] = {name: seconds for name, (_, _, seconds) in checked.items()}
     for name, (status, output, _) in checked.items():
@@ -256,9 +254,8 @@ def test_a_class_on_the_hub(hub):
     backups = list(
         (hub["state"] / "homes" / names[0] / TARGET / "lessons").glob(f"{LESSON}.backup-*.ipynb")
     )
-    assert len(backups) == 1 and "check+json" in backups[0].read_text(
-        encoding="utf-8"
-    )  # the run's outputs kept
+    # the run's outputs kept
+    assert len(backups) == 1 and "check+json" in backups[0].read_text(encoding="utf-8")
 
     FIGURES.parent.mkdir(parents=True, exist_ok=True)
     FIGURES.write_text(json.dumps(figures, indent=1) + "\n")

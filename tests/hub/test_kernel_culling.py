@@ -55,12 +55,10 @@ def test_idle_kernels_go_so_a_student_holds_the_lessons_in_use(hub):
         before = {p.pid for p in kernels_of(server)}
         try:
             student.run_all(f"{TARGET}/lessons/{name}")  # the session stays: a tab left open
-        except (
-            WebSocketException
-        ):  # a kernel that could not bind its ports (seen on this shared machine):
-            student.run_all(
-                f"{TARGET}/lessons/{name}"
-            )  # a student would restart it; so does the test, once
+        # a kernel that could not bind its ports (seen on this shared machine):
+        except WebSocketException:
+            # a student would restart it; so does the test, once
+            student.run_all(f"{TARGET}/lessons/{name}")
         fresh = [p for p in kernels_of(server) if p.pid not in before]
         kernel_mib[name[:2]] = round(sum(p.memory_info().rss for p in fresh) / 2**20)
         cpu += sum(sum(p.cpu_times()[:2]) for p in fresh)

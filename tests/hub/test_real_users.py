@@ -38,10 +38,11 @@ from harness.workbook.gradebook import file_key
 LESSON = "03_budgeted_assembly"
 TARGET = "context-engineering-workbook"
 KILLED_GONE_S = 30  # a killed process is gone well within this, however loaded the machine
+# a student who calls themselves root gets an account of their own, not root's
 NAMES = (
     "ivy",
     "root",
-)  # a student who calls themselves root gets an account of their own, not root's
+)
 
 # The start of each probe run in a student's kernel: what the OS says to one action.
 ATTEMPT = """
@@ -311,9 +312,8 @@ def test_students_are_separate_os_accounts(hub):
     while requests.get(f"{hub['url']}/hub/api/users/{NAMES[0]}", headers=hub["admin"]).json()[
         "servers"
     ]:
-        time.sleep(
-            0.5
-        )  # 202: the stop is under way; the API lists the server until its stop() has returned
+        # 202: the stop is under way; the API lists the server until its stop() has returned
+        time.sleep(0.5)
     # Killed, a process may still take a moment to go (a page fault on a loaded machine, then its
     # reaping): what counts is that none is left running, so the check waits a while for them.
     deadline = time.monotonic() + KILLED_GONE_S
@@ -332,9 +332,8 @@ def test_students_are_separate_os_accounts(hub):
         f" was {detached})"
     )
 
-    figures["load_average_1min"] = round(
-        os.getloadavg()[0], 1
-    )  # other work on the machine at the time
+    # other work on the machine at the time
+    figures["load_average_1min"] = round(os.getloadavg()[0], 1)
     print("\nreal-users hub figures (measured here):", json.dumps(figures))
 
 
@@ -357,9 +356,8 @@ def test_an_account_or_home_not_made_for_the_workbook_is_refused():
             ensure_account(f"{prefix}left", group, homes / "left")
         made = ensure_account(f"{prefix}new", group, homes / "new")
         assert made.pw_uid != 0 and stat.S_IMODE((homes / "new").stat().st_mode) == 0o700
-        assert (
-            ensure_account(f"{prefix}new", group, homes / "new") == made
-        )  # a second start finds it
+        # a second start finds it
+        assert ensure_account(f"{prefix}new", group, homes / "new") == made
     finally:
         remove_accounts(prefix, group)
         shutil.rmtree(homes, ignore_errors=True)

@@ -151,9 +151,8 @@ def test_a_room_on_the_old_numbering_keeps_its_capstone_work(hub):
     )
     student.save(old_path, notebook)
 
-    assert commit_to_branch(
-        hub["release"], branch, hub["repo"]
-    )  # the new release: the capstone is 14
+    # the new release: the capstone is 14
+    assert commit_to_branch(hub["release"], branch, hub["repo"])
     assert student.git_pull(hub["repo"], branch, target)[-1]["phase"] == "finished"
     student.follow_link(new_path)
     assert "ivo answered the capstone" in json.dumps(student.load(new_path)), (

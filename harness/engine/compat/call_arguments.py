@@ -195,11 +195,12 @@ class _Reader:
         # the clause's names first, then those of the rest of the turn ('then get the showtimes'
         # still means the Barbie movie the first clause named)
         placed = [(phrase, at, self.where) for phrase, at in self.spans if at >= 0]
+        # 'in X' is a place
         placed += [
             (phrase, at, self.texts[1])
             for phrase, at in _spans(self.texts[1])
             if phrase in free and (words & PLACE_WORDS or not _PLACE.search(self.texts[1][:at]))
-        ]  # 'in X' is a place
+        ]
         for phrase, at, text in placed:  # 'the Barbie movie', 'movie Barbie'
             before = content_words(text[max(0, at - 16) : at])[-1:]
             after = content_words(text[at + len(phrase) : at + len(phrase) + 16])[:1]
@@ -298,9 +299,8 @@ def _fill(schema: dict | None, reader: _Reader) -> dict:
         )
         kind = str(prop.get("type", "string")).lower()
         if raw is None and name not in required and kind == "string" and not prop.get("enum"):
-            raw = reader.fitting_name(
-                name, prop
-            )  # an optional place or title the message does show
+            # an optional place or title the message does show
+            raw = reader.fitting_name(name, prop)
         if raw is None and kind in ("integer", "number"):
             raw = reader.counted(name, prop)  # 'for 2 passengers': that number is this property's
         if raw is not None or name in required:

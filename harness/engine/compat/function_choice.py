@@ -163,9 +163,8 @@ def plan(
         # "... and in London": the same call, new values
         if not chosen and previous and _words(clause):
             chosen = previous
-        elif chosen == previous and not _shows_value(
-            clause
-        ):  # "First, find the movie titles.": said again
+        # "First, find the movie titles.": said again
+        elif chosen == previous and not _shows_value(clause):
             continue
         calls += [(declaration, clause) for declaration in chosen]
         previous = chosen or previous

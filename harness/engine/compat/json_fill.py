@@ -43,9 +43,8 @@ NAME_WORDS = frozenset(
     "author artist company team player character destination capital guest attendee member "
     "participant friend student customer employee speaker user".split()
 )
-IDENTITY_WORDS = frozenset(
-    "name title label called".split()
-)  # the item's own name: its label, bare
+# the item's own name: its label, bare
+IDENTITY_WORDS = frozenset("name title label called".split())
 # Name-like properties that hold a place: they take the names shown after in/at/from/to, the others
 # the rest.
 PLACE_WORDS = frozenset(
@@ -188,9 +187,8 @@ class _Filler:
             number = self.number(schema, key, False)[0]
             return int(number) if number.is_integer() else number
         value, shown = self.scalar(kind, schema, key, label, item)
-        return (
-            None if optional and not shown else value
-        )  # a nullable the prompt says nothing of: null
+        # a nullable the prompt says nothing of: null
+        return None if optional and not shown else value
 
     def scalar(self, kind: str, schema: dict, key: str, label: str, item: bool = False) -> tuple:
         """(the value, whether the prompt showed it)."""

@@ -109,9 +109,8 @@ def names_in(text: str) -> list[tuple[str, bool]]:
             and len(head) > 2
         )
         if (not before or before[-1] in ".!?\n") and not (subject and not rest):
-            phrase = (
-                rest.strip()
-            )  # a capital that only starts the sentence, unless it does something
+            # a capital that only starts the sentence, unless it does something
+            phrase = rest.strip()
         if phrase and phrase != "I" and not phrase.startswith("I'"):
             names.append((phrase, bool(_PLACE_BEFORE.search(window))))
     return names

@@ -184,9 +184,8 @@ def _model_object(name: str) -> dict:
 
 def models() -> dict:
     chat = [model["name"] for model in list_models("1000", "", "v1beta")["models"]]
-    listed = dict.fromkeys(
-        chat + [f"models/{name}" for name in EMBEDDING_MODELS]
-    )  # models.list has them too
+    # models.list has them too
+    listed = dict.fromkeys(chat + [f"models/{name}" for name in EMBEDDING_MODELS])
     return {"object": "list", "data": [_model_object(name) for name in listed]}
 
 

@@ -254,10 +254,11 @@ def messages_to_contents(messages) -> tuple[list[dict], list[dict]]:
             contents[-1]["parts"].append(_response(message, names, where))
         else:
             contents.append({"role": "user", "parts": [_response(message, names, where)]})
+        # a system message between answers does not end their turn
         if role not in (
             "system",
             "developer",
-        ):  # a system message between answers does not end their turn
+        ):
             after_tool = role == "tool"
     return contents, system
 
@@ -272,9 +273,8 @@ def _tools(tools) -> list[dict]:
                 "offline and runs no built-in tool); declare a function instead."
             )
         function = dict(tool.get("function") or {})
-        function.pop(
-            "strict", None
-        )  # OpenAI's schema-adherence flag: the glass box's arguments always fit
+        # OpenAI's schema-adherence flag: the glass box's arguments always fit
+        function.pop("strict", None)
         # OpenAI sends JSON Schema, which Gemini reads as parametersJsonSchema
         if "parameters" in function:
             function["parametersJsonSchema"] = function.pop("parameters")

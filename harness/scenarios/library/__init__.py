@@ -21,9 +21,11 @@ from google.genai import types
 
 from harness.corpus_shell import installed_programs
 from harness.scenarios.course import SEARCH_COURSE
+
+# registers the library tutor's policy with the engine
 from harness.scenarios.library import (
     glass_box,
-)  # registers the library tutor's policy with the engine
+)
 
 READ_FILE = types.FunctionDeclaration(
     name=glass_box.READ,

@@ -68,9 +68,8 @@ def _grep_word(command: str) -> str | None:
 
 def _hits(output: str) -> list[str]:
     """The files a `grep -rl` output lists (the index itself left out)."""
-    lines = [
-        line.strip().removeprefix("./") for line in output.splitlines()[1:]
-    ]  # line 1: the exit code
+    # line 1: the exit code
+    lines = [line.strip().removeprefix("./") for line in output.splitlines()[1:]]
     return [line for line in lines if line.endswith(".md") and line != INDEX_NAME]
 
 
@@ -108,9 +107,8 @@ class Librarian(Scenario):
         wanted = reader.content_words(question)
         needed = 1 if len(set(wanted)) <= 3 else 2
         done = _this_turn(contents[at + 1 :])
-        tried = {
-            args.get("path") for name, args, _ in done if name == READ
-        }  # a failed read is not retried
+        # a failed read is not retried
+        tried = {args.get("path") for name, args, _ in done if name == READ}
         read = {
             args.get("path")
             for name, args, output in done

@@ -30,12 +30,13 @@ from harness.plumbing.arguments import checked, require_instance, shown
 from harness.scenarios import TASKS, CodingTask, add_task
 
 FOLDER = Path(__file__).parent / "task"
+# sub-tasks 1..4, in the order the lesson adds them
 PACKAGES = (
     "stock",
     "grades",
     "greetings",
     "thermo",
-)  # sub-tasks 1..4, in the order the lesson adds them
+)
 MODULES = {
     "stock": "stock/levels.py",
     "grades": "grades/marks.py",
@@ -78,9 +79,8 @@ def prompt_for(packages) -> str:
 
 
 TASK = add_task(CodingTask("repairs", FOLDER, prompt=prompt_for(PACKAGES), bugs=len(PACKAGES)))
-_BUILT: list[
-    Path
-] = []  # the folder of this process's sub-task copies, made on first use, removed at exit
+# the folder of this process's sub-task copies, made on first use, removed at exit
+_BUILT: list[Path] = []
 
 
 def _built() -> Path:

@@ -41,12 +41,13 @@ from functools import lru_cache
 
 from harness.tokens import approx_tokens
 
+# the wiki's sizes in tokens; each is the start of the next
 SIZES = (
     10_000,
     25_000,
     50_000,
     100_000,
-)  # the wiki's sizes in tokens; each is the start of the next
+)
 TOPIC_SHARE = 0.25  # the share of pages that are topic pages
 SEED = 12
 
@@ -362,9 +363,10 @@ def _names(rng: random.Random, count: int, unknown) -> list[str]:
 def make_wiki(tokens: int = SIZES[-1], topic_share: float = TOPIC_SHARE, seed: int = SEED) -> Wiki:
     """The wiki of `tokens` tokens: the needles' pages and distractors spread over its smallest size
     (SIZES[0]), then cards and topic pages until `tokens`."""
+    # the glass box's vocabulary: a code name is not in it
     from harness.engine.embeddings import (
         known,
-    )  # the glass box's vocabulary: a code name is not in it
+    )
 
     rng = random.Random(seed)
     names = _names(rng, tokens // 40, lambda word: known(word) is None)
