@@ -5,9 +5,9 @@ Some lessons compare strategies by running whole tutor sessions of the harness's
 and showing their tables: dozens of calls each, every one re-sending the whole history. Through
 google-genai each call converts every message to the wire format in Python and parses the answer
 through pydantic; on the glass box a 35-call session cost 0.43-0.48 CPU-s that way against 0.13-0.16
-CPU-s for the same bytes answered in-process (the glass box's own work included in both; google-
-genai 3.6.1, measured here 2026-12-03), and an in-process HTTP transport under the SDK saved a tenth
-only. So such a session sends `glass_box` the very bytes the SDK would send
+CPU-s for the same bytes answered in-process (the glass box's own work included in both;
+google-genai 3.6.1, measured here 2026-12-03), and an in-process HTTP transport under the SDK saved
+a tenth only. So such a session sends `glass_box` the very bytes the SDK would send
 (tests/test_sessions_in_process.py compares them for every config field accepted here) and reads the
 answer with the SDK's own converters: the objects the session sees are the ones the SDK builds.
 
