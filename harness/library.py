@@ -19,7 +19,7 @@ import copy
 import tempfile
 from dataclasses import KW_ONLY, dataclass
 from pathlib import Path
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 from google.genai import types
 
@@ -28,7 +28,15 @@ from harness.corpus_shell import CorpusShell
 from harness.memory import MEMORY_BUDGET, MemoryStore, consolidate, distill, inject
 from harness.offload import KnowledgeBase, build_index
 from harness.plumbing import sessions_in_process
-from harness.plumbing.arguments import require_client, require_instance, require_int
+from harness.plumbing.arguments import (
+    checked,
+    require_callable,
+    require_client,
+    require_fields,
+    require_instance,
+    require_int,
+    require_text,
+)
 from harness.plumbing.client import start_cold
 from harness.plumbing.session_bundles import Bundle, Recording, usage_dict
 from harness.probes import MAX_QUESTIONS, _replay_key, script_turns
@@ -62,7 +70,11 @@ class LibraryPlan:
     index_budget: int | None = None  # tokens of INDEX.md (None: every file listed)
     shell: bool = False  # declare corpus_shell
 
+    def __post_init__(self):
+        require_fields(self, index_budget=(1, None))
 
+
+@checked(budget=(1, None))
 def budget_plan(budget: int | None, shell: bool = False) -> LibraryPlan:
     """Moved out, the index held to `budget` tokens (None: all files listed), the shell if asked."""
     name = "index: every file" if budget is None else f"index {budget:,}"
@@ -136,7 +148,7 @@ def run_library_session(
     plan: LibraryPlan = LibraryPlan(),
     questions: int = 14,
     model: str = MODEL,
-    build=build_index,
+    build: Callable = build_index,
 ) -> Recording:
     """Run the tutor session from a fresh knowledge base under `plan`; one bundle per call.
 
@@ -145,6 +157,8 @@ def run_library_session(
     require_client("client", client)
     require_instance("plan", plan, LibraryPlan, "a library.LibraryPlan")
     require_int("questions", questions, 0, MAX_QUESTIONS)
+    require_text("model", model, empty=False)
+    require_callable("build", build)
     key = _replay_key(client, (plan, build), questions, model)
     if key in _RUNS:
         return copy.deepcopy(_RUNS[key])
@@ -222,8 +236,10 @@ def _reached(passage_id: str, used: list, names: set) -> bool:
 def run_battery(client, tool_set: str = "files + shell", model: str = MODEL) -> list[BatteryRow]:
     """Each BATTERY question in a fresh session with the tool set named (a key of TOOL_SETS)."""
     require_client("client", client)
+    require_text("model", model, empty=False)
+    require_text("tool_set", tool_set)
     if tool_set not in TOOL_SETS:
-        raise ValueError(f"No tool set {tool_set!r}; the tool sets are {', '.join(TOOL_SETS)}.")
+        raise ValueError(f"tool_set must be one of {', '.join(TOOL_SETS)}; got {tool_set!r}.")
     key = _replay_key(client, ("battery", tool_set), 0, model)
     if key in _RUNS:
         return copy.deepcopy(_RUNS[key])
@@ -264,6 +280,7 @@ class MemoryRun(NamedTuple):
     probes: list  # (MemoryProbe, answer, passed) for each probe of the last session
 
 
+@checked
 def memory_probe_passed(probe: MemoryProbe, answer: str) -> bool:
     """Every key point in the answer and none of the facts it should have forgotten."""
     said = " ".join(answer.lower().split())
@@ -281,7 +298,7 @@ def _search_only(call: types.FunctionCall) -> str:
 def run_memory_sessions(
     client,
     remember: bool = True,
-    consolidate_fn=consolidate,
+    consolidate_fn: Callable = consolidate,
     budget: int = MEMORY_BUDGET,
     model: str = MODEL,
 ) -> MemoryRun:
@@ -291,7 +308,10 @@ def run_memory_sessions(
     (`consolidate_fn`, 13.2's function) into a memory file, and each next session starts with that
     memory injected into its system instruction (`inject`, within `budget` tokens)."""
     require_client("client", client)
+    require_instance("remember", remember, bool, "True or False")
+    require_callable("consolidate_fn", consolidate_fn)
     require_int("budget", budget, 1)
+    require_text("model", model, empty=False)
     key = _replay_key(client, ("memory", remember, consolidate_fn, budget), 0, model)
     if key in _RUNS:
         return copy.deepcopy(_RUNS[key])

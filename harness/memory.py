@@ -22,11 +22,12 @@ into steps, and so does this module:
 """
 
 import json
+import os
 import re
 from pathlib import Path
 from typing import Callable, NamedTuple
 
-from harness.plumbing.arguments import checked
+from harness.plumbing.arguments import checked, require_path
 from harness.tokens import approx_tokens
 
 MEMORY_OPEN = (
@@ -171,8 +172,8 @@ def inject(
 class MemoryStore:
     """The memory between sessions: a JSON file of (key, value, session) triples."""
 
-    def __init__(self, path):
-        self.path = Path(path)
+    def __init__(self, path: str | os.PathLike):
+        self.path = Path(require_path("path", path))
 
     def load(self) -> list[Memory]:
         if not self.path.exists():

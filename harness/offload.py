@@ -18,12 +18,21 @@ Under a budget the index lists the newest files that fit and says how many older
 (13.1); a file left out of the index is still there, for `grep` to find.
 """
 
+import os
 from pathlib import Path
 from typing import Callable
 
 from harness.formats import INDEX_HEADER, INDEX_NAME, entry_line, omitted_line
 from harness.models import Price
-from harness.plumbing.arguments import checked, require_callable
+from harness.plumbing.arguments import (
+    checked,
+    require_callable,
+    require_instance,
+    require_int,
+    require_list,
+    require_path,
+)
+from harness.scenarios.course import Passage
 from harness.tokens import approx_tokens
 
 UNLIMITED = 10**9  # the budget of an index that lists every file
@@ -100,9 +109,22 @@ class KnowledgeBase:
     """
 
     def __init__(
-        self, root, passages=(), index_budget: int | None = None, count=approx_tokens, build=None
+        self,
+        root: str | os.PathLike,
+        passages: tuple[Passage, ...] = (),
+        index_budget: int | None = None,
+        count: Callable = approx_tokens,
+        build: Callable | None = None,
     ):
-        self.root = Path(root)
+        self.root = Path(require_path("root", root))
+        require_list("passages", passages, "course passages")
+        for index, passage in enumerate(passages):
+            require_instance(f"passages[{index}]", passage, Passage, "a course Passage")
+        if index_budget is not None:
+            require_int("index_budget", index_budget, 1)
+        require_callable("count", count)
+        if build is not None:
+            require_callable("build", build)
         if self.root.exists() and any(self.root.iterdir()):
             raise ValueError(
                 f"{self.root} already holds files; a knowledge base starts in an empty folder."

@@ -30,10 +30,12 @@ from typing import Callable
 import bm25s
 import numpy as np
 
-from harness.engine.embeddings import EMBEDDING_MODEL, MAX_BATCH
+from harness.engine.embeddings import EMBEDDING_MODEL, FULL_DIMENSIONS, MAX_BATCH, TASK_TYPES
 from harness.plumbing.arguments import (
     checked,
     require_callable,
+    require_fields,
+    require_instance,
     require_int,
     require_list,
     require_list_of_text,
@@ -41,6 +43,7 @@ from harness.plumbing.arguments import (
     require_text,
     shown,
 )
+from harness.scenarios.wiki import Needle
 from harness.tokens import approx_tokens
 
 # The Towards AI tutor article's pipeline: dense top 15 and BM25 top 30, fused, a threshold of 0.10.
@@ -121,12 +124,28 @@ def check_fill_arguments(
 # --- the retrievers -------------------------------------------------------------------------------
 
 
+def _task_type(name: str, value) -> None:
+    require_text(name, value)
+    if value not in TASK_TYPES:
+        raise ValueError(f"{name} must be one of {', '.join(TASK_TYPES)}; got {shown(value)}.")
+
+
+def _embedding_client(name: str, value) -> None:
+    if not callable(getattr(getattr(value, "models", None), "embed_content", None)):
+        raise TypeError(
+            f"{name} must be a client with models.embed_content, e.g. harness.connect(), got "
+            f"{type(value).__name__} {shown(value)}."
+        )
+
+
+@checked(client=_embedding_client, task_type=_task_type, dimensions=(1, FULL_DIMENSIONS))
 def embed(client, texts: list[str], task_type: str, dimensions: int = DIMENSIONS) -> np.ndarray:
     """Unit vectors of `texts`, one row each, from `client.models.embed_content`, MAX_BATCH texts
     a call."""
     from google.genai import types
 
-    require_list_of_text("texts", texts)
+    if not texts:  # nothing to send: no rows
+        return np.zeros((0, dimensions), dtype=np.float32)
     config = types.EmbedContentConfig(task_type=task_type, output_dimensionality=dimensions)
     rows = []
     for start in range(0, len(texts), MAX_BATCH):
@@ -154,6 +173,11 @@ class SearchIndex:
     def __init__(self, ids: list[str], texts: list[str], vectors: np.ndarray):
         require_list_of_text("ids", ids)
         require_list_of_text("texts", texts)
+        require_instance("vectors", vectors, np.ndarray, "a numpy array of unit rows (from embed)")
+        if vectors.ndim != 2:
+            raise ValueError(
+                f"vectors must have one row per page (2 dimensions), got {vectors.ndim}."
+            )
         if not len(ids) == len(texts) == len(vectors):
             raise ValueError(
                 f"ids, texts and vectors must be as long as each other, got {len(ids)}, "
@@ -174,8 +198,7 @@ class SearchIndex:
 
     def keyword(self, question: str, k: int) -> list[str]:
         """The ids of the k best pages for `question` by BM25, best first; a page that shares no
-        word
-        with the question is left out (bm25s would fill the list with them at score 0)."""
+        word with the question is left out (bm25s would fill the list with them at score 0)."""
         found, scores = self.bm25.retrieve(
             keyword_tokens.unchecked([question]), k=min(k, len(self.ids)), show_progress=False
         )
@@ -198,6 +221,10 @@ class Knobs:
     threshold: float = THRESHOLD
     budget: int = BUDGET
 
+    def __post_init__(self):
+        # any floor on a cosine: below -1 it keeps every page ranked, above 1 it sends nothing
+        require_fields(self, dense_k=(1, None), keyword_k=(1, None), threshold=(-math.inf, None))
+
 
 @dataclass(frozen=True)
 class Retrieved:
@@ -210,6 +237,7 @@ class Retrieved:
     tokens: int
 
 
+@checked
 def hybrid_search(
     index: SearchIndex,
     question: str,
@@ -229,21 +257,22 @@ def hybrid_search(
     return Retrieved(dense, keyword, fused, sent, tokens)
 
 
+@checked
 def needle_recall(
     index: SearchIndex,
-    needles,
+    needles: list[Needle],
     queries: np.ndarray,
     knobs: Knobs = Knobs(),
     fuse: Callable = reciprocal_rank_fusion,
     fill: Callable = fill_budget,
 ) -> dict:
-    """For `needles` (each with `.page` and `.question`) and their query vectors: the share found by
+    """For `needles` (the wiki's, each with its `.page` and `.question`) and their query vectors: the share found by
     dense search alone, BM25 alone, the fused top FUSED_TOP and the pipeline (what it sends), and
     the mean tokens sent per question."""
     found = {"dense": 0, "bm25": 0, "fused top 5": 0, "sent": 0}
     tokens = 0
     for needle, query in zip(needles, queries):
-        got = hybrid_search(index, needle.question, query, knobs, fuse, fill)
+        got = hybrid_search.unchecked(index, needle.question, query, knobs, fuse, fill)
         for name, ids in (
             ("dense", got.dense),
             ("bm25", got.keyword),

@@ -43,15 +43,9 @@ from harness.engine.embeddings import batch_embed, embed
 from harness.engine.fields import CACHED, COUNT, normalise
 from harness.engine.interaction_events import stream_of as interaction_stream
 from harness.engine.interaction_input import INTERACTION
-from harness.engine.interactions import (
-    STORED as INTERACTIONS,
-)
-from harness.engine.interactions import (
-    error_body as interactions_error,
-)
-from harness.engine.interactions import (
-    is_route as is_interactions,
-)
+from harness.engine.interactions import STORED as INTERACTIONS
+from harness.engine.interactions import error_body as interactions_error
+from harness.engine.interactions import is_route as is_interactions
 from harness.engine.limits import check_generation, check_input, check_turns, cut_to_tokens, stop_at
 from harness.engine.models_api import get_model, list_models
 from harness.engine.prompt import blocks, count_tokens, parts_tokens

@@ -309,10 +309,7 @@ def checked(function=None, /, **rules):
         if spec.kind in (spec.POSITIONAL_ONLY, spec.POSITIONAL_OR_KEYWORD)
     ]
     # made at the first call: an annotation may name a class defined later
-    checks, in_order = (
-        {},
-        [],
-    )
+    checks, in_order = {}, []
 
     @functools.wraps(function)
     def entry(*args, **kwargs):

@@ -20,12 +20,11 @@ from typing import NamedTuple
 from google.genai import types
 
 from harness.corpus_shell import installed_programs
+from harness.plumbing.arguments import checked
 from harness.scenarios.course import SEARCH_COURSE
 
 # registers the library tutor's policy with the engine
-from harness.scenarios.library import (
-    glass_box,
-)
+from harness.scenarios.library import glass_box
 
 READ_FILE = types.FunctionDeclaration(
     name=glass_box.READ,
@@ -45,6 +44,7 @@ CORPUS_SHELL = types.FunctionDeclaration(
 )
 
 
+@checked
 def library_tools(shell: bool = False) -> list[types.Tool]:
     """The library tutor's tools: read_file and search_course, and corpus_shell when `shell`."""
     return [

@@ -39,6 +39,7 @@ import random
 from dataclasses import dataclass
 from functools import lru_cache
 
+from harness.plumbing.arguments import checked
 from harness.tokens import approx_tokens
 
 # the wiki's sizes in tokens; each is the start of the next
@@ -66,144 +67,144 @@ SERVICES = (
 CAUSES = "full disk|certificate that expired|network fault|memory leak"
 
 
-def pick(rng: random.Random, options: str) -> str:
+def _pick(rng: random.Random, options: str) -> str:
     return rng.choice(options.split("|"))
 
 
-def clock(rng: random.Random) -> str:
+def _clock(rng: random.Random) -> str:
     return f"{rng.randint(0, 23):02d}:{rng.choice((0, 10, 15, 20, 30, 40, 45, 50)):02d}"
 
 
 # For each fact, the sentence a needle's card and every topic page use: the question's own words.
 STATED = {
-    "schedule": lambda r, n: f"{n} runs every day at {clock(r)}.",
-    "owner": lambda r, n: f"{n} is owned by the {pick(r, TEAMS)} team.",
+    "schedule": lambda r, n: f"{n} runs every day at {_clock(r)}.",
+    "owner": lambda r, n: f"{n} is owned by the {_pick(r, TEAMS)} team.",
     "port": lambda r, n: f"{n} listens on port {r.randint(1025, 9999)}.",
     "retention": lambda r, n: f"{n} keeps its logs for {r.randint(7, 400)} days.",
-    "region": lambda r, n: f"{n} is hosted in the {pick(r, REGIONS)} region.",
+    "region": lambda r, n: f"{n} is hosted in the {_pick(r, REGIONS)} region.",
     "budget": lambda r, n: f"{n} costs about {r.randint(2, 90) * 100} dollars a month.",
     "incident": lambda r, n: (
-        f"In {pick(r, MONTHS)} {n} failed for {r.randint(3, 180)} minutes after a "
-        f"{pick(r, CAUSES)}."
+        f"In {_pick(r, MONTHS)} {n} failed for {r.randint(3, 180)} minutes after a "
+        f"{_pick(r, CAUSES)}."
     ),
     "purpose": lambda r, n: (
-        f"{n} converts {pick(r, OBJECTS)} into {pick(r, OBJECTS)} for the {pick(r, TEAMS)} team."
+        f"{n} converts {_pick(r, OBJECTS)} into {_pick(r, OBJECTS)} for the {_pick(r, TEAMS)} team."
     ),
-    "dependency": lambda r, n: f"{n} depends on {pick(r, SERVICES)} to fetch {pick(r, OBJECTS)}.",
+    "dependency": lambda r, n: f"{n} depends on {_pick(r, SERVICES)} to fetch {_pick(r, OBJECTS)}.",
 }
 # The ways any other card states each fact about the service `n`, with synonyms.
 FACTS = {
     "schedule": [
         lambda r, n: (
-            f"{n} {pick(r, 'runs|executes|operates')} every "
-            f"{pick(r, 'night|morning|evening|weekday|day')} at {clock(r)}."
+            f"{n} {_pick(r, 'runs|executes|operates')} every "
+            f"{_pick(r, 'night|morning|evening|weekday|day')} at {_clock(r)}."
         ),
         lambda r, n: (
-            f"The {pick(r, 'job|task|batch')} of {n} is scheduled for {clock(r)} "
-            f"{pick(r, 'daily|nightly|weekly|every day')}."
+            f"The {_pick(r, 'job|task|batch')} of {n} is scheduled for {_clock(r)} "
+            f"{_pick(r, 'daily|nightly|weekly|every day')}."
         ),
         lambda r, n: (
-            f"{n} {pick(r, 'starts|launches|kicks off')} at {clock(r)} and "
-            f"{pick(r, 'finishes|ends|completes')} within {r.randint(5, 90)} minutes."
+            f"{n} {_pick(r, 'starts|launches|kicks off')} at {_clock(r)} and "
+            f"{_pick(r, 'finishes|ends|completes')} within {r.randint(5, 90)} minutes."
         ),
     ],
     "owner": [
-        lambda r, n: f"{n} is {pick(r, 'owned|maintained|run')} by the {pick(r, TEAMS)} team.",
+        lambda r, n: f"{n} is {_pick(r, 'owned|maintained|run')} by the {_pick(r, TEAMS)} team.",
         lambda r, n: (
-            f"{pick(r, PEOPLE)} {pick(r, 'leads|manages|looks after')} {n}, and questions "
-            f"go to the {pick(r, TEAMS)} team."
+            f"{_pick(r, PEOPLE)} {_pick(r, 'leads|manages|looks after')} {n}, and questions "
+            f"go to the {_pick(r, TEAMS)} team."
         ),
     ],
     "port": [
         lambda r, n: (
-            f"{n} {pick(r, 'listens|accepts connections|answers requests')} on port "
+            f"{n} {_pick(r, 'listens|accepts connections|answers requests')} on port "
             f"{r.randint(1025, 9999)}."
         ),
         lambda r, n: (
-            f"Clients reach {n} through the {pick(r, 'gateway|proxy|load balancer')} on port "
+            f"Clients reach {n} through the {_pick(r, 'gateway|proxy|load balancer')} on port "
             f"{r.randint(1025, 9999)}."
         ),
     ],
     "retention": [
         lambda r, n: (
-            f"{n} keeps its {pick(r, 'logs|records|events')} for {r.randint(7, 400)} days."
+            f"{n} keeps its {_pick(r, 'logs|records|events')} for {r.randint(7, 400)} days."
         ),
         lambda r, n: (
-            f"{pick(r, 'Logs|Records|Events')} written by {n} are "
-            f"{pick(r, 'deleted|purged|removed')} after {r.randint(7, 400)} days."
+            f"{_pick(r, 'Logs|Records|Events')} written by {n} are "
+            f"{_pick(r, 'deleted|purged|removed')} after {r.randint(7, 400)} days."
         ),
     ],
     "region": [
         lambda r, n: (
-            f"{n} is {pick(r, 'hosted|deployed|located')} in the {pick(r, REGIONS)} "
-            f"{pick(r, 'region|data centre|zone')}."
+            f"{n} is {_pick(r, 'hosted|deployed|located')} in the {_pick(r, REGIONS)} "
+            f"{_pick(r, 'region|data centre|zone')}."
         ),
         lambda r, n: (
-            f"{n} lives in the {pick(r, REGIONS)} {pick(r, 'region|zone')}, with a copy in "
-            f"the {pick(r, REGIONS)} one."
+            f"{n} lives in the {_pick(r, REGIONS)} {_pick(r, 'region|zone')}, with a copy in "
+            f"the {_pick(r, REGIONS)} one."
         ),
     ],
     "budget": [
         lambda r, n: (
             f"{n} costs about {r.randint(2, 90) * 100} dollars a month, mostly for "
-            f"{pick(r, 'storage|compute|bandwidth|licences')}."
+            f"{_pick(r, 'storage|compute|bandwidth|licences')}."
         ),
         lambda r, n: (
-            f"The monthly {pick(r, 'bill|cost|spend')} of {n} is close to "
+            f"The monthly {_pick(r, 'bill|cost|spend')} of {n} is close to "
             f"{r.randint(2, 90) * 100} dollars."
         ),
     ],
     "incident": [
         lambda r, n: (
-            f"In {pick(r, MONTHS)} {n} {pick(r, 'failed|crashed')} for {r.randint(3, 180)} "
-            f"minutes after a {pick(r, 'bad deploy|' + CAUSES)}."
+            f"In {_pick(r, MONTHS)} {n} {_pick(r, 'failed|crashed')} for {r.randint(3, 180)} "
+            f"minutes after a {_pick(r, 'bad deploy|' + CAUSES)}."
         ),
         lambda r, n: (
-            f"The last {pick(r, 'outage|incident|failure')} of {n} was in {pick(r, MONTHS)}, "
-            f"caused by a {pick(r, CAUSES)}."
+            f"The last {_pick(r, 'outage|incident|failure')} of {n} was in {_pick(r, MONTHS)}, "
+            f"caused by a {_pick(r, CAUSES)}."
         ),
     ],
     "purpose": [
         lambda r, n: (
-            f"{n} {pick(r, 'converts|turns|transforms')} {pick(r, OBJECTS)} into "
-            f"{pick(r, OBJECTS)} for the {pick(r, TEAMS)} team."
+            f"{n} {_pick(r, 'converts|turns|transforms')} {_pick(r, OBJECTS)} into "
+            f"{_pick(r, OBJECTS)} for the {_pick(r, TEAMS)} team."
         ),
         lambda r, n: (
-            f"{n} {pick(r, 'sends|delivers')} {pick(r, 'notifications|reminders|emails|alerts')}"
-            f" to {pick(r, 'customers|users|staff|partners')}."
+            f"{n} {_pick(r, 'sends|delivers')} {_pick(r, 'notifications|reminders|emails|alerts')}"
+            f" to {_pick(r, 'customers|users|staff|partners')}."
         ),
         lambda r, n: (
-            f"{n} {pick(r, 'checks|validates|verifies')} {pick(r, OBJECTS)} before they "
-            f"reach {pick(r, SERVICES)}."
+            f"{n} {_pick(r, 'checks|validates|verifies')} {_pick(r, OBJECTS)} before they "
+            f"reach {_pick(r, SERVICES)}."
         ),
     ],
     "dependency": [
         lambda r, n: (
-            f"{n} {pick(r, 'depends on|relies on|calls')} {pick(r, SERVICES)} to "
-            f"{pick(r, 'look up|fetch|store')} {pick(r, OBJECTS)}."
+            f"{n} {_pick(r, 'depends on|relies on|calls')} {_pick(r, SERVICES)} to "
+            f"{_pick(r, 'look up|fetch|store')} {_pick(r, OBJECTS)}."
         ),
     ],
 }
 FILLER = [
     lambda r: (
-        f"Changes to it go through {pick(r, 'review|a review|two reviews')} before "
-        f"{pick(r, 'release|every release')}."
+        f"Changes to it go through {_pick(r, 'review|a review|two reviews')} before "
+        f"{_pick(r, 'release|every release')}."
     ),
     lambda r: (
-        f"Its dashboard shows the {pick(r, 'error rate|latency|queue length|traffic')} of the "
-        f"last {pick(r, 'hour|day|week')}."
+        f"Its dashboard shows the {_pick(r, 'error rate|latency|queue length|traffic')} of the "
+        f"last {_pick(r, 'hour|day|week')}."
     ),
     lambda r: (
-        f"A runbook {pick(r, 'explains|describes')} how to {pick(r, 'restart|roll back|scale')} it."
+        f"A runbook {_pick(r, 'explains|describes')} how to {_pick(r, 'restart|roll back|scale')} it."
     ),
     lambda r: (
-        f"It was {pick(r, 'written|rewritten|built')} in {r.randint(2015, 2026)} to replace an "
+        f"It was {_pick(r, 'written|rewritten|built')} in {r.randint(2015, 2026)} to replace an "
         "older "
-        f"{pick(r, 'script|tool|system')}."
+        f"{_pick(r, 'script|tool|system')}."
     ),
     lambda r: (
-        f"Alerts go to the {pick(r, 'on-call engineer|team channel|incident room')} when it "
-        f"{pick(r, 'slows down|fails|falls behind')}."
+        f"Alerts go to the {_pick(r, 'on-call engineer|team channel|incident room')} when it "
+        f"{_pick(r, 'slows down|fails|falls behind')}."
     ),
 ]
 TITLES = {
@@ -306,7 +307,7 @@ class Wiki:
         return Wiki(tuple(kept), self.needles, self.paraphrases)
 
 
-def code_name(rng: random.Random) -> str:
+def _code_name(rng: random.Random) -> str:
     """An invented, pronounceable name: Zorblax, Quennet-4."""
     name = "".join(
         rng.choice(part) for part in (ONSETS, VOWELS, ONSETS, VOWELS, CODAS)
@@ -318,7 +319,7 @@ def _sentences(sentences: list[str]) -> str:
     return " ".join(s[0].upper() + s[1:] for s in sentences)
 
 
-def card(rng: random.Random, name: str, fact: str | None = None) -> tuple[str, str]:
+def _card(rng: random.Random, name: str, fact: str | None = None) -> tuple[str, str]:
     """A service's card and, for a needle's card, the sentence stating `fact` (else "").
 
     One sentence per fact and one or two filler sentences, in a random order. The first sentence
@@ -340,9 +341,9 @@ def card(rng: random.Random, name: str, fact: str | None = None) -> tuple[str, s
     return text, answer[0].upper() + answer[1:] if answer else ""
 
 
-def topic_page(rng: random.Random, fact: str, names: list[str]) -> str:
+def _topic_page(rng: random.Random, fact: str, names: list[str]) -> str:
     """A page on one fact across several services, each stated in the question's words."""
-    title = TITLES[fact].format(team=pick(rng, TEAMS), month=pick(rng, MONTHS))
+    title = TITLES[fact].format(team=_pick(rng, TEAMS), month=_pick(rng, MONTHS))
     return _sentences([title] + [STATED[fact](rng, name) for name in names])
 
 
@@ -350,7 +351,7 @@ def _names(rng: random.Random, count: int, unknown) -> list[str]:
     """`count` code names, no two sharing their word, none a word the embedder knows."""
     names = {}
     while len(names) < count:
-        name = code_name(rng)
+        name = _code_name(rng)
         word = name.split("-")[0]
         if unknown(word.lower()):
             names.setdefault(word, name)
@@ -359,30 +360,29 @@ def _names(rng: random.Random, count: int, unknown) -> list[str]:
     return shuffled
 
 
+@checked(tokens=(SIZES[0], 10 * SIZES[-1]), topic_share=(0, 1))
 @lru_cache(maxsize=4)
 def make_wiki(tokens: int = SIZES[-1], topic_share: float = TOPIC_SHARE, seed: int = SEED) -> Wiki:
     """The wiki of `tokens` tokens: the needles' pages and distractors spread over its smallest size
     (SIZES[0]), then cards and topic pages until `tokens`."""
     # the glass box's vocabulary: a code name is not in it
-    from harness.engine.embeddings import (
-        known,
-    )
+    from harness.engine.embeddings import known
 
     rng = random.Random(seed)
     names = _names(rng, tokens // 40, lambda word: known(word) is None)
     made = []  # (kind, text, needle question, answer)
     for fact in sorted(QUESTIONS) * NEEDLES_PER_FACT:
         name = names.pop()
-        text, answer = card(rng, name, fact)
+        text, answer = _card(rng, name, fact)
         made.append(("code name", text, QUESTIONS[fact].format(n=name), answer))
     made += [("paraphrase", text, question, text) for text, question in PARAPHRASES]
     pages, total = [], sum(approx_tokens(text) for _, text, _, _ in made)
     while total < tokens:
         if rng.random() < topic_share:
             fact = rng.choice(sorted(FACTS))
-            text = topic_page(rng, fact, [names.pop() for _ in range(rng.randint(4, 7))])
+            text = _topic_page(rng, fact, [names.pop() for _ in range(rng.randint(4, 7))])
         else:
-            text = card(rng, names.pop())[0]
+            text = _card(rng, names.pop())[0]
         pages.append(("distractor", text, "", ""))
         total += approx_tokens(text)
     # The needles go in random places among the first pages, so that all of them are in SIZES[0].
