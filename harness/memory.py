@@ -172,8 +172,9 @@ def inject(
 class MemoryStore:
     """The memory between sessions: a JSON file of (key, value, session) triples."""
 
+    @checked(path=require_path)
     def __init__(self, path: str | os.PathLike):
-        self.path = Path(require_path("path", path))
+        self.path = Path(path)
 
     def load(self) -> list[Memory]:
         if not self.path.exists():

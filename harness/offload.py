@@ -27,9 +27,6 @@ from harness.models import Price
 from harness.plumbing.arguments import (
     checked,
     require_callable,
-    require_instance,
-    require_int,
-    require_list,
     require_path,
 )
 from harness.scenarios.course import Passage
@@ -108,23 +105,16 @@ class KnowledgeBase:
     index from them (13.1's function).
     """
 
+    @checked(root=require_path, index_budget=(1, None))
     def __init__(
         self,
         root: str | os.PathLike,
-        passages: tuple[Passage, ...] = (),
+        passages: list[Passage] = (),
         index_budget: int | None = None,
         count: Callable = approx_tokens,
         build: Callable | None = None,
     ):
-        self.root = Path(require_path("root", root))
-        require_list("passages", passages, "course passages")
-        for index, passage in enumerate(passages):
-            require_instance(f"passages[{index}]", passage, Passage, "a course Passage")
-        if index_budget is not None:
-            require_int("index_budget", index_budget, 1)
-        require_callable("count", count)
-        if build is not None:
-            require_callable("build", build)
+        self.root = Path(root)
         if self.root.exists() and any(self.root.iterdir()):
             raise ValueError(
                 f"{self.root} already holds files; a knowledge base starts in an empty folder."
