@@ -69,7 +69,7 @@ def _cpu(process: psutil.Process) -> float:
 class _Measured(NotebookClient):
     """Reads the kernel's CPU times after the last cell, as nbclient starts shutting the kernel
     down: the kernel's own, its reaped children's, and those of the processes it still runs (the
-    warm pytest helper of harness.plumbing.warm_pytest lives until the kernel exits)."""
+    warm helper of harness.plumbing.warm_start lives until the kernel exits)."""
 
     cpu = 0.0
 

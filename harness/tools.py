@@ -37,7 +37,7 @@ from google.genai import types
 from harness.plumbing import jail as jail_program
 from harness.plumbing import redaction
 from harness.plumbing.steady_output import steady
-from harness.plumbing.warm_pytest import WarmPytest
+from harness.plumbing.warm_start import WarmStart
 from harness.truncation import extract_verdict
 
 ALLOWED_PROGRAMS = ("cat", "grep", "head", "ls", "pytest", "tail", "wc")
@@ -353,7 +353,7 @@ def _kill_group(process: subprocess.Popen) -> None:
 
 
 _PYTEST = [sys.executable, "-m", "pytest"]  # how run_command starts the task's tests
-_warm = {"helper": None}  # the warm pytest helper of this process, started at the first test run
+_warm = {"helper": None}  # the warm helper of this process, started at the first command
 # one run at a time goes through it; a concurrent one starts a new interpreter
 _warm_lock = threading.Lock()
 
@@ -371,10 +371,9 @@ def _discard_warm_helper() -> None:
         _warm["helper"] = None
 
 
-def _warm_pytest(args: list, cwd: Path, env: dict, jail: dict | None):
-    """A run of `python -m pytest args` forked from the warm helper (see
-    harness.plumbing.warm_pytest), or None when it is busy or cannot start (the caller then starts a
-    new interpreter). Holds the lock until released.
+def _warm_start(argv: list, cwd: Path, env: dict, jail: dict | None):
+    """`argv` forked from the warm helper (see harness.plumbing.warm_start), or None when it is
+    busy or cannot start (the caller then starts a new interpreter). Holds the lock until released.
     """
     if not _warm_lock.acquire(blocking=False):
         return None
@@ -382,12 +381,14 @@ def _warm_pytest(args: list, cwd: Path, env: dict, jail: dict | None):
         if _warm["helper"] is None or not _warm["helper"].alive():
             home = tempfile.mkdtemp(prefix="workbook-command-")
             try:  # jailed runs cut their own network; unjailed ones inherit the helper's
-                _warm["helper"] = WarmPytest(
+                _warm["helper"] = WarmStart(
                     _command_env(home), home, launcher=() if jail else _offline_launcher()
                 )
             finally:
                 jail_program.remove_tree(home)
-        return _warm["helper"].start(args, cwd, env, jail)
+        if argv[: len(_PYTEST)] == _PYTEST:
+            return _warm["helper"].start(argv[len(_PYTEST) :], cwd, env, jail, pytest=True)
+        return _warm["helper"].start(argv, cwd, env, jail)
     # an interrupt mid-request too: the helper's next answer could be a stale one
     except BaseException as error:
         _discard_warm_helper()
@@ -406,10 +407,9 @@ def _release_warm(run) -> None:
 def _started(argv: list, cwd: Path, env: dict, jail: dict | None):
     """The running program (in `jail`, or only offline when None) and what to call once it has
     been waited for."""
-    if argv[: len(_PYTEST)] == _PYTEST:
-        process = _warm_pytest(argv[len(_PYTEST) :], cwd, env, jail)
-        if process is not None:
-            return process, lambda: _release_warm(process)
+    process = _warm_start(argv, cwd, env, jail)
+    if process is not None:
+        return process, lambda: _release_warm(process)
     launcher = _jail_words(jail) if jail else _offline_launcher()
     process = subprocess.Popen(
         [*launcher, *argv],
@@ -430,8 +430,8 @@ def _run(argv: list, cwd: Path, env: dict, jail: dict | None) -> tuple[int, byte
 
     The program runs in its own session; when it ends, or at the timeout or the cap, its whole
     process group is killed and the pipe closed: a child it left behind holding stdout cannot keep
-    the agent waiting. `python -m pytest` runs forked from a warm helper when it can (same output,
-    same confinement, a tenth of the start-up: harness.plumbing.warm_pytest).
+    the agent waiting. It runs forked from a warm helper when it can (same output, same
+    confinement, less of the start-up: harness.plumbing.warm_start).
     """
     if jail is None:
         return (*_watch(argv, cwd, env, None), [])

@@ -630,8 +630,8 @@ NOT_SWEPT_PACKAGES = {
     "harness.plumbing.jail": (
         "the jail every command runs in: hostile calls are swept in tests/test_jail.py (h/jail)"
     ),
-    "harness.plumbing.warm_pytest": (
-        "the jail's warm pytest, started by Workspace (tests/test_warm_pytest.py)"
+    "harness.plumbing.warm_start": (
+        "the jail's warm helper, started by Workspace (tests/test_warm_start.py)"
     ),
     "harness.plumbing.startup": "start-up hooks pytest and the kernel call, never a caller",
     "harness.plumbing.sdk_models": (

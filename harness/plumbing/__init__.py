@@ -7,8 +7,8 @@
 - `recording.py`: a lesson's HTTP traffic recorded and replayed (`WORKBOOK_RECORDING`)
 - `session_bundles.py`: a tutor session saved one JSON line per call, re-billed for free
 - `jail.py`: the allow-list jail every command of the agent (and every graded notebook) runs in
-- `warm_pytest.py`: pytest forked from a warm helper, so a jailed test run starts in a tenth of the
-  time
+- `warm_start.py`: each command forked from a warm helper, so a jailed test run starts in a tenth
+  of the time, and a `grep` without starting an interpreter
 - `steady_output.py`: tool output made the same on every run, so a recording replays
 - `startup.py`: the kernel's and pytest's start-up speed-ups
 - `sessions_in_process.py`: the harness's own tutor sessions, offline, sent to the glass box

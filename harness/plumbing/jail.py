@@ -1,7 +1,7 @@
 """A jail by allow-list: a process that sees only the paths it is given, in namespaces of its own.
 
 Used for every program the agent's `run_command` starts (`harness.tools`,
-`harness.plumbing.warm_pytest`) and for every kernel the grader starts (`harness.workbook.sandbox`).
+`harness.plumbing.warm_start`) and for every kernel the grader starts (`harness.workbook.sandbox`).
 What the jailed process gets:
 - its own mount namespace whose root is an empty tmpfs holding only the paths given: `write`
   bind-mounted read-write, `read` read-only, a few system folders (programs and libraries) and
@@ -940,10 +940,17 @@ def main(argv: list[str]) -> None:
         args.memory_bytes,
         args.namespaces,
     )
+    become(command)
+
+
+def become(command: list[str]) -> None:
+    """Turn this (jailed) process into `command`, found on PATH; if it cannot run, say why and
+    exit 127, as a shell does."""
     try:
         os.execvp(command[0], command)
     except OSError as error:
         print(f"confine: cannot run {command[0]}: {error.strerror}", file=sys.stderr)
+        sys.stderr.flush()
         os._exit(127)
 
 

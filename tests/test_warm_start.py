@@ -1,11 +1,13 @@
-"""harness.plumbing.warm_pytest: pytest forked from a warm helper shows what a new interpreter
-shows, confined alike."""
+"""harness.plumbing.warm_start: a command, or pytest, forked from a warm helper shows what a new
+interpreter shows, confined alike."""
 
 import re
+import subprocess
 
 import pytest
 
 from harness import tools
+from harness.plumbing.warm_start import WarmStart
 from harness.scenarios import copy_task
 from harness.tools import Workspace
 
@@ -28,14 +30,50 @@ def _untimed(output):
 
 
 @pytest.mark.parametrize(
-    "command", ["pytest", "pytest -q -k bulk", "pytest --co -q", "pytest nosuchfile"]
+    "command",
+    [
+        "pytest",
+        "pytest -q -k bulk",
+        "pytest --co -q",
+        "pytest nosuchfile",
+        "grep -rn def .",
+        "ls -R",
+        "cat nosuchfile",
+        "wc -l tests/test_amounts.py",
+        "grep -rc no-such-word tests",
+    ],
 )
 def test_a_warm_run_shows_what_a_new_interpreter_shows(ws, command):
     warm = ws.run_command(command)
     assert tools._warm["helper"] is not None and tools._warm["helper"].alive(), (
-        "pytest did not go through the helper"
+        "the command did not go through the helper"
     )
     assert _untimed(warm) == _untimed(_fresh(ws, command)), "the model would see a different output"
+
+
+def test_a_program_that_cannot_run_is_reported_as_the_jails_launcher_reports_it(tmp_path):
+    mode = tools.jail_mode()
+    if mode is None:
+        pytest.skip("this machine cannot jail a command")
+    env, confined = tools._command_env(str(tmp_path)), tools._jail(mode, tmp_path)
+    helper = WarmStart(env, str(tmp_path))
+    try:
+        run = helper.start(["no-such-program-here"], tmp_path, env, confined)
+        output, code = run.stdout.read(), run.wait()
+    finally:
+        helper.close()
+    launched = subprocess.run(
+        [*tools._jail_words(confined), "no-such-program-here"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env=env,
+    )
+    assert code == launched.returncode == 127
+    assert (
+        output
+        == launched.stdout
+        == (b"confine: cannot run no-such-program-here: No such file or directory\n")
+    )
 
 
 def test_a_hanging_test_is_stopped_and_the_helper_serves_the_next_run(ws, monkeypatch):
@@ -84,7 +122,7 @@ def test_a_helper_that_cannot_start_leaves_the_tests_to_a_new_interpreter(ws, mo
         raise OSError("no helper today")
 
     monkeypatch.setitem(tools._warm, "helper", None)
-    monkeypatch.setattr(tools, "WarmPytest", broken)
+    monkeypatch.setattr(tools, "WarmStart", broken)
     assert "4 failed, 2 passed" in ws.run_command("pytest -q")
     assert tools._warm["helper"] is None and not tools._warm_lock.locked()
 

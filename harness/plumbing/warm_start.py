@@ -1,21 +1,26 @@
-"""`python -m pytest` without the wait: a helper with pytest imported forks a fresh run for each
-command.
+"""A command without the interpreter's start: a warm helper forks each jailed command, and each
+run of pytest.
 
 A run of the task's tests in a new interpreter spends most of its time starting up: 0.35-0.45 s
 of CPU, against 0.12-0.15 s wall for the same run forked from a warm helper (measured here,
 2026-12-01, benchmarks/outputs_digest.py and tests/test_tools.py compare the outputs), and one
-agent run starts three. So `harness.tools` runs pytest through this module: one helper process
-per kernel, started with the scrubbed environment a command gets, imports pytest once; for each
-command it forks a child that becomes what `python -m pytest ARGS` would have been: its own
-session (so the caller's process-group kill reaches it and all it starts), the command's folder
-and environment, stdin from /dev/null, stdout and stderr into the caller's pipe, `sys.path[0]`
-the folder, then pytest's own `__main__` through runpy, as `python -m` runs it. Nothing of one
-run reaches the next: each is a fresh fork of a helper that has run no test. Two differences are
-left: the runs forked from one helper share its hash seed, and what the helper imported is frozen
-out of the garbage collector's passes (`gc.get_freeze_count()` is not 0).
+agent run starts three. Any other command (a corpus-shell `grep`) started a Python interpreter
+only to enter the jail and exec the program: about 25 ms of CPU of its 40-50 (here, 2026-12-03).
+So `harness.tools` starts commands through this module: one helper process per kernel, started
+with the scrubbed environment a command gets, loads the jail once, and pytest at its first test
+run; for each command it forks a child that takes its own session (so the caller's process-group
+kill reaches it and all it starts), stdin from /dev/null, stdout and stderr into the caller's
+pipe, enters the command's jail, folder and environment, then becomes the program, as the jail's
+own launcher would (`harness.plumbing.jail.become`), or, for `python -m pytest ARGS`, runs
+pytest's `__main__` through runpy with `sys.path[0]` the folder, as `python -m` runs it. Nothing
+of one run reaches the next: each is a fresh fork of a helper that has run nothing. Two
+differences are left for pytest's runs: the runs forked from one helper share its hash seed, and
+what the helper imported is frozen out of the garbage collector's passes (`gc.get_freeze_count()`
+is not 0).
 
-    helper = WarmPytest(env, home)
-    run = helper.start(["-q"], cwd, env)   # like subprocess.Popen([python, "-m", "pytest", "-q"], ...)
+    helper = WarmStart(env, home)
+    run = helper.start(["grep", "-rl", "x", "."], cwd, env, jail)  # like subprocess.Popen(...)
+    run = helper.start(["-q"], cwd, env, jail, pytest=True)  # like Popen([python, "-m", "pytest", "-q"])
     run.stdout.read(), run.wait()          # the same output and exit code
 
 The helper reads its requests on a Unix socket and ends when the process that started it does. This
@@ -30,7 +35,7 @@ import sys
 
 _HELLO = b"ready"
 STARTUP_TIMEOUT_SECONDS = (
-    60  # pytest imports in well under a second; a helper that never says hello is given up
+    60  # it starts in well under a second; one that never says hello is given up
 )
 
 
@@ -63,7 +68,7 @@ class _Child:
         self.returncode = json.loads(message)["exit"] if message else -9
 
 
-class WarmPytest:
+class WarmStart:
     """One helper process; `start` runs one command at a time through it (a lock is the
     caller's)."""
 
@@ -87,7 +92,7 @@ class WarmPytest:
         self.control, self.owner = ours, os.getpid()
         # socket.timeout is an OSError: the caller falls back
         self.control.settimeout(STARTUP_TIMEOUT_SECONDS)
-        # pytest failed to import: the caller falls back to a new interpreter
+        # the jail failed to load: the caller falls back to a new interpreter
         if self.control.recv(16) != _HELLO:
             self.close()
             raise OSError("the warm pytest helper did not start")
@@ -104,13 +109,16 @@ class WarmPytest:
     def alive(self) -> bool:
         return self.owner == os.getpid() and self.process.poll() is None
 
-    def start(self, args: list, cwd, env: dict, jail: dict | None = None) -> _Child:
-        """`jail`: what `harness.plumbing.jail.enter` takes; the run then happens in that jail."""
+    def start(
+        self, args: list, cwd, env: dict, jail: dict | None = None, pytest: bool = False
+    ) -> _Child:
+        """Run the program `args` (found on the PATH of `env`), or `python -m pytest args` if
+        `pytest`; `jail`: what `harness.plumbing.jail.enter` takes, the run then happens in that
+        jail."""
         read_end, write_end = os.pipe()
         try:
-            request = json.dumps(
-                {"args": list(args), "cwd": str(cwd), "env": env, "jail": jail}
-            ).encode()
+            request = {"args": list(args), "cwd": str(cwd), "env": env, "jail": jail}
+            request = json.dumps({**request, "pytest": pytest}).encode()
             socket.send_fds(self.control, [request], [write_end])
         finally:
             # the child holds the only write end: end of file means it and its children closed it
@@ -124,13 +132,9 @@ class WarmPytest:
         )
 
 
-def _become_pytest(request: dict, out: int, ready: int, confine) -> None:
-    """In the forked child: turn into `python -m pytest ARGS` run in the request's folder and
-    environment."""
-    import atexit
-    import runpy
-    import tempfile
-
+def _become(request: dict, out: int, ready: int, confine) -> None:
+    """In the forked child: turn into the request's program, or `python -m pytest ARGS`, run in
+    its jail, folder and environment."""
     os.setsid()
     # the helper waits for this: only now can the caller's process-group kill reach us
     os.close(ready)
@@ -146,6 +150,18 @@ def _become_pytest(request: dict, out: int, ready: int, confine) -> None:
     os.chdir(request["cwd"])
     os.environ.clear()
     os.environ.update(request["env"])
+    if not request["pytest"]:
+        confine.become(request["args"])
+    _run_pytest(request)
+
+
+def _run_pytest(request: dict) -> None:
+    """The rest of `python -m pytest ARGS`, in the child, already in its jail, folder and
+    environment."""
+    import atexit
+    import runpy
+    import tempfile
+
     tempfile.tempdir = None  # TMPDIR is read again
     sys.path[0] = request["cwd"]  # as `python -m` puts the current folder first
     sys.argv = ["-m", *request["args"]]  # runpy puts the module's path first, as `python -m` does
@@ -182,10 +198,17 @@ def _confine():
     return module
 
 
-def _serve(control: socket.socket) -> None:
-    """The helper's loop: one request at a time, answered with the child's pid, then its exit
-    code."""
+def _warm_up_pytest() -> None:
+    """Do, once and before any fork, what every run of pytest would otherwise do again: import
+    pytest and its builtin plugins (pytest imports most of them only as a run configures), and fill
+    `inspect`'s table of which file each loaded module came from (a run that reports a failure
+    walks every module in `sys.modules` to make it). That table is only a cache: a run fills in the
+    modules it loads. Measured here on the task's `pytest -q` (2026-12-03, 15 forks each, medians):
+    79 ms of CPU a run with pytest alone imported, 64 with the plugins or the table, 50 with both.
+    """
     import gc
+    import importlib
+    import inspect
 
     # pytest ends each run with a full garbage collection, which would walk every object imported
     # here again in every child: frozen, they are left out (and their pages stay shared with this
@@ -194,11 +217,20 @@ def _serve(control: socket.socket) -> None:
     # harness.plumbing.startup's collector_paused does (this file imports nothing of harness).
     gc.disable()
     import pytest  # noqa: F401  (the import every run would otherwise repeat)
+    from _pytest.config import default_plugins
 
+    for name in default_plugins:
+        importlib.import_module(f"_pytest.{name}")
+    inspect.getmodule(compile("", "<warm>", "exec"))  # a code object of no file: it walks them all
     gc.collect()
-    confine = _confine()  # loaded once, before any fork
     gc.freeze()
     gc.enable()
+
+
+def _serve(control: socket.socket) -> None:
+    """The helper's loop: one request at a time, answered with the child's pid, then its exit
+    code."""
+    confine = _confine()  # loaded once, before any fork
     control.send(_HELLO)
     while True:
         try:
@@ -208,12 +240,17 @@ def _serve(control: socket.socket) -> None:
         if not message:
             return  # the kernel that started us is gone
         request, out = json.loads(message), fds[0]
+        if request["pytest"] and "pytest" not in sys.modules:
+            try:  # at the first test run: a helper that runs none never loads it
+                _warm_up_pytest()
+            except ImportError:  # the run fails as `python -m pytest` would, and says why
+                pass
         ready_read, ready_write = os.pipe()
         pid = os.fork()
         if pid == 0:
             control.close()
             os.close(ready_read)
-            _become_pytest(request, out, ready_write, confine)
+            _become(request, out, ready_write, confine)
         os.close(out)
         os.close(ready_write)
         os.read(ready_read, 1)  # end of file once the child has its own session
