@@ -23,6 +23,7 @@ from typing import Callable
 from google.genai import types
 
 from harness.formats import state_block
+from harness.plumbing import sessions_in_process
 from harness.plumbing.arguments import (
     checked,
     require_client,
@@ -182,7 +183,9 @@ def summarizer_for(
     from harness import MODEL
 
     def summarize(transcript: str) -> str:
-        response = client.models.generate_content(
+        # client.models.generate_content, in-process on the glass box (see the agent's loop)
+        response = sessions_in_process.generate_content(
+            client,
             model=model or MODEL,
             contents=transcript,
             config=types.GenerateContentConfig(

@@ -27,6 +27,7 @@ from harness.agent.loop import SYSTEM_PROMPT
 from harness.agent.reused_runs import ReusingWorkspace
 from harness.formats import verdict_line
 from harness.partitioning import PLAN_SHARE, MergeRefused, SubResult, merge_results, split_task
+from harness.plumbing import sessions_in_process
 from harness.plumbing.arguments import checked, require_fields, require_instance, require_list
 from harness.scenarios import copy_task
 from harness.scenarios.repairs import (
@@ -190,7 +191,9 @@ def _report_call(results) -> int:
     task = prompt_for([p for r in results for p in r.packages])
     prompt = f"The task: {task}\n\nSub-agent reports:\n" + "\n".join(lines)
     client = connect()  # held while the call runs: a client closes its connection when collected
-    response = client.models.generate_content(
+    # client.models.generate_content, in-process on the glass box (see the agent's loop)
+    response = sessions_in_process.generate_content(
+        client,
         model=MODEL,
         contents=prompt,
         config=types.GenerateContentConfig(system_instruction=COORDINATOR_PROMPT),

@@ -9,6 +9,7 @@ import pytest
 from google.genai import types
 
 from harness import MODEL, connect, library, probes, server_state
+from harness.agent import AgentConfig, run_agent
 from harness.engine import server
 from harness.plumbing import sessions_in_process
 from harness.plumbing.sessions_in_process import CONFIG_FIELDS, generate_content
@@ -213,3 +214,50 @@ def test_a_library_session_in_process_sends_the_sdks_bytes_and_records_the_same(
     assert len(sent_by_sdk) > 10, "the session made too few calls for this test to mean anything"
     assert seen == sent_by_sdk
     assert in_process == by_sdk
+
+
+def _agent_run(client, config, seen) -> tuple[list, list]:
+    seen.clear()
+    report = run_agent(config, client=client)
+    turns = [(t.prompt_tokens, t.tool, t.args, t.result, t.compacted) for t in report.turns]
+    return [report.status, turns, [c.model_dump() for c in report.history]], seen[:]
+
+
+@pytest.mark.parametrize(
+    "config",
+    [AgentConfig(), AgentConfig(context_budget=4_000, keep_recent_turns=1, summary_max_tokens=300)],
+    ids=["default", "compacting"],
+)
+def test_an_agent_run_in_process_sends_the_sdks_bytes_and_reports_the_same(
+    seen, config, monkeypatch
+):
+    """The agent's loop and its summaries (lessons 04-10, 14) take the in-process path too."""
+    client = connect()
+    by_sdk, sent_by_sdk = _agent_run(_in_process(client, False), config, seen)
+
+    def through_the_sdk(**kwargs):
+        raise AssertionError("the run went through the SDK, not in-process")
+
+    monkeypatch.setattr(client.models, "generate_content", through_the_sdk)
+    in_process, sent_in_process = _agent_run(_in_process(client, True), config, seen)
+    assert len(sent_by_sdk) > 8, "the run made too few calls for this test to mean anything"
+    assert config.context_budget > 10_000 or any(turn[4] for turn in by_sdk[1]), (
+        "the small budget must compact at least once"
+    )
+    assert sent_in_process == sent_by_sdk
+    assert in_process == by_sdk
+
+
+def test_the_coordinators_report_call_in_process_is_the_sdks(seen, monkeypatch):
+    import harness
+    from harness import coordinator
+
+    results = [coordinator.SubResult(("stock",), True, {"stock/levels.py": "x"}, 10, "ok")]
+    client, sent = connect(), []
+    monkeypatch.setattr(harness, "connect", lambda: client)
+    for allowed in (False, True):
+        _in_process(client, allowed)
+        monkeypatch.setattr(coordinator, "_RUNS", {})
+        seen.clear()
+        sent.append((coordinator._report_call(results), seen[:]))
+    assert sent[0] == sent[1] and len(sent[0][1]) == 1

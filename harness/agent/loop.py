@@ -32,6 +32,7 @@ from harness.agent.reused_runs import ReusingWorkspace
 from harness.compaction import compact, harness_state, summarizer_for
 from harness.context import as_content
 from harness.masking import mask_observations
+from harness.plumbing import sessions_in_process
 from harness.plumbing.arguments import (
     checked,
     optional,
@@ -40,7 +41,6 @@ from harness.plumbing.arguments import (
     require_non_empty_text,
     require_path,
 )
-from harness.plumbing.client import plain
 from harness.plumbing.jail import remove_tree
 from harness.scenarios import CACHES, copy_task, restore_task, task_named
 from harness.tools import TOOL, Workspace, recorded_verdict
@@ -271,8 +271,10 @@ def run_agent(
         if policy is not None:
             history, documents, actions = _apply_policy(policy, history, documents, act)
         view = mask(history, store, config.mask_keep_last) if config.masking else history
-        response = client.models.generate_content(
-            model=config.model, contents=plain(_with_documents(view, documents)), config=request
+        # client.models.generate_content, the same bytes to the glass box without the SDK's
+        # conversions when that is the same request (harness.plumbing.sessions_in_process)
+        response = sessions_in_process.generate_content(
+            client, model=config.model, contents=_with_documents(view, documents), config=request
         )
         record = TurnRecord(turn, response.usage_metadata)
         if actions:  # done to this request before it was sent

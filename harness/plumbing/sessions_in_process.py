@@ -1,15 +1,17 @@
 """The harness's own sessions, offline: the request the SDK would send, answered in this process.
 
-Some lessons compare strategies by running whole tutor sessions of the harness's own
-(probes.run_session, server_state.run_server_session, library.run_library_session and run_battery)
-and showing their tables: dozens of calls each, every one re-sending the whole history. Through
-google-genai each call converts every message to the wire format in Python and parses the answer
-through pydantic; on the glass box a 35-call session cost 0.43-0.48 CPU-s that way against 0.13-0.16
-CPU-s for the same bytes answered in-process (the glass box's own work included in both;
-google-genai 3.6.1, measured here 2026-12-03), and an in-process HTTP transport under the SDK saved
-a tenth only. So such a session sends `glass_box` the very bytes the SDK would send
-(tests/test_sessions_in_process.py compares them for every config field accepted here) and reads the
-answer with the SDK's own converters: the objects the session sees are the ones the SDK builds.
+Some lessons compare strategies by running whole sessions of the harness's own and showing their
+tables: the tutor sessions (probes.run_session, server_state.run_server_session,
+library.run_library_session and run_battery) and the agent (agent.loop.run_agent, its summaries by
+compaction.summarizer_for, the coordinator's report call): dozens of calls each, every one
+re-sending the whole history. Through google-genai each call converts every message to the wire
+format in Python and parses the answer through pydantic; on the glass box a 35-call session cost
+0.43-0.48 CPU-s that way against 0.13-0.16 CPU-s for the same bytes answered in-process (the glass
+box's own work included in both; google-genai 3.6.1, measured here 2026-12-03), and an in-process
+HTTP transport under the SDK saved a tenth only. So such a session sends `glass_box` the very bytes
+the SDK would send (tests/test_sessions_in_process.py compares them for every config field accepted
+here, and whole sessions and agent runs) and reads the answer with the SDK's own converters: the
+objects the session sees are the ones the SDK builds.
 
 Only there, and only for a client that `connect()` pointed at the glass box with no recording
 set, with the config fields below: anything else goes through the client. A lesson's own cells,
