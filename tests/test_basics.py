@@ -1,5 +1,8 @@
 """The small shared pieces: the token counter, the transcript and the connection's mode."""
 
+import random
+import re
+
 import pytest
 from google.genai import types
 
@@ -30,6 +33,16 @@ class TestApproxTokens:
 
     def test_whitespace_costs_nothing(self):
         assert approx_tokens("one two\n\nthree") == approx_tokens("one two three")
+
+    def test_each_word_costs_a_token_per_started_four_characters(self):
+        """The counter cuts words into pieces of four; the rule sums ceil(len / 4) over whole words
+        (a run of letters, digits, underscores) plus one per symbol: the same, on any text."""
+        rng = random.Random(7)
+        alphabet = "ab_9é字 \t\n.,;-'\"()€→🙂"
+        for _ in range(3_000):
+            text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 60)))
+            words = re.findall(r"\w+|[^\w\s]", text)
+            assert approx_tokens(text) == sum((len(w) + 3) // 4 for w in words), repr(text)
 
     def test_counts_add_up_over_lines(self):
         # The engine counts a request line by line; the harness counts whole texts: they must agree.
