@@ -19,9 +19,9 @@ what the helper imported is frozen out of the garbage collector's passes (`gc.ge
 is not 0).
 
     helper = WarmStart(env, home)
-    run = helper.start(["grep", "-rl", "x", "."], cwd, env, jail)  # like subprocess.Popen(...)
-    run = helper.start(["-q"], cwd, env, jail, pytest=True)  # like Popen([python, "-m", "pytest", "-q"])
-    run.stdout.read(), run.wait()          # the same output and exit code
+    run = helper.start(["grep", "-rl", "x", "."], cwd, env, jail)  # like Popen(["grep", ...])
+    run = helper.start(["-q"], cwd, env, jail, pytest=True)  # as `python -m pytest -q`
+    run.stdout.read(), run.wait()  # the same output and exit code
 
 The helper reads its requests on a Unix socket and ends when the process that started it does. This
 file, run as a script, is the helper: it imports nothing of harness, which the child would inherit.
@@ -95,7 +95,7 @@ class WarmStart:
         # the jail failed to load: the caller falls back to a new interpreter
         if self.control.recv(16) != _HELLO:
             self.close()
-            raise OSError("the warm pytest helper did not start")
+            raise OSError("the warm helper did not start")
         self.control.settimeout(None)
 
     def close(self) -> None:
@@ -126,7 +126,7 @@ class WarmStart:
         reply = self.control.recv(4096)
         if not reply:
             os.close(read_end)
-            raise OSError("the warm pytest helper ended")
+            raise OSError("the warm helper ended")
         return _Child(
             self.control, json.loads(reply)["pid"], os.fdopen(read_end, "rb", buffering=0)
         )
