@@ -8,7 +8,7 @@ from google.genai import types
 
 from harness import compaction, context
 from harness.plumbing import arguments
-from harness.plumbing.arguments import checked, optional, require_client
+from harness.plumbing.arguments import checked, optional, require_client, require_number
 
 
 @checked(count=(1, 10), share=(0, 1), client=optional(require_client))
@@ -83,3 +83,13 @@ def test_a_history_of_the_wrong_things_names_the_message():
         compaction.compact(
             [context.as_content("user", "x"), types.Part.from_text(text="y")], 1, str
         )
+
+
+@pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf])
+def test_a_number_with_no_lower_bound_is_refused_without_naming_minus_infinity(value):
+    """A bound of -inf is no bound: saying "at least -inf" would suggest infinities are allowed."""
+    with pytest.raises(ValueError) as refused:
+        require_number("threshold", value, -math.inf)
+    assert str(refused.value) == f"threshold must be a finite number, got {value}."
+    with pytest.raises(ValueError, match=r"must be a finite number at least 0, got"):
+        require_number("threshold", value, 0)

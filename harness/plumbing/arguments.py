@@ -102,8 +102,10 @@ def require_number(name: str, value, low: float, high: float | None = None) -> f
     if isinstance(value, bool) or not isinstance(value, Real):
         raise TypeError(f"{name} must be a number, got {type(value).__name__} {shown(value)}.")
     if not math.isfinite(value) or value < low or (high is not None and value > high):
-        bounds = f"between {low} and {high}" if high is not None else f"at least {low}"
-        raise ValueError(f"{name} must be a finite number {bounds}, got {value}.")
+        # a bound of -inf is no bound: "at least -inf" would read as if infinities were allowed
+        bounds = f" between {low} and {high}" if high is not None else f" at least {low}"
+        bounds = "" if math.isinf(low) and high is None else bounds
+        raise ValueError(f"{name} must be a finite number{bounds}, got {value}.")
     return float(value)
 
 
