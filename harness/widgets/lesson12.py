@@ -61,12 +61,15 @@ def figure_of(rows) -> go.Figure:
         layout=go.Layout(
             height=360,
             barmode="group",
-            margin=dict(t=30),
+            margin=dict(t=30, b=90, autoexpand=False),
             yaxis=dict(title="needles found (%)", range=[0, 105]),
             yaxis2=dict(
                 title="tokens sent", overlaying="y", side="right", range=[0, 1.05 * MAX_BUDGET]
             ),
-            legend=dict(orientation="h", y=-0.2),
+            # Margins fixed, room for the legend left below the labels: with plotly's margins
+            # growing to fit, JupyterLab's first draw put the legend over the two x labels (seen in
+            # the browser, 2026-12-03), and only a redraw put it right.
+            legend=dict(orientation="h", yanchor="top", y=-0.2, x=0),
         ),
     )
 
