@@ -59,17 +59,17 @@ def figure_of(rows) -> go.Figure:
     return go.Figure(
         data=bars + [tokens],
         layout=go.Layout(
-            height=360,
+            height=420,
             barmode="group",
-            margin=dict(t=30, b=90, autoexpand=False),
+            margin=dict(t=30, b=150, autoexpand=False),
             yaxis=dict(title="needles found (%)", range=[0, 105]),
             yaxis2=dict(
                 title="tokens sent", overlaying="y", side="right", range=[0, 1.05 * MAX_BUDGET]
             ),
-            # Margins fixed, room for the legend left below the labels: with plotly's margins
-            # growing to fit, JupyterLab's first draw put the legend over the two x labels (seen in
-            # the browser, 2026-12-03), and only a redraw put it right.
-            legend=dict(orientation="h", yanchor="top", y=-0.2, x=0),
+            # Margins fixed, room left below the labels for the legend on up to five rows (a pane
+            # 520 px wide): with plotly's margins growing to fit, JupyterLab's first draw put the
+            # legend over the two x labels (seen in the browser, 2026-12-03); a redraw put it right.
+            legend=dict(orientation="h", yanchor="top", y=-0.12, x=0),
         ),
     )
 
