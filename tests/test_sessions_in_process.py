@@ -216,6 +216,10 @@ def test_a_library_session_in_process_sends_the_sdks_bytes_and_records_the_same(
     assert in_process == by_sdk
 
 
+def _through_the_sdk(**kwargs):
+    raise AssertionError("the call went through the SDK, not in-process")
+
+
 def _agent_run(client, config, seen) -> tuple[list, list]:
     seen.clear()
     report = run_agent(config, client=client)
@@ -234,11 +238,7 @@ def test_an_agent_run_in_process_sends_the_sdks_bytes_and_reports_the_same(
     """The agent's loop and its summaries (lessons 04-10, 14) take the in-process path too."""
     client = connect()
     by_sdk, sent_by_sdk = _agent_run(_in_process(client, False), config, seen)
-
-    def through_the_sdk(**kwargs):
-        raise AssertionError("the run went through the SDK, not in-process")
-
-    monkeypatch.setattr(client.models, "generate_content", through_the_sdk)
+    monkeypatch.setattr(client.models, "generate_content", _through_the_sdk)
     in_process, sent_in_process = _agent_run(_in_process(client, True), config, seen)
     assert len(sent_by_sdk) > 8, "the run made too few calls for this test to mean anything"
     assert config.context_budget > 10_000 or any(turn[4] for turn in by_sdk[1]), (
@@ -257,6 +257,8 @@ def test_the_coordinators_report_call_in_process_is_the_sdks(seen, monkeypatch):
     monkeypatch.setattr(harness, "connect", lambda: client)
     for allowed in (False, True):
         _in_process(client, allowed)
+        if allowed:  # from here on the SDK must not be called: the call is asked in-process
+            monkeypatch.setattr(client.models, "generate_content", _through_the_sdk)
         monkeypatch.setattr(coordinator, "_RUNS", {})
         seen.clear()
         sent.append((coordinator._report_call(results), seen[:]))
