@@ -192,54 +192,80 @@ def require_path(name: str, value) -> str | os.PathLike:
     return value
 
 
-def require_type(name: str, value, kind, bounds: tuple = (0, None)) -> None:
-    """Check `value` against the annotation `kind`: str, int, float, bool, None, X | Y, a
+def type_check(kind, bounds: tuple = (0, None)) -> Callable[[str, object], object] | None:
+    """The check of a value against the annotation `kind`, as a function `check(name, value)`
+    raising TypeError / ValueError naming `name`; None when the annotation says nothing to check
+    (typing.Any, object, an unknown form). Understood: str, int, float, bool, None, X | Y, a
     callable, a list of str, a history (list[types.Content]), another list, tuple or iterable, a
     dict, a class. Numbers must be finite and within `bounds` (low, high; high None: no upper
-    bound); anything else (typing.Any, object) passes. TypeError / ValueError naming `name`."""
+    bound). Worked out once per annotation: `checked` functions and records check their arguments
+    on every call (lesson 13's kernel made about 32,000 such checks, counted here 2026-12-04)."""
+    try:
+        return _type_check(kind, tuple(bounds))
+    except TypeError:  # an unhashable annotation cannot be remembered: worked out each time
+        return _type_check.__wrapped__(kind, tuple(bounds))
+
+
+@functools.cache
+def _type_check(kind, bounds: tuple):
+    # Each check calls the require_* function by its name when it runs, so that the module's
+    # functions stay the ones that run (a test counts the calls of one).
     origin, args = typing.get_origin(kind), typing.get_args(kind)
     if kind is typing.Any or kind is object:
-        return
+        return None
     if origin in (typing.Union, types.UnionType):
-        if value is None and type(None) in args:
-            return
         kinds = [arg for arg in args if arg is not type(None)]
+        allows_none = len(kinds) < len(args)
         if len(kinds) == 1:
-            return require_type(name, value, kinds[0], bounds)
-        if any(isinstance(value, typing.get_origin(arg) or arg) for arg in kinds):
-            return
-        raise TypeError(
-            f"{name} must be {' or '.join(getattr(a, '__name__', str(a)) for a in args)}, "
-            f"got {type(value).__name__} {shown(value)}."
-        )
+            inner = type_check(kinds[0], bounds)
+            if inner is None or not allows_none:
+                return inner
+            return lambda name, value: None if value is None else inner(name, value)
+        classes = tuple(typing.get_origin(arg) or arg for arg in kinds)
+        names = " or ".join(getattr(a, "__name__", str(a)) for a in args)
+
+        def one_of(name, value):
+            if not (isinstance(value, classes) or (value is None and allows_none)):
+                raise TypeError(
+                    f"{name} must be {names}, got {type(value).__name__} {shown(value)}."
+                )
+
+        return one_of
     if kind is bool:
-        require_instance(name, value, bool, "True or False")
-    elif kind is int:
-        require_int(name, value, *bounds)
-    elif kind is float:
-        require_number(name, value, *bounds)
-    elif kind is str:
-        require_text(name, value)
-    elif kind is Callable or origin is Callable:
-        require_callable(name, value)
-    elif args and args[0] is str and _is_list(origin):
-        require_list_of_text(name, value)
-    elif _is_list(origin) and args and args[0] is _content_class():
-        require_contents(name, value)
-    elif _is_list(origin) or kind in (list, tuple):
-        require_list(
-            name, value, f"{getattr(args[0], '__name__', 'item')} items" if args else "items"
+        return lambda name, value: require_instance(name, value, bool, "True or False")
+    if kind is int:
+        return lambda name, value: require_int(name, value, *bounds)
+    if kind is float:
+        return lambda name, value: require_number(name, value, *bounds)
+    if kind is str:
+        return lambda name, value: require_text(name, value)
+    if kind is Callable or origin is Callable:
+        return lambda name, value: require_callable(name, value)
+    if args and args[0] is str and _is_list(origin):
+        return lambda name, value: require_list_of_text(name, value)
+    if _is_list(origin) and args and args[0] is _content_class():
+        return lambda name, value: require_contents(name, value)
+    if _is_list(origin) or kind in (list, tuple):
+        what = f"{getattr(args[0], '__name__', 'item')} items" if args else "items"
+        item_check = type_check(args[0]) if args and origin is list else None
+
+        def a_list(name, value):
+            require_list(name, value, what)
+            if item_check and isinstance(value, Collection):  # an iterator passes unread
+                for index, item in enumerate(value):
+                    item_check(f"{name}[{index}]", item)
+
+        return a_list
+    if origin is dict or kind is dict:
+        return lambda name, value: require_instance(name, value, dict, "a dict")
+    if (isinstance(origin, type) and issubclass(origin, Mapping)) or kind is Mapping:
+        return lambda name, value: require_instance(
+            name, value, Mapping, "a dict (or another mapping)"
         )
-        if args and origin is list and isinstance(value, Collection):  # an iterator passes unread
-            for index, item in enumerate(value):
-                require_type(f"{name}[{index}]", item, args[0])
-    elif origin is dict or kind is dict:
-        require_instance(name, value, dict, "a dict")
-    elif (isinstance(origin, type) and issubclass(origin, Mapping)) or kind is Mapping:
-        require_instance(name, value, Mapping, "a dict (or another mapping)")
-    elif isinstance(kind, type):
-        prefix = "types." if kind.__module__ == "google.genai.types" else ""
-        require_instance(name, value, kind, f"a {prefix}{kind.__name__}")
+    if isinstance(kind, type):
+        expected = f"a {'types.' if kind.__module__ == 'google.genai.types' else ''}{kind.__name__}"
+        return lambda name, value: require_instance(name, value, kind, expected)
+    return None
 
 
 def _is_list(origin) -> bool:
@@ -266,11 +292,7 @@ def _rule(kind, rule) -> Callable | None:
         return rule
     if kind is None:
         return None
-    return functools.partial(_require_kind, kind=kind, bounds=rule or (0, None))
-
-
-def _require_kind(name: str, value, kind, bounds) -> None:
-    require_type(name, value, kind, bounds)
+    return type_check(kind, rule or (0, None))
 
 
 def checked(function=None, /, **rules):
@@ -280,7 +302,7 @@ def checked(function=None, /, **rules):
     no upper bound), and a function `rule(name, value)` (any `require_*` of this module) replaces
     the annotation's check. Without a rule, an `int` or a `float` must be finite and at least 0,
     `list[str]` is a list of strings, `list[types.Content]` a history, `X | None` None or an X
-    (`require_type`). Defaults are not checked: the function's author chose them.
+    (`type_check`). Defaults are not checked: the function's author chose them.
 
     >>> @checked(max_chars=(1, 10**9))
     ... def head(text: str, max_chars: int = 10) -> str:
@@ -335,8 +357,14 @@ def require_fields(record, **rules) -> None:
     """Check every field of the dataclass instance `record` against its annotation, as `checked`
     checks arguments (a rule refines a field's annotation), naming it as `Type.field`: a record the
     harness keeps, bills or writes must hold what it says. Call it first in `__post_init__`."""
-    hints = typing.get_type_hints(type(record))
+    hints = _field_hints(type(record))
     for spec in dataclasses.fields(record):
         check = _rule(hints[spec.name], rules.get(spec.name))
         if check is not None:
             check(f"{type(record).__name__}.{spec.name}", getattr(record, spec.name))
+
+
+@functools.cache
+def _field_hints(record_type: type) -> dict:
+    """A record type's annotations, evaluated once (each new record is checked against them)."""
+    return typing.get_type_hints(record_type)
