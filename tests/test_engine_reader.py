@@ -1,5 +1,7 @@
 """The reader recalls a planted fact if and only if the fact is in the request."""
 
+import random
+
 from google.genai import types
 
 from harness import MODEL
@@ -150,3 +152,21 @@ def test_a_reply_recorded_chunk_by_chunk_is_read_as_one_turn():
     ]
     first_quote = reader.answer({"contents": separate}).split('"')[1]
     assert first_quote == "The vault code is set."  # whole messages stay apart
+
+
+def test_a_score_counts_the_question_words_a_sentence_word_matches():
+    """Equal words match, and so do two where the shorter, of 4+ letters, starts the longer."""
+    rng = random.Random(5)
+    vocab = ["park", "parked", "parking", "par", "car", "cars", "live", "lived", "liver", "tax"]
+    vocab += ["taxes", "invoice", "invoices", "stock", "stocks", "wait", "waiting", "godot"]
+
+    def matches(q, w):
+        short, long = sorted((q, w), key=len)
+        return q == w or (len(short) >= reader.MIN_STEM and long.startswith(short))
+
+    for _ in range(3_000):
+        question = [rng.choice(vocab) for _ in range(rng.randint(0, 5))]
+        sentence = " ".join(rng.choice(vocab) for _ in range(rng.randint(0, 9))) + "."
+        words = set(reader._content_words(sentence))
+        want = sum(1 for q in set(question) if any(matches(q, w) for w in words))
+        assert reader.score(question, sentence) == want, (question, sentence)

@@ -14,7 +14,9 @@ from urllib.parse import urlparse
 import pytest
 from google.genai import types
 
+from harness.engine import wire
 from harness.engine.server import LISTEN_QUEUE, MAX_BODY_BYTES, ensure_running
+from harness.engine.wire import MAX_DEPTH
 
 MODEL = "gemini-3.8-flash"
 PATH = f"/v1beta/models/{MODEL}:generateContent"
@@ -505,3 +507,16 @@ def test_no_value_anywhere_in_a_request_gets_a_5xx():
                     if not isinstance(status, int) or status >= 500:
                         broken.append((path, value, action, status))
     assert not broken, broken[:5]
+
+
+def _nested(levels: int):
+    value = "leaf"
+    for level in range(levels):
+        value = [value] if level % 2 else {"k": value, "n": 1}
+    return value
+
+
+@pytest.mark.parametrize("levels", [0, 1, 2, 7, MAX_DEPTH, MAX_DEPTH + 1])
+def test_the_depth_counts_each_level_of_objects_and_lists(levels):
+    assert wire._depth(_nested(levels)) == levels
+    assert wire._depth([1, {"a": _nested(levels)}, []]) == levels + 2

@@ -96,8 +96,14 @@ def score(question_words: list[str], sentence: str) -> int:
     return sum(
         1
         for q in set(question_words)
-        if q in words or q in starts or any(q[:k] in words for k in range(MIN_STEM, len(q)))
+        if q in words or q in starts or not words.isdisjoint(_stems(q))
     )
+
+
+@functools.lru_cache(maxsize=8_192)
+def _stems(word: str) -> frozenset[str]:
+    """Every start of 4+ letters of `word` shorter than it (the shorter words it matches)."""
+    return frozenset(word[:k] for k in range(MIN_STEM, len(word)))
 
 
 def _clip(sentence: str) -> str:

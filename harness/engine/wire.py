@@ -171,17 +171,15 @@ def parse_body(raw: bytes) -> dict:
 
 
 def _depth(value) -> int:
-    """How deep objects and lists nest in `value` (iterative: a hostile body cannot blow the
-    stack)."""
-    deepest, stack = 0, [(value, 1)]
-    while stack:
-        item, level = stack.pop()
-        if isinstance(item, (dict, list)):
-            deepest = max(deepest, level)
-            stack += [
-                (child, level + 1) for child in (item.values() if isinstance(item, dict) else item)
-            ]
-    return deepest
+    """How deep objects and lists nest in `value`, one level at a time (iterative: a hostile body
+    cannot blow the stack)."""
+    depth, level = 0, [value]
+    while level := [item for item in level if isinstance(item, (dict, list))]:
+        depth += 1
+        level = [
+            child for item in level for child in (item.values() if isinstance(item, dict) else item)
+        ]
+    return depth
 
 
 def _too_deep() -> WireError:
