@@ -140,3 +140,16 @@ def test_a_run_starts_with_the_helpers_imports_frozen_and_the_collector_on(ws):
         "    assert gone() is None\n"
     )
     assert "1 passed" in ws.run_command("pytest -q tests/test_gc.py")
+
+
+def test_a_run_starts_with_inspects_table_of_the_helpers_modules(ws, monkeypatch):
+    """A run that reports a failure walks every module in sys.modules unless inspect already knows
+    its file: the helper fills that table before forking, even though the folder it started in is
+    gone by then."""
+    (ws.root / "tests" / "test_table.py").write_text(
+        "import inspect, sys\n"
+        "def test_table():\n"
+        "    assert inspect._filesbymodname.get('_pytest.config') == sys.modules['_pytest.config'].__file__\n"
+    )
+    monkeypatch.setitem(tools._warm, "helper", None)  # a new helper, in a folder removed at start
+    assert "1 passed" in ws.run_command("pytest -q tests/test_table.py")

@@ -221,7 +221,10 @@ def _warm_up_pytest() -> None:
 
     for name in default_plugins:
         importlib.import_module(f"_pytest.{name}")
-    inspect.getmodule(compile("", "<warm>", "exec"))  # a code object of no file: it walks them all
+    # A code object of no file makes it walk them all. Its name is absolute: for a relative one,
+    # inspect asks for the current folder, which the helper's may no longer be (it starts in a
+    # temporary folder), and gives up before filling the table.
+    inspect.getmodule(compile("", "/<warm>", "exec"))
     gc.collect()
     gc.freeze()
     gc.enable()
