@@ -77,7 +77,8 @@ def deep_copy(value, memo: dict):
     SDK's pydantic models (a history of `types.Content`) are rebuilt here, each model's fields
     copied straight into a new instance, where deepcopy goes through each model's `__deepcopy__`
     and dispatches on every field, most of them None. Anything else goes to `copy.deepcopy` with
-    the same memo. Measured here (2026-12-04), check 4.3 on its reference: 124 -> 55 ms of CPU."""
+    the same memo. Measured here (2026-12-04, least of 5 runs), check 4.3 on its reference: 102 ->
+    78 ms of CPU."""
     if type(value) in _ATOMS:
         return value
     if id(value) in memo:
