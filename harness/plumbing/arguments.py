@@ -192,6 +192,7 @@ def require_path(name: str, value) -> str | os.PathLike:
     return value
 
 
+@functools.cache
 def type_check(kind, bounds: tuple = (0, None)) -> Callable[[str, object], object] | None:
     """The check of a value against the annotation `kind`, as a function `check(name, value)`
     raising TypeError / ValueError naming `name`; None when the annotation says nothing to check
@@ -200,14 +201,6 @@ def type_check(kind, bounds: tuple = (0, None)) -> Callable[[str, object], objec
     dict, a class. Numbers must be finite and within `bounds` (low, high; high None: no upper
     bound). Worked out once per annotation: `checked` functions and records check their arguments
     on every call (lesson 13's kernel made about 32,000 such checks, counted here 2026-12-04)."""
-    try:
-        return _type_check(kind, tuple(bounds))
-    except TypeError:  # an unhashable annotation cannot be remembered: worked out each time
-        return _type_check.__wrapped__(kind, tuple(bounds))
-
-
-@functools.cache
-def _type_check(kind, bounds: tuple):
     # Each check calls the require_* function by its name when it runs, so that the module's
     # functions stay the ones that run (a test counts the calls of one).
     origin, args = typing.get_origin(kind), typing.get_args(kind)
@@ -292,7 +285,7 @@ def _rule(kind, rule) -> Callable | None:
         return rule
     if kind is None:
         return None
-    return type_check(kind, rule or (0, None))
+    return type_check(kind, tuple(rule or (0, None)))
 
 
 def checked(function=None, /, **rules):
