@@ -66,9 +66,9 @@ def figure_of(rows) -> go.Figure:
             yaxis2=dict(
                 title="tokens sent", overlaying="y", side="right", range=[0, 1.05 * MAX_BUDGET]
             ),
-            # Margins fixed, room left below the labels for the legend on up to five rows (a pane
-            # 520 px wide): with plotly's margins growing to fit, JupyterLab's first draw put the
-            # legend over the two x labels (seen in the browser, 2026-12-03); a redraw put it right.
+            # Margins fixed, room left below the labels for the legend: all five entries showed in
+            # renders 520, 700 and 1000 px wide (2026-12-03). With plotly's margins growing to fit,
+            # JupyterLab's first draw put the legend over the two x labels; a redraw put it right.
             legend=dict(orientation="h", yanchor="top", y=-0.12, x=0),
         ),
     )
